@@ -1,0 +1,317 @@
+/*
+ * simdbloom: Bloom filters for the hot path.
+ *
+ * One public header. Only <stddef.h>, <stdint.h> and <stdbool.h>; no
+ * intrinsics, no vector types. Every exported name starts with sbf_ / SBF_.
+ *
+ * Conventions
+ *  - Functions that can fail return int: SBF_OK (0) or a negative SBF_E_*
+ *    code; sbf_strerror() names every code. A refused call changes nothing.
+ *  - The library never prints, aborts or exits.
+ *  - Thread safety: a filter is a plain object. Any number of threads may
+ *    call the const (query) functions on one filter at once; a call that
+ *    modifies a filter needs exclusive access to it. The ISA functions and
+ *    sbf_create are safe to call from any thread.
+ *  - Buffers returned through a void ** are allocated with malloc(); release
+ *    them with sbf_buffer_free() (or free()).
+ */
+#ifndef SIMDBLOOM_H_8A31F0C2
+#define SIMDBLOOM_H_8A31F0C2
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#if defined(SBF_STATIC_DEFINE)
+#  define SBF_API
+#elif defined(__GNUC__) && (__GNUC__ >= 4)
+#  define SBF_API __attribute__((visibility("default")))
+#else
+#  define SBF_API
+#endif
+
+#define SBF_VERSION_MAJOR 0
+#define SBF_VERSION_MINOR 1
+#define SBF_VERSION_RELEASE 0
+#define SBF_VERSION_NUMBER \
+    (SBF_VERSION_MAJOR * 10000 + SBF_VERSION_MINOR * 100 + SBF_VERSION_RELEASE)
+
+/* The version the library was built as (SBF_VERSION_NUMBER), and as text. */
+SBF_API unsigned sbf_version(void);
+SBF_API const char *sbf_version_string(void);
+
+/* ------------------------------------------------------------------ errors */
+
+/* Stable, explicitly numbered; a number is never reused. */
+#define SBF_OK                  0
+#define SBF_E_NULL             -1  /* a required pointer argument is NULL */
+#define SBF_E_FPP              -2  /* fpp is NaN or outside (0, 1) */
+#define SBF_E_LAYOUT           -3  /* unknown layout */
+#define SBF_E_TOO_LARGE        -4  /* bit count overflows or exceeds SBF_MAX_BITS */
+#define SBF_E_K                -5  /* number of hash functions out of range */
+#define SBF_E_NOMEM            -6  /* out of memory */
+#define SBF_E_TRUNCATED        -7  /* serialized bytes end early */
+#define SBF_E_TRAILING         -8  /* serialized bytes continue past the end */
+#define SBF_E_STRATEGY         -9  /* unknown Guava strategy ordinal */
+#define SBF_E_WORDCOUNT       -10  /* serialized word count is <= 0 or too large */
+#define SBF_E_INCOMPATIBLE    -11  /* filters differ in layout, size, k or seed */
+#define SBF_E_UNSUPPORTED     -12  /* operation not defined for this layout */
+#define SBF_E_NOT_PRESENT     -13  /* remove: the filter says the key is surely absent */
+#define SBF_E_ISA_UNKNOWN     -14  /* unknown ISA number or name (also SBF_ISA) */
+#define SBF_E_ISA_UNAVAILABLE -15  /* ISA not compiled in or not supported by this CPU */
+#define SBF_E_PARAM           -16  /* other invalid argument (named in the doc) */
+#define SBF_E_FORMAT          -17  /* serialized bytes are corrupt (bad magic, checksum) */
+#define SBF_E_VERSION         -18  /* serialized by a newer, unknown format version */
+
+/* A static, human-readable string for any int (unknown codes included). */
+SBF_API const char *sbf_strerror(int code);
+
+/* ----------------------------------------------------------------- layouts */
+
+typedef enum sbf_layout {
+    SBF_CLASSIC = 0,     /* Guava-compatible: k bits anywhere in m bits */
+    SBF_BLOCKED = 1,     /* k bits inside one 512-bit cache-line block */
+    SBF_SPLIT_BLOCK = 2, /* one bit in each 32-bit word of a block; k = words (8 or 16) */
+    SBF_COUNTING = 3     /* 4-bit saturating counters, 128 per 64-byte block */
+} sbf_layout;
+
+/* Largest bit count accepted for any layout (16 GiB of filter). The classic
+ * layout is further limited to 64 * INT32_MAX bits, Guava's maximum. */
+#define SBF_MAX_BITS (UINT64_C(1) << 37)
+#define SBF_BLOCK_BITS 512
+#define SBF_MAX_K_CLASSIC 255
+#define SBF_MAX_K_BLOCKED 16   /* also the counting layout */
+
+/*
+ * Creation parameters. Zero means "default" for every field but fpp, so the
+ * struct can grow: initialise it with `sbf_params p = {0};`.
+ *  layout      sbf_layout
+ *  expected_n  keys you plan to insert (0 is treated as 1, as Guava does)
+ *  fpp         target false-positive rate in (0, 1); ignored when bits != 0
+ *  bits        0: derive from expected_n and fpp so that THIS layout's exact
+ *              false-positive formula is <= fpp (classic: Guava's sizing);
+ *              else the filter size in bits, rounded up to the layout's
+ *              granule (classic 64, others 512; split-block 256 when k = 8).
+ *              For the counting layout bits counts memory (4 per counter).
+ *  k           0: derive; classic 1..255, blocked/counting 1..16,
+ *              split-block 8 (256-bit blocks) or 16 (512-bit blocks)
+ *  seed        MurmurHash3 seed; 0 is Guava's
+ */
+typedef struct sbf_params {
+    int layout;
+    uint64_t expected_n;
+    double fpp;
+    uint64_t bits;
+    uint32_t k;
+    uint32_t seed;
+} sbf_params;
+
+typedef struct sbf_filter sbf_filter;
+
+/*
+ * Creates a filter with every bit clear. On failure *out is set to NULL
+ * (when out is not NULL).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_K,
+ * SBF_E_TOO_LARGE, SBF_E_NOMEM, or the ISA error of the forced ISA
+ * (SBF_E_ISA_UNKNOWN / SBF_E_ISA_UNAVAILABLE, see sbf_isa_set).
+ * Filters of 2 MiB and more are 2 MiB aligned and advised to use huge pages.
+ */
+SBF_API int sbf_create(sbf_filter **out, const sbf_params *p);
+
+/* Releases a filter; NULL is accepted and ignored. */
+SBF_API void sbf_free(sbf_filter *f);
+
+/* Releases a buffer returned by sbf_export_guava / sbf_serialize. NULL ok. */
+SBF_API void sbf_buffer_free(void *buf);
+
+/*
+ * Inserts a key (len bytes at key; key may be NULL only when len is 0).
+ * Returns 1 when the filter's answer for the key changed (a bit was set, or
+ * for counting a counter left zero: Guava's put), 0 when it did not,
+ * SBF_E_NULL.
+ */
+SBF_API int sbf_add(sbf_filter *f, const void *key, size_t len);
+
+/* Returns 1 if the key may be present, 0 if it is surely absent, SBF_E_NULL. */
+SBF_API int sbf_contains(const sbf_filter *f, const void *key, size_t len);
+
+/*
+ * Counting layout only: removes one insertion of a key. Counters at 15 are
+ * saturated and stay 15, so a removal never causes a false negative.
+ * Returns SBF_OK; SBF_E_NOT_PRESENT (the filter says the key is surely
+ * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL.
+ */
+SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
+
+/*
+ * Batched 64-bit keys. Each key is hashed as its 8 little-endian bytes, so
+ * sbf_add_u64(f, &x, 1) and sbf_add(f, &x, 8) set the same bits.
+ * sbf_add_u64 returns SBF_OK or SBF_E_NULL (keys may be NULL when n is 0).
+ * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
+ * and returns how many keys may be present; it returns SIZE_MAX (and writes
+ * nothing) when f is NULL or keys is NULL with n > 0.
+ */
+SBF_API int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n);
+SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
+                                size_t n, uint8_t *out);
+
+/*
+ * Batched variable-length keys: keys[i] points at lens[i] bytes. Hashing is
+ * scalar; memory accesses are pipelined as in the u64 forms. Same returns
+ * as the u64 forms (a NULL keys[i] with lens[i] > 0 is SBF_E_NULL / SIZE_MAX,
+ * checked before anything is changed).
+ */
+SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
+                          const size_t *lens, size_t n);
+SBF_API size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
+                                  const size_t *lens, size_t n, uint8_t *out);
+
+/* ----------------------------------------------------------------- hashing */
+
+/* MurmurHash3_x64_128 (SMHasher), bit-exact: out[0] = h1, out[1] = h2, the
+ * first and second 8 bytes of the digest read little-endian. Equals Guava's
+ * Hashing.murmur3_128(seed) for seeds below 2^31. key may be NULL if len 0. */
+SBF_API void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
+                                 uint64_t out[2]);
+
+/* The same hash of each key's 8 little-endian bytes, batched in SIMD lanes
+ * by the active ISA. h1 and h2 receive n values each. */
+SBF_API void sbf_murmur3_x64_128_u64(const uint64_t *keys, size_t n,
+                                     uint32_t seed, uint64_t *h1, uint64_t *h2);
+
+/* ------------------------------------------------------------- persistence */
+
+/*
+ * Guava's BloomFilter.writeTo form (classic layout with seed 0 only): one
+ * byte strategy (1 = MURMUR128_MITZ_64), one byte k, big-endian int32 word
+ * count, big-endian int64 words.
+ * sbf_export_guava returns SBF_OK, SBF_E_NULL, SBF_E_UNSUPPORTED (not a
+ * seed-0 classic filter), SBF_E_NOMEM.
+ * sbf_import_guava returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED (shorter than
+ * the header, or than the words it announces), SBF_E_TRAILING (bytes after
+ * the last word), SBF_E_STRATEGY, SBF_E_K (k = 0), SBF_E_WORDCOUNT (count
+ * <= 0), SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
+ */
+SBF_API int sbf_export_guava(const sbf_filter *f, void **buf, size_t *len);
+SBF_API int sbf_import_guava(sbf_filter **out, const void *buf, size_t len);
+
+/*
+ * simdbloom's own portable form, for every layout: magic "SBF1", format
+ * version, parameters, keys added, the filter bytes, and a checksum.
+ * sbf_deserialize returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED,
+ * SBF_E_TRAILING, SBF_E_FORMAT (bad magic or checksum, or inconsistent
+ * parameters), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
+ * SBF_E_NOMEM.
+ */
+SBF_API int sbf_serialize(const sbf_filter *f, void **buf, size_t *len);
+SBF_API int sbf_deserialize(sbf_filter **out, const void *buf, size_t len);
+
+/* ------------------------------------------------- life cycle and set ops */
+
+/* Information about a filter. */
+struct sbf_info {
+    int layout;                 /* sbf_layout */
+    uint64_t bits;              /* m: bits (counting: 4 per counter) */
+    size_t bytes;               /* bytes of filter data */
+    uint32_t k;                 /* bits (counters) per key */
+    uint32_t block_bits;        /* 512, 256 for 8-word split-block, 0 classic */
+    uint32_t seed;
+    uint64_t keys_added;        /* adds (minus removes) since creation/clear */
+    double fill_ratio;          /* set bits / bits (counting: non-zero counters) */
+    double est_cardinality;     /* Swamidass-Baldi estimate of distinct keys */
+    double fpp_now;             /* sbf_fpp_theory(f, keys_added) */
+    uint64_t saturated;         /* counting: counters stuck at 15; else 0 */
+    int isa;                    /* sbf_isa of the kernels this filter uses */
+};
+
+/* Fills *out. Returns SBF_OK or SBF_E_NULL. O(size of the filter). */
+SBF_API int sbf_info(const sbf_filter *f, struct sbf_info *out);
+
+/* Clears every bit/counter. Returns SBF_OK or SBF_E_NULL. */
+SBF_API int sbf_clear(sbf_filter *f);
+
+/* *out becomes an independent copy. SBF_OK, SBF_E_NULL, SBF_E_NOMEM. */
+SBF_API int sbf_copy(sbf_filter **out, const sbf_filter *f);
+
+/*
+ * dst becomes the union (intersection) of dst and src, which must have the
+ * same layout, bits, k and seed. Counting filters add counters (saturating)
+ * for union and take the minimum for intersection.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_INCOMPATIBLE (dst unchanged).
+ */
+SBF_API int sbf_union(sbf_filter *dst, const sbf_filter *src);
+SBF_API int sbf_intersect(sbf_filter *dst, const sbf_filter *src);
+
+/* Raw filter bytes (read-only), for comparison and hashing of filters. */
+SBF_API const void *sbf_data(const sbf_filter *f, size_t *len);
+
+/* ------------------------------------------------ false-positive mathematics
+ * All return NaN for impossible arguments (m = 0, k = 0, ...).
+ */
+
+/* (1 - e^(-kn/m))^k */
+SBF_API double sbf_fpp_classic(uint64_t n, uint64_t m, uint32_t k);
+/* Putze, Sanders, Singler 2007: sum_i Poisson(i; n*B/m) (1-(1-1/B)^(ik))^k.
+ * An approximation that runs low. */
+SBF_API double sbf_fpp_putze(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits);
+/* Exact blocked FPR: binomial block loads, and per block the chance that k
+ * uniform query positions hit set bits after i*k uniform throws. */
+SBF_API double sbf_fpp_blocked(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits);
+/* Exact split-block FPR: words 32-bit words per block, one bit each. */
+SBF_API double sbf_fpp_split_block(uint64_t n, uint64_t m, uint32_t words);
+/* The exact formula of a layout (classic: (1-(1-1/m)^(kn))^k). */
+SBF_API double sbf_fpp_layout(int layout, uint64_t n, uint64_t bits, uint32_t k);
+/* The layout's exact formula for this filter after n distinct keys. */
+SBF_API double sbf_fpp_theory(const sbf_filter *f, uint64_t n);
+
+/* Counting layout: probability that at least one counter reaches 15 after n
+ * distinct keys (binomial block loads, exact per-counter tail), and Fan et
+ * al.'s upper bound m_counters * (e*n*k / (15*m_counters))^15. */
+SBF_API double sbf_counting_saturation(uint64_t n, uint64_t bits, uint32_t k);
+SBF_API double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k);
+
+/*
+ * Sizing: the bits and k that sbf_create would choose for (layout, n, fpp).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_TOO_LARGE.
+ */
+SBF_API int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits,
+                     uint32_t *k);
+
+/* ---------------------------------------------------------------- ISA control */
+
+typedef enum sbf_isa {
+    SBF_ISA_AUTO = 0,   /* detect (the default); for sbf_isa_set only */
+    SBF_ISA_SCALAR = 1, /* the portable reference */
+    SBF_ISA_SIMDE = 2,  /* the AVX2 kernels through SIMDe, no native flags */
+    SBF_ISA_AVX2 = 3,
+    SBF_ISA_AVX512 = 4,
+    SBF_ISA_NEON = 5
+} sbf_isa;
+
+/*
+ * Forces the kernels that filters created from now on use (and the batched
+ * hash). SBF_ISA_AUTO goes back to detection (the environment variable
+ * SBF_ISA=scalar|simde|avx2|avx512|neon|auto, read once, then the CPU).
+ * Returns SBF_OK, SBF_E_ISA_UNKNOWN, SBF_E_ISA_UNAVAILABLE (the choice
+ * is unchanged). Existing filters keep their kernels. Thread safe.
+ */
+SBF_API int sbf_isa_set(int isa);
+/* The ISA in use now (resolving detection on first call); negative error
+ * code when SBF_ISA names an unknown or unavailable ISA. */
+SBF_API int sbf_isa_active(void);
+/* 1 if the ISA is compiled in and the CPU (and OS) support it, else 0. */
+SBF_API int sbf_isa_available(int isa);
+/* "auto", "scalar", "simde", "avx2", "avx512", "neon"; "unknown" otherwise. */
+SBF_API const char *sbf_isa_name(int isa);
+/* The sbf_isa for a name as above, or SBF_E_ISA_UNKNOWN (NULL too). */
+SBF_API int sbf_isa_from_name(const char *name);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* SIMDBLOOM_H_8A31F0C2 */

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that `make test` and `make bench` need, when
+# something is missing. As root it runs apt-get; otherwise it names them.
+set -euo pipefail
+need=()
+have_hdr() { [ -f "/usr/include/$1" ]; }
+have_hdr simde/x86/avx2.h          || need+=(libsimde-dev)
+have_hdr criterion/criterion.h     || need+=(libcriterion-dev)
+have_hdr bloom.h                   || need+=(libbloom-dev)
+command -v gnuplot >/dev/null      || need+=(gnuplot-nox)
+command -v valgrind >/dev/null     || need+=(valgrind)
+command -v pkg-config >/dev/null   || need+=(pkg-config)
+command -v python3 >/dev/null      || need+=(python3)
+if [ "${SBF_DEPS_NEON:-0}" = 1 ]; then
+  command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+  command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "simdbloom needs these Debian packages: ${need[*]}" >&2
+  echo "install them with: sudo apt-get install ${need[*]}" >&2
+  exit 1
+fi
+echo "deps: installing ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+apt-get install -y -q --no-install-recommends "${need[@]}" >&2

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `make install PREFIX=tmp`, then a program built with pkg-config links and
+# runs against both the shared and the static library.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make -s install PREFIX="$tmp/prefix" >/dev/null
+cat > "$tmp/app.c" <<'C'
+#include <simdbloom.h>
+#include <stdio.h>
+int main(void)
+{
+    sbf_params p = { .layout = SBF_BLOCKED, .expected_n = 1000, .fpp = 0.01 };
+    sbf_filter *f;
+    int rc = sbf_create(&f, &p);
+    if (rc != SBF_OK) { fprintf(stderr, "%s\n", sbf_strerror(rc)); return 1; }
+    sbf_add(f, "hello", 5);
+    int ok = sbf_contains(f, "hello", 5) == 1 && sbf_version() == SBF_VERSION_NUMBER;
+    sbf_free(f);
+    printf("%s %s\n", ok ? "ok" : "FAIL", sbf_version_string());
+    return ok ? 0 : 1;
+}
+C
+export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+cc "$tmp/app.c" $(pkg-config --cflags --libs simdbloom) -o "$tmp/app-shared"
+LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/app-shared"
+cc "$tmp/app.c" $(pkg-config --cflags simdbloom) "$tmp/prefix/lib/libsimdbloom.a" \
+   $(pkg-config --libs-only-other --static simdbloom) -lm -o "$tmp/app-static"
+"$tmp/app-static"
+# The installed shared library exports only sbf_ symbols and has its SONAME.
+readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep -q 'SONAME.*libsimdbloom.so.0'
+echo "install: 2 passed, 0 failed"

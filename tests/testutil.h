@@ -1,0 +1,95 @@
+/* Helpers shared by the test suites (header-only, test code only). */
+#ifndef SBF_TESTUTIL_H_3E9D41B7
+#define SBF_TESTUTIL_H_3E9D41B7
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simdbloom.h"
+
+#ifndef SBF_SOURCE_DIR
+#  define SBF_SOURCE_DIR "."
+#endif
+
+/* Opens tests/vectors/<name>; fails the test when missing. */
+static inline FILE *tu_open_vector(const char *name, const char *mode)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/vectors/%s", SBF_SOURCE_DIR, name);
+    FILE *f = fopen(path, mode);
+    cr_assert_not_null(f, "cannot open %s", path);
+    return f;
+}
+
+/* Reads a whole vector file into malloc'd memory. */
+static inline unsigned char *tu_read_vector(const char *name, size_t *len)
+{
+    FILE *f = tu_open_vector(name, "rb");
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    cr_assert_not_null(buf);
+    size_t r;
+    while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            cr_assert_not_null(buf);
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Next non-comment line (without newline) into line; 0 at end of file. */
+static inline int tu_next_line(FILE *f, char *line, size_t cap)
+{
+    while (fgets(line, (int)cap, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\r\n")] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* splitmix64: the tests' deterministic key source. */
+static inline uint64_t tu_splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static inline sbf_filter *tu_make(int layout, uint64_t n, double fpp, uint64_t bits,
+                                  uint32_t k, uint32_t seed)
+{
+    sbf_params p = { 0 };
+    p.layout = layout;
+    p.expected_n = n;
+    p.fpp = fpp;
+    p.bits = bits;
+    p.k = k;
+    p.seed = seed;
+    sbf_filter *f = NULL;
+    int rc = sbf_create(&f, &p);
+    cr_assert_eq(rc, SBF_OK, "sbf_create: %s", sbf_strerror(rc));
+    return f;
+}
+
+/* Wilson score interval for x successes in n trials at z. */
+static inline void tu_wilson(double x, double n, double z, double *lo, double *hi)
+{
+    const double p = x / n, z2 = z * z;
+    const double c = (p + z2 / (2 * n)) / (1 + z2 / n);
+    const double h = z / (1 + z2 / n) * __builtin_sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+    *lo = c - h;
+    *hi = c + h;
+}
+
+#endif
