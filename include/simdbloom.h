@@ -259,7 +259,8 @@ SBF_API double sbf_fpp_classic(uint64_t n, uint64_t m, uint32_t k);
  * An approximation that runs low. */
 SBF_API double sbf_fpp_putze(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits);
 /* Exact blocked FPR: binomial block loads, and per block the chance that k
- * uniform query positions hit set bits after i*k uniform throws. */
+ * uniform query positions hit set bits after i*k uniform throws. NaN when
+ * min(k, block_bits) > 256. */
 SBF_API double sbf_fpp_blocked(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits);
 /* Exact split-block FPR: words 32-bit words per block, one bit each. */
 SBF_API double sbf_fpp_split_block(uint64_t n, uint64_t m, uint32_t words);
@@ -267,6 +268,11 @@ SBF_API double sbf_fpp_split_block(uint64_t n, uint64_t m, uint32_t words);
 SBF_API double sbf_fpp_layout(int layout, uint64_t n, uint64_t bits, uint32_t k);
 /* The layout's exact formula for this filter after n distinct keys. */
 SBF_API double sbf_fpp_theory(const sbf_filter *f, uint64_t n);
+/* The standard deviation of one filter's false-positive rate around
+ * sbf_fpp_layout, over which n keys were inserted. A measurement with N
+ * probes varies by sqrt(spread^2 + p(1-p)/N) around the formula; at 1e6
+ * keys the spread is comparable to the noise of 1e7 probes. */
+SBF_API double sbf_fpp_spread(int layout, uint64_t n, uint64_t bits, uint32_t k);
 
 /* Counting layout: probability that at least one counter reaches 15 after n
  * distinct keys (binomial block loads, exact per-counter tail), and Fan et
@@ -276,7 +282,12 @@ SBF_API double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k);
 
 /*
  * Sizing: the bits and k that sbf_create would choose for (layout, n, fpp).
- * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_TOO_LARGE.
+ * *k is in/out: 0 on entry lets sbf_size choose k, otherwise that k is
+ * used. The classic layout follows Guava 31.1 exactly (which may land a hair
+ * above fpp, as k is rounded to an integer); the others pick the smallest
+ * size whose exact formula is <= fpp.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_TOO_LARGE,
+ * SBF_E_K (k given out of range, or a classic k above 255 would be needed).
  */
 SBF_API int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits,
                      uint32_t *k);
