@@ -54,9 +54,15 @@ ifneq ($(SIMD),0)
   endif
 endif
 FLAGS_avx2   := -mavx2 -mbmi2 -DSBFI_KERNEL_AVX2
-FLAGS_simde  := -DSBFI_KERNEL_SIMDE
+FLAGS_simde  := -DSBFI_KERNEL_SIMDE -Wno-psabi
 FLAGS_avx512 := -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2 -DSBFI_KERNEL_AVX512
 FLAGS_neon   := -DSBFI_KERNEL_NEON
+
+# Objects depend on a stamp of the flags, so changing CC, CFLAGS, SIMD or
+# SAN rebuilds what they affect without a `make clean`.
+FLAGS_NOW   := $(CC) | $(CFLAGS) | $(BASE) | $(LDFLAGS) | $(SIMD_DEFS) | $(FLAGS_simde) | $(FLAGS_avx2) | $(FLAGS_avx512)
+FLAGS_STAMP := $(BUILD)/.flags
+$(shell mkdir -p $(BUILD) && (printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) 2>/dev/null || printf '%s\n' '$(FLAGS_NOW)' > $(FLAGS_STAMP)))
 
 SRC     := $(wildcard src/*.c)
 OBJ     := $(SRC:%.c=$(BUILD)/obj/%.o) $(SIMD_OBJ)
@@ -76,25 +82,25 @@ lib: $(LIB_A) $(LIB_SO)
 
 $(BUILD)/obj/src/dispatch.o: CPPFLAGS += $(SIMD_DEFS)
 
-$(BUILD)/obj/src/%.o: src/%.c
+$(BUILD)/obj/src/%.o: src/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) -c $< -o $@
 
 # simd/avx2.c twice: native AVX2, and the portable SIMDe kernel.
-$(BUILD)/obj/simd/simde.o: simd/avx2.c
+$(BUILD)/obj/simd/simde.o: simd/avx2.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (simde)")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_simde) -c $< -o $@
-$(BUILD)/obj/simd/avx2.o: simd/avx2.c
+$(BUILD)/obj/simd/avx2.o: simd/avx2.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (avx2)")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_avx2) -c $< -o $@
-$(BUILD)/obj/simd/avx512.o: simd/avx512.c
+$(BUILD)/obj/simd/avx512.o: simd/avx512.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (avx512)")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_avx512) -c $< -o $@
-$(BUILD)/obj/simd/neon.o: simd/neon.c
+$(BUILD)/obj/simd/neon.o: simd/neon.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (neon)")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_neon) -c $< -o $@
@@ -116,7 +122,7 @@ symbols: $(LIB_SO)
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
 
 # ------------------------------------------------------------------ tests
-$(BUILD)/obj/tests/%.o: tests/%.c
+$(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) -DSBF_SOURCE_DIR='"$(CURDIR)"' -c $< -o $@
@@ -125,8 +131,12 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcriterion $(LIBS) -lpthread
 
+ifeq ($(SAN),1)
+  TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
+endif
+
 test: deps $(TEST_BIN) symbols
-	$(BUILD)/sbf-tests $(TEST_ARGS)
+	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
 
 test-san:
 	$(MAKE) BUILD=build/san SAN=1 test
@@ -135,31 +145,43 @@ test-neon: deps
 	bash scripts/test-neon.sh
 
 # ------------------------------------------------------------------ bench
-$(BUILD)/obj/bench/%.o: bench/%.c
+# The harness (bench/README.md). libbloom (Debian libbloom-dev) is linked as a
+# peer when its header is installed: the -D goes to the compile step, -lbloom
+# to the link. The scripts run make again after `deps`, so a header that deps
+# just installed is seen; an object built without it is rebuilt then.
+HAVE_LIBBLOOM := $(shell test -f /usr/include/bloom.h && echo 1)
+BENCH_DEFS := -DSBFB_CFLAGS='"$(CFLAGS)"' \
+              -DSBFB_ISA_FLAGS='"SIMD=$(SIMD); avx2: $(FLAGS_avx2); avx512: $(FLAGS_avx512); simde: none"' \
+              $(if $(HAVE_LIBBLOOM),-DSBF_HAVE_LIBBLOOM)
+BENCH_LIBS := $(if $(HAVE_LIBBLOOM),-lbloom)
+
+$(BENCH_SRC:%.c=$(BUILD)/obj/%.o): $(wildcard /usr/include/bloom.h)
+
+$(BUILD)/obj/bench/%.o: bench/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(BENCH_DEFS) -c $< -o $@
 
 $(BENCH_BIN): $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) $(LIBS) -lpthread
 
-BENCH_LIBS := $(shell test -f /usr/include/bloom.h && echo -DSBF_HAVE_LIBBLOOM -lbloom)
+BENCH_ENV := MAKE="$(MAKE)" BUILD="$(BUILD)"
 
-bench: deps $(BENCH_BIN)
-	bash scripts/bench.sh $(BENCH_ARGS)
+bench: deps
+	$(BENCH_ENV) bash scripts/bench.sh $(BENCH_ARGS)
 
-bench-quick: deps $(BENCH_BIN)
-	bash scripts/bench.sh --quick $(BENCH_ARGS)
+bench-quick: deps
+	$(BENCH_ENV) bash scripts/bench.sh --quick $(BENCH_ARGS)
 
 bench-compare: deps
-	bash scripts/bench-compare.sh
+	$(BENCH_ENV) bash scripts/bench-compare.sh $(BENCH_ARGS)
 
 bench-check: deps
-	bash scripts/bench-check.sh
+	$(BENCH_ENV) bash scripts/bench-check.sh
 
 bench-baseline: deps
-	bash scripts/bench-check.sh --write-baseline
+	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
 
 # ---------------------------------------------------------------- install
 install: lib

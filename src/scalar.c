@@ -50,15 +50,17 @@ static int blocked_add(sbf_filter *f, uint64_t h1, uint64_t h2)
     return missing != 0;
 }
 
+/* No early exit: a negative key's first clear bit is at an unpredictable
+ * position, and the mispredicted branch costs more than the k tests. */
 static int blocked_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     const uint64_t *blk = sbfi_block_ptr(f, h1);
+    uint64_t all = 1;
     for (uint32_t i = 0; i < f->k; i++) {
         const uint32_t p = sbfi_hashbits(h2, i, 23);
-        if ((blk[p >> 6] & (UINT64_C(1) << (p & 63))) == 0)
-            return 0;
+        all &= blk[p >> 6] >> (p & 63);
     }
-    return 1;
+    return (int)(all & 1);
 }
 
 static int split_add(sbf_filter *f, uint64_t h1, uint64_t h2)
@@ -76,25 +78,27 @@ static int split_add(sbf_filter *f, uint64_t h1, uint64_t h2)
 static int split_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     const uint32_t *blk = (const uint32_t *)sbfi_block_ptr(f, h1);
+    uint32_t all = 1;
     for (uint32_t i = 0; i < f->k; i++)
-        if ((blk[i] & (UINT32_C(1) << sbfi_hashbits(h2, i, 27))) == 0)
-            return 0;
-    return 1;
+        all &= blk[i] >> sbfi_hashbits(h2, i, 27);
+    return (int)(all & 1);
 }
 
+/* Each distinct counter of the key once: walk the set bits of its mask. */
 static int counting_add(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     unsigned char *blk = (unsigned char *)sbfi_block_ptr(f, h1);
     uint64_t m[2];
     int changed = 0;
     sbfi_counting_mask(h2, f->k, m);
-    for (uint32_t c = 0; c < 128; c++) {
-        if (((m[c >> 6] >> (c & 63)) & 1) == 0)
-            continue;
-        const unsigned v = sbfi_nibble(blk, c);
-        changed |= v == 0;
-        if (v < 15)
-            blk[c >> 1] = (unsigned char)(blk[c >> 1] + (1u << ((c & 1u) * 4)));
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t bits = m[half]; bits; bits &= bits - 1) {
+            const uint32_t c = (uint32_t)(half * 64 + __builtin_ctzll(bits));
+            const unsigned v = sbfi_nibble(blk, c);
+            changed |= v == 0;
+            if (v < 15)
+                blk[c >> 1] = (unsigned char)(blk[c >> 1] + (1u << ((c & 1u) * 4)));
+        }
     }
     return changed;
 }
@@ -102,10 +106,10 @@ static int counting_add(sbf_filter *f, uint64_t h1, uint64_t h2)
 static int counting_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     const unsigned char *blk = (const unsigned char *)sbfi_block_ptr(f, h1);
+    int all = 1;
     for (uint32_t i = 0; i < f->k; i++)
-        if (sbfi_nibble(blk, sbfi_hashbits(h2, i, 25)) == 0)
-            return 0;
-    return 1;
+        all &= sbfi_nibble(blk, sbfi_hashbits(h2, i, 25)) != 0;
+    return all;
 }
 
 /* Called by sbf_remove after sbfi_contains_hashed said "maybe". */
@@ -114,12 +118,13 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2)
     unsigned char *blk = (unsigned char *)sbfi_block_ptr(f, h1);
     uint64_t m[2];
     sbfi_counting_mask(h2, f->k, m);
-    for (uint32_t c = 0; c < 128; c++) {
-        if (((m[c >> 6] >> (c & 63)) & 1) == 0)
-            continue;
-        const unsigned v = sbfi_nibble(blk, c);
-        if (v > 0 && v < 15)
-            blk[c >> 1] = (unsigned char)(blk[c >> 1] - (1u << ((c & 1u) * 4)));
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t bits = m[half]; bits; bits &= bits - 1) {
+            const uint32_t c = (uint32_t)(half * 64 + __builtin_ctzll(bits));
+            const unsigned v = sbfi_nibble(blk, c);
+            if (v > 0 && v < 15)
+                blk[c >> 1] = (unsigned char)(blk[c >> 1] - (1u << ((c & 1u) * 4)));
+        }
     }
 }
 

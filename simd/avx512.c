@@ -1,0 +1,210 @@
+/*
+ * AVX-512 kernels (F, BW, DQ, VL), written with SIMDe's prefixed intrinsics
+ * and compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2.
+ *
+ * Hash: eight 64-bit lanes with the native vpmullq and vprolq.
+ * Probes (one key at a time, its 16 32-bit positions in one register):
+ *   blocked/counting contains: vpermd fetches, for every lane i, the 32-bit
+ *     word of the block that holds position i (index = top 4 bits of the
+ *     product); a variable rotate (blocked) or a nibble mask (counting)
+ *     tests it; a k-lane mask limits the test to the key's k positions.
+ *   split-block: one multiply, shift by 27, variable shift of 1, vptestnm.
+ */
+#include "sbf_internal.h"
+
+#include <simde/x86/avx512.h>
+
+#if !defined(SBFI_KERNEL_AVX512)
+#  error "define SBFI_KERNEL_AVX512"
+#endif
+#if !defined(__AVX512F__) || !defined(__AVX512DQ__) || !defined(__AVX512VL__) || \
+    !defined(__AVX512BW__)
+#  error "the avx512 kernels must be compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl"
+#endif
+
+typedef simde__m512i v512;
+typedef simde__m256i v256;
+
+
+/* ------------------------------------------------------------- hashing */
+
+static inline v512 c64(uint64_t x)
+{
+    return simde_mm512_set1_epi64((int64_t)x);
+}
+
+static inline v512 xorshift33(v512 x)
+{
+    return simde_mm512_xor_si512(x, simde_mm512_srli_epi64(x, 33));
+}
+
+static inline v512 fmix(v512 x)
+{
+    x = xorshift33(x);
+    x = simde_mm512_mullo_epi64(x, c64(UINT64_C(0xff51afd7ed558ccd)));
+    x = xorshift33(x);
+    x = simde_mm512_mullo_epi64(x, c64(UINT64_C(0xc4ceb9fe1a85ec53)));
+    return xorshift33(x);
+}
+
+/* sbfi_murmur3_u64 in eight lanes; s8 = seed ^ 8 in every lane. */
+static inline void hash8(v512 key, v512 s8, v512 *h1o, v512 *h2o)
+{
+    v512 k1 = simde_mm512_mullo_epi64(key, c64(SBFI_C1));
+    k1 = simde_mm512_rol_epi64(k1, 31);
+    k1 = simde_mm512_mullo_epi64(k1, c64(SBFI_C2));
+    v512 h1 = simde_mm512_add_epi64(simde_mm512_xor_si512(k1, s8), s8);
+    v512 h2 = simde_mm512_add_epi64(h1, s8);
+    h1 = fmix(h1);
+    h2 = fmix(h2);
+    h1 = simde_mm512_add_epi64(h1, h2);
+    h2 = simde_mm512_add_epi64(h2, h1);
+    *h1o = h1;
+    *h2o = h2;
+}
+
+/* The first n < 8 keys, zero-padded (this SIMDe has no masked loads). */
+static inline v512 load_tail(const uint64_t *keys, size_t n)
+{
+    uint64_t t[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    memcpy(t, keys, n * 8);
+    return simde_mm512_loadu_si512((const void *)t);
+}
+
+static void hash_u64(const uint64_t *keys, size_t n, uint32_t seed,
+                     uint64_t *h1, uint64_t *h2)
+{
+    const v512 s8 = c64((uint64_t)seed ^ 8);
+    v512 a, b;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        hash8(simde_mm512_loadu_si512((const void *)(keys + i)), s8, &a, &b);
+        simde_mm512_storeu_si512((void *)(h1 + i), a);
+        simde_mm512_storeu_si512((void *)(h2 + i), b);
+    }
+    if (i < n) {
+        uint64_t t[2][8];
+        hash8(load_tail(keys + i, n - i), s8, &a, &b);
+        simde_mm512_storeu_si512((void *)t[0], a);
+        simde_mm512_storeu_si512((void *)t[1], b);
+        memcpy(h1 + i, t[0], (n - i) * 8);
+        memcpy(h2 + i, t[1], (n - i) * 8);
+    }
+}
+
+/* ------------------------------------------------------------ pipeline */
+
+typedef struct pipe_ctx {
+    v512 salt;             /* SBFI_SALT[0..15] */
+    v512 s8, nb, base, shift;
+    simde__mmask16 km;     /* lanes i < k */
+    uint32_t k;
+} pipe_ctx;
+
+static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
+{
+    c->salt = simde_mm512_loadu_si512((const void *)SBFI_SALT);
+    c->s8 = c64((uint64_t)f->seed ^ 8);
+    c->nb = c64(f->nblocks);
+    c->base = c64((uint64_t)(uintptr_t)f->words);
+    c->shift = c64(f->block_bytes == 64 ? 6 : 5);
+    c->km = (simde__mmask16)((UINT32_C(1) << f->k) - 1);
+    c->k = f->k;
+}
+
+/* (h1 * nb) >> 64 per lane, for nb < 2^32. */
+static inline v512 block_index(v512 h1, v512 nb)
+{
+    const v512 lo = simde_mm512_mul_epu32(h1, nb);
+    const v512 hi = simde_mm512_mul_epu32(simde_mm512_srli_epi64(h1, 32), nb);
+    return simde_mm512_srli_epi64(
+        simde_mm512_add_epi64(hi, simde_mm512_srli_epi64(lo, 32)), 32);
+}
+
+static inline void pipe_stage(const pipe_ctx *c, const uint64_t *keys,
+                              size_t len, uint64_t *a, uint64_t *h2,
+                              int classic)
+{
+    for (size_t i = 0; i < len; i += 8) {
+        v512 x1, x2;
+        const v512 key = i + 8 <= len
+                       ? simde_mm512_loadu_si512((const void *)(keys + i))
+                       : load_tail(keys + i, len - i);
+        hash8(key, c->s8, &x1, &x2);
+        simde_mm512_store_si512((void *)(h2 + i), x2);
+        if (!classic) {
+            const v512 off = simde_mm512_sllv_epi64(block_index(x1, c->nb), c->shift);
+            x1 = simde_mm512_add_epi64(c->base, off);
+        }
+        simde_mm512_store_si512((void *)(a + i), x1);
+    }
+}
+
+static inline v512 bcast_h2(uint64_t h2)
+{
+    return simde_mm512_set1_epi64((int64_t)h2);
+}
+
+static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[16])
+{
+    simde_mm512_store_si512((void *)prod, simde_mm512_mullo_epi32(bcast_h2(h2), c->salt));
+}
+
+static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
+                                        uint64_t h2)
+{
+    const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
+    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, 28),
+                                                    simde_mm512_load_si512(blk));
+    /* Rotate counts are taken mod 32: bit (prod >> 23) & 31 lands in bit 0. */
+    const v512 rot = simde_mm512_rorv_epi32(word, simde_mm512_srli_epi32(prod, 23));
+    return simde_mm512_mask_test_epi32_mask(c->km, rot, simde_mm512_set1_epi32(1)) == c->km;
+}
+
+static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
+                                         uint64_t h2)
+{
+    const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
+    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, 28),
+                                                    simde_mm512_load_si512(blk));
+    const v512 sh = simde_mm512_and_si512(simde_mm512_srli_epi32(prod, 23),
+                                          simde_mm512_set1_epi32(28));
+    const v512 nib = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(15), sh);
+    return simde_mm512_mask_test_epi32_mask(c->km, word, nib) == c->km;
+}
+
+static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
+                                      uint64_t h2)
+{
+    if (c->k > 8) {
+        const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
+        const v512 m = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1),
+                                              simde_mm512_srli_epi32(prod, 27));
+        return simde_mm512_test_epi32_mask(simde_mm512_load_si512(blk), m) == 0xffff;
+    }
+    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                              simde_mm512_castsi512_si256(c->salt));
+    const v256 m = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1),
+                                          simde_mm256_srli_epi32(prod, 27));
+    return simde_mm256_testc_si256(simde_mm256_load_si256((const void *)blk), m);
+}
+
+static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
+{
+    if (c->k > 8) {
+        const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
+        const v512 m = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1),
+                                              simde_mm512_srli_epi32(prod, 27));
+        simde_mm512_store_si512(blk, simde_mm512_or_si512(simde_mm512_load_si512(blk), m));
+        return;
+    }
+    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                              simde_mm512_castsi512_si256(c->salt));
+    const v256 m = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1),
+                                          simde_mm256_srli_epi32(prod, 27));
+    simde_mm256_store_si256(blk, simde_mm256_or_si256(simde_mm256_load_si256(blk), m));
+}
+
+#include "pipeline.h"
+
+PIPE_TABLE(sbfi_kernels_avx512, "avx512", SBF_ISA_AVX512, hash_u64);

@@ -1,0 +1,243 @@
+/*
+ * Conformance of the vector kernels against the scalar reference, as a
+ * plain C program (no Criterion), so it can be cross-compiled and run under
+ * qemu-aarch64 by scripts/test-neon.sh. On any machine it checks every ISA
+ * that is compiled in and supported, other than scalar: the batched hash
+ * (every length 0..70 and SBF_CONF_KEYS keys, several seeds), and for every
+ * layout the filter bytes after batched adds of every length 0..70, and the
+ * answers (with and without an out array) on present and absent keys.
+ *
+ * Output: one line per kernel tested, then "neon: N passed, F failed"
+ * (the name is the ISA the dispatcher picks by itself). Exit status 0 only
+ * when nothing failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simdbloom.h"
+#include "sbf_internal.h"
+
+#ifndef SBF_CONF_KEYS
+#  define SBF_CONF_KEYS 20000
+#endif
+
+static unsigned long g_pass, g_fail;
+
+#define CHECK(cond, ...)                                                      \
+    do {                                                                      \
+        if (cond) {                                                           \
+            g_pass++;                                                         \
+        } else {                                                              \
+            g_fail++;                                                         \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                       \
+            printf(__VA_ARGS__);                                              \
+            printf("\n");                                                     \
+        }                                                                     \
+    } while (0)
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static uint64_t *random_keys(size_t n, uint64_t seed)
+{
+    uint64_t *k = aligned_alloc(64, ((n + 8) * 8 + 63) / 64 * 64);
+    if (k == NULL) {
+        printf("out of memory\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < n + 8; i++)
+        k[i] = splitmix(&seed);
+    return k;
+}
+
+/* --------------------------------------------------------------- hashes */
+
+static void conf_hash(const sbfi_kernels *kt)
+{
+    static const uint32_t seeds[] = { 0, 1, 0x7fffffffu, 0xdeadbeefu };
+    const size_t big = SBF_CONF_KEYS;
+    uint64_t *keys = random_keys(big, 42);
+    uint64_t *h1 = malloc((big + 16) * 8), *h2 = malloc((big + 16) * 8);
+    if (h1 == NULL || h2 == NULL)
+        exit(2);
+    keys[0] = 0;
+    keys[1] = UINT64_MAX;
+    for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+        for (size_t n = 0; n <= 70; n++) {
+            const size_t ko = n % 8, ho = (n / 8) % 8;
+            int ok = 1;
+            for (size_t i = 0; i < n + 2; i++)
+                h1[ho + i] = h2[ho + i] = UINT64_C(0x5a5a5a5a5a5a5a5a);
+            kt->hash_u64(keys + ko, n, seeds[s], h1 + ho, h2 + ho);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t a, b;
+                sbfi_murmur3_u64(keys[ko + i], seeds[s], &a, &b);
+                ok &= h1[ho + i] == a && h2[ho + i] == b;
+            }
+            ok &= h1[ho + n] == UINT64_C(0x5a5a5a5a5a5a5a5a) &&
+                  h2[ho + n] == UINT64_C(0x5a5a5a5a5a5a5a5a);
+            CHECK(ok, "%s: hash of %zu keys, seed %u", kt->name, n, seeds[s]);
+        }
+        kt->hash_u64(keys, big, seeds[s], h1, h2);
+        int ok = 1;
+        for (size_t i = 0; i < big; i++) {
+            uint64_t r[2];
+            sbf_murmur3_x64_128(&keys[i], 8, seeds[s], r);
+            ok &= h1[i] == r[0] && h2[i] == r[1];
+        }
+        CHECK(ok, "%s: hash of %zu keys, seed %u", kt->name, big, seeds[s]);
+    }
+    free(keys);
+    free(h1);
+    free(h2);
+}
+
+/* -------------------------------------------------------------- filters */
+
+typedef struct geometry {
+    int layout;
+    uint32_t k;
+    uint64_t bits;
+    uint32_t seed;
+} geometry;
+
+static sbf_filter *make(int isa, const geometry *g)
+{
+    sbf_params p = { 0 };
+    sbf_filter *f = NULL;
+    p.layout = g->layout;
+    p.bits = g->bits;
+    p.k = g->k;
+    p.seed = g->seed;
+    p.expected_n = 1000;
+    if (sbf_isa_set(isa) != SBF_OK || sbf_create(&f, &p) != SBF_OK) {
+        printf("cannot create a %s filter (layout %d)\n", sbf_isa_name(isa), g->layout);
+        exit(2);
+    }
+    return f;
+}
+
+static int same_bytes(const sbf_filter *a, const sbf_filter *b)
+{
+    size_t la, lb;
+    const void *da = sbf_data(a, &la), *db = sbf_data(b, &lb);
+    return la == lb && memcmp(da, db, la) == 0;
+}
+
+/* 1 if f answers exactly as ref on the n probes (and with out == NULL);
+ * with all_present, also that every answer is "maybe". */
+static int same_answers(const sbf_filter *ref, const sbf_filter *f,
+                        const uint64_t *probe, size_t n, int all_present)
+{
+    uint8_t *o1 = malloc(n + 1), *o2 = malloc(n + 1);
+    if (o1 == NULL || o2 == NULL)
+        exit(2);
+    const size_t c1 = sbf_contains_u64(ref, probe, n, o1);
+    const size_t c2 = sbf_contains_u64(f, probe, n, o2);
+    const size_t c3 = sbf_contains_u64(f, probe, n, NULL);
+    int ok = c1 == c2 && c2 == c3 && (n == 0 || memcmp(o1, o2, n) == 0);
+    if (all_present)
+        ok &= c2 == n;
+    free(o1);
+    free(o2);
+    return ok;
+}
+
+static void conf_filter(int isa, const geometry *g, size_t bulk)
+{
+    const char *name = sbf_isa_name(isa);
+    sbf_filter *ref = make(SBF_ISA_SCALAR, g), *f = make(isa, g);
+    const size_t total = 71 * 70 / 2;
+    uint64_t *keys = random_keys(total + bulk, g->seed + g->k + (uint64_t)g->layout * 1000);
+    uint64_t *absent = random_keys(total + bulk, 7777 + g->k);
+    uint64_t *buf = aligned_alloc(64, 128 * 8);
+    int bytes_ok = 1, ans_ok = 1;
+    size_t at = 0;
+    if (buf == NULL)
+        exit(2);
+    /* batches of every length 0..70, starting at every offset from a line */
+    for (size_t n = 0; n <= 70; n++) {
+        const size_t off = n % 8;
+        memcpy(buf + off, keys + at, n * 8);
+        sbf_add_u64(ref, buf + off, n);
+        sbf_add_u64(f, buf + off, n);
+        bytes_ok &= same_bytes(ref, f);
+        ans_ok &= same_answers(ref, f, buf + off, n, 1);
+        memcpy(buf + off, absent + at, n * 8);
+        ans_ok &= same_answers(ref, f, buf + off, n, 0);
+        at += n;
+    }
+    CHECK(bytes_ok, "%s: layout %d k %u: bytes after batches 0..70", name, g->layout, g->k);
+    CHECK(ans_ok, "%s: layout %d k %u: answers for batches 0..70", name, g->layout, g->k);
+    /* then many keys in one call */
+    sbf_add_u64(ref, keys + at, bulk);
+    sbf_add_u64(f, keys + at, bulk);
+    CHECK(same_bytes(ref, f), "%s: layout %d k %u: bytes after %zu keys", name,
+          g->layout, g->k, bulk);
+    CHECK(same_answers(ref, f, keys, at + bulk, 1),
+          "%s: layout %d k %u: present keys", name, g->layout, g->k);
+    CHECK(same_answers(ref, f, absent + 1, total + bulk - 3, 0),
+          "%s: layout %d k %u: absent keys", name, g->layout, g->k);
+    free(buf);
+    free(keys);
+    free(absent);
+    sbf_free(ref);
+    sbf_free(f);
+}
+
+static const geometry geoms[] = {
+    { SBF_CLASSIC, 7, 64 * 3001, 0 },
+    { SBF_CLASSIC, 3, 64 * 13, 12345 },
+    { SBF_SPLIT_BLOCK, 8, 256 * 401, 0 },
+    { SBF_SPLIT_BLOCK, 8, 256 * 3, 77 },
+    { SBF_SPLIT_BLOCK, 16, 512 * 201, 0 },
+    { SBF_SPLIT_BLOCK, 16, 512 * 2, 5 },
+    { SBF_COUNTING, 13, 512 * 2, 0 }, /* every counter saturates */
+};
+
+static void conf_isa(int isa, size_t bulk)
+{
+    const sbfi_kernels *kt = sbfi_kernels_for(isa);
+    const unsigned long before = g_fail;
+    conf_hash(kt);
+    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
+        conf_filter(isa, &geoms[i], bulk);
+    for (uint32_t k = 1; k <= 16; k++) {
+        const geometry b = { SBF_BLOCKED, k, 512 * (k * 40 + 1), k };
+        const geometry c = { SBF_COUNTING, k, 512 * (k * 40 + 3), k * 7 };
+        conf_filter(isa, &b, bulk);
+        conf_filter(isa, &c, bulk);
+    }
+    printf("kernel %-6s vs scalar: hash (n = 0..70, %zu keys, 4 seeds), classic, "
+           "blocked k=1..16, split-block k=8/16, counting k=1..16: %s\n", kt->name,
+           bulk, g_fail == before ? "ok" : "FAILED");
+}
+
+int main(void)
+{
+    const int best = sbf_isa_active();
+    printf("conformance against the scalar reference; dispatcher picks %s\n",
+           sbf_isa_name(best));
+    CHECK(best > 0, "dispatch resolved (%d)", best);
+#if defined(__aarch64__)
+    CHECK(best == SBF_ISA_NEON, "neon is the default on aarch64");
+    CHECK(sbf_isa_set(SBF_ISA_AVX2) == SBF_E_ISA_UNAVAILABLE, "avx2 unavailable");
+    CHECK(sbf_isa_set(SBF_ISA_AVX512) == SBF_E_ISA_UNAVAILABLE, "avx512 unavailable");
+#endif
+    int tested = 0;
+    for (int isa = SBF_ISA_SIMDE; isa <= SBF_ISA_NEON; isa++) {
+        if (!sbf_isa_available(isa))
+            continue;
+        conf_isa(isa, SBF_CONF_KEYS);
+        tested++;
+    }
+    CHECK(tested > 0, "at least one vector kernel tested");
+    printf("%s: %lu passed, %lu failed\n", sbf_isa_name(best), g_pass, g_fail);
+    return g_fail == 0 ? 0 : 1;
+}

@@ -1,0 +1,469 @@
+/*
+ * Cross-ISA equivalence: every kernel table compiled in and supported by
+ * this CPU must give the scalar reference's hashes, filter bytes and answers,
+ * for every layout, batch lengths 0..70, 1e6 keys, keys arrays at every
+ * offset from a cache line, seeds 0 and nonzero. Also the ISA controls:
+ * forcing, unknown names, the SBF_ISA environment variable.
+ *
+ * Each Criterion test runs in its own process, so the global ISA choice a
+ * test makes does not leak into the next one.
+ */
+#define _GNU_SOURCE 1
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simdbloom.h"
+#include "sbf_internal.h"
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* n random keys in a 64-byte aligned buffer, plus slack for offsets. */
+static uint64_t *random_keys(size_t n, uint64_t seed)
+{
+    uint64_t *k = aligned_alloc(64, ((n + 8) * 8 + 63) / 64 * 64);
+    cr_assert_not_null(k);
+    for (size_t i = 0; i < n + 8; i++)
+        k[i] = splitmix(&seed);
+    return k;
+}
+
+static void skip_unless_available(int isa)
+{
+    if (!sbf_isa_available(isa))
+        cr_skip_test("%s is not compiled in or not supported by this CPU",
+                     sbf_isa_name(isa));
+}
+
+/* ------------------------------------------------------------------ hash */
+
+static void check_hash(int isa)
+{
+    skip_unless_available(isa);
+    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), isa);
+    const sbfi_kernels *kt = sbfi_kernels_for(isa);
+    cr_assert_not_null(kt);
+    cr_assert_eq(kt->isa, isa);
+
+    static const uint32_t seeds[] = { 0, 1, 0x7fffffffu, 0xdeadbeefu };
+    const size_t big = 100000;
+    uint64_t *keys = random_keys(big, 42);
+    uint64_t *h1 = malloc((big + 8) * 8), *h2 = malloc((big + 8) * 8);
+    cr_assert(h1 && h2);
+    keys[0] = 0;
+    keys[1] = UINT64_MAX;
+    for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+        /* every length 0..70, keys and outputs at every 8-byte offset */
+        for (size_t n = 0; n <= 70; n++) {
+            const size_t ko = n % 8, ho = (n / 8) % 8;
+            for (size_t i = 0; i < n + 2; i++)
+                h1[ho + i] = h2[ho + i] = UINT64_C(0x5a5a5a5a5a5a5a5a);
+            kt->hash_u64(keys + ko, n, seeds[s], h1 + ho, h2 + ho);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r[2];
+                sbf_murmur3_x64_128(&keys[ko + i], 8, seeds[s], r);
+                cr_assert_eq(h1[ho + i], r[0], "%s seed %u n %zu lane %zu h1",
+                             kt->name, seeds[s], n, i);
+                cr_assert_eq(h2[ho + i], r[1], "%s seed %u n %zu lane %zu h2",
+                             kt->name, seeds[s], n, i);
+            }
+            /* nothing written past the n outputs */
+            cr_assert_eq(h1[ho + n], UINT64_C(0x5a5a5a5a5a5a5a5a), "%s n %zu", kt->name, n);
+            cr_assert_eq(h2[ho + n], UINT64_C(0x5a5a5a5a5a5a5a5a), "%s n %zu", kt->name, n);
+        }
+        /* 1e5 keys through the public entry point */
+        sbf_murmur3_x64_128_u64(keys + 1, big, seeds[s], h1, h2);
+        for (size_t i = 0; i < big; i++) {
+            uint64_t a, b;
+            sbfi_murmur3_u64(keys[1 + i], seeds[s], &a, &b);
+            if (h1[i] != a || h2[i] != b)
+                cr_assert_fail("%s seed %u key %zu differs", kt->name, seeds[s], i);
+        }
+    }
+    free(keys);
+    free(h1);
+    free(h2);
+}
+
+Test(isa, hash_scalar, .description = "the scalar batch equals the one-key hash") { check_hash(SBF_ISA_SCALAR); }
+Test(isa, hash_simde, .description = "simde batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_SIMDE); }
+Test(isa, hash_avx2, .description = "avx2 batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_AVX2); }
+Test(isa, hash_avx512, .description = "avx512 batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_AVX512); }
+Test(isa, hash_neon, .description = "neon batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_NEON); }
+
+/* ----------------------------------------------------------- equivalence */
+
+typedef struct geometry {
+    int layout;
+    uint32_t k;
+    uint64_t bits;
+    uint32_t seed;
+} geometry;
+
+static sbf_filter *make(int isa, const geometry *g)
+{
+    sbf_params p = { 0 };
+    p.layout = g->layout;
+    p.bits = g->bits;
+    p.k = g->k;
+    p.seed = g->seed;
+    p.expected_n = 1000;
+    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
+    sbf_filter *f = NULL;
+    const int rc = sbf_create(&f, &p);
+    cr_assert_eq(rc, SBF_OK, "create layout %d k %u bits %llu: %s", g->layout, g->k,
+                 (unsigned long long)g->bits, sbf_strerror(rc));
+    struct sbf_info info;
+    cr_assert_eq(sbf_info(f, &info), SBF_OK);
+    cr_assert_eq(info.isa, isa);
+    return f;
+}
+
+static void same_bytes(const sbf_filter *a, const sbf_filter *b, const char *what,
+                       const geometry *g)
+{
+    size_t la, lb;
+    const void *da = sbf_data(a, &la), *db = sbf_data(b, &lb);
+    cr_assert_eq(la, lb);
+    if (memcmp(da, db, la) != 0)
+        cr_assert_fail("%s: filter bytes differ (layout %d k %u bits %llu seed %u)", what,
+                 g->layout, g->k, (unsigned long long)g->bits, g->seed);
+}
+
+/* Same answers (and counts, with and without out) for n probes. */
+static void same_answers(const sbf_filter *ref, const sbf_filter *f,
+                         const uint64_t *probe, size_t n, int must_be_present,
+                         const geometry *g)
+{
+    uint8_t *o1 = malloc(n + 1), *o2 = malloc(n + 1);
+    cr_assert(o1 && o2);
+    const size_t c1 = sbf_contains_u64(ref, probe, n, o1);
+    const size_t c2 = sbf_contains_u64(f, probe, n, o2);
+    const size_t c3 = sbf_contains_u64(f, probe, n, NULL);
+    cr_assert_eq(c1, c2, "count (layout %d k %u)", g->layout, g->k);
+    cr_assert_eq(c2, c3, "count without out (layout %d k %u)", g->layout, g->k);
+    if (n && memcmp(o1, o2, n) != 0)
+        cr_assert_fail("answers differ (layout %d k %u bits %llu seed %u)", g->layout, g->k,
+                 (unsigned long long)g->bits, g->seed);
+    if (must_be_present) {
+        cr_assert_eq(c2, n, "false negative (layout %d k %u)", g->layout, g->k);
+        for (size_t i = 0; i < n; i++)
+            cr_assert_eq(sbf_contains(f, &probe[i], 8), 1);
+    }
+    free(o1);
+    free(o2);
+}
+
+/* Batches of every length 0..70, at every 8-byte offset from a line. */
+static void check_batches(int isa, const geometry *g)
+{
+    sbf_filter *ref = make(SBF_ISA_SCALAR, g), *f = make(isa, g);
+    const size_t total = 71 * 70 / 2;
+    uint64_t *keys = random_keys(total + 8, g->seed + g->k + (uint64_t)g->layout * 1000);
+    uint64_t *absent = random_keys(total + 8, 7777);
+    size_t at = 0;
+    for (size_t n = 0; n <= 70; n++) {
+        const size_t off = n % 8;
+        /* copy so the batch starts `off` words past a cache line */
+        uint64_t *buf = aligned_alloc(64, ((n + 8) * 8 + 63) / 64 * 64);
+        cr_assert_not_null(buf);
+        memcpy(buf + off, keys + at, n * 8);
+        cr_assert_eq(sbf_add_u64(ref, buf + off, n), SBF_OK);
+        cr_assert_eq(sbf_add_u64(f, buf + off, n), SBF_OK);
+        same_bytes(ref, f, "batch add", g);
+        same_answers(ref, f, buf + off, n, 1, g);
+        memcpy(buf + off, absent + at, n * 8);
+        same_answers(ref, f, buf + off, n, 0, g);
+        free(buf);
+        at += n;
+    }
+    same_answers(ref, f, absent, total, 0, g);
+    free(keys);
+    free(absent);
+    sbf_free(ref);
+    sbf_free(f);
+}
+
+/* Many keys in one call, then probes of a disjoint set. */
+static void check_bulk(int isa, const geometry *g, size_t n)
+{
+    sbf_filter *ref = make(SBF_ISA_SCALAR, g), *f = make(isa, g);
+    uint64_t *keys = random_keys(n, 1 + g->seed * 31 + g->k);
+    uint64_t *absent = random_keys(n, 99 + g->k);
+    cr_assert_eq(sbf_add_u64(ref, keys, n), SBF_OK);
+    cr_assert_eq(sbf_add_u64(f, keys, n), SBF_OK);
+    same_bytes(ref, f, "bulk add", g);
+    same_answers(ref, f, keys, n, 1, g);
+    same_answers(ref, f, absent, n, 0, g);
+    /* odd offsets and lengths */
+    same_answers(ref, f, absent + 3, n - 5, 0, g);
+    free(keys);
+    free(absent);
+    sbf_free(ref);
+    sbf_free(f);
+}
+
+static const geometry small_geoms[] = {
+    { SBF_CLASSIC, 7, 64 * 1001, 0 },
+    { SBF_CLASSIC, 3, 64 * 13, 12345 },
+    { SBF_BLOCKED, 1, 512 * 37, 0 },
+    { SBF_BLOCKED, 5, 512 * 37, 9 },
+    { SBF_BLOCKED, 8, 512 * 64, 0 },
+    { SBF_BLOCKED, 9, 512 * 21, 0x7fffffffu },
+    { SBF_BLOCKED, 16, 512 * 3, 0 },
+    { SBF_SPLIT_BLOCK, 8, 256 * 41, 0 },
+    { SBF_SPLIT_BLOCK, 8, 256 * 3, 77 },
+    { SBF_SPLIT_BLOCK, 16, 512 * 41, 0 },
+    { SBF_SPLIT_BLOCK, 16, 512 * 2, 5 },
+    { SBF_COUNTING, 1, 512 * 10, 0 },
+    { SBF_COUNTING, 6, 512 * 40, 3 },
+    { SBF_COUNTING, 13, 512 * 2, 0 },  /* saturates: every counter reaches 15 */
+    { SBF_COUNTING, 16, 512 * 100, 0xffffffffu },
+};
+
+static void check_isa(int isa)
+{
+    skip_unless_available(isa);
+    for (size_t i = 0; i < sizeof small_geoms / sizeof small_geoms[0]; i++) {
+        check_batches(isa, &small_geoms[i]);
+        check_bulk(isa, &small_geoms[i], 5000);
+    }
+    for (uint32_t k = 1; k <= 16; k++) {
+        const geometry b = { SBF_BLOCKED, k, 512 * 50, k * 3 };
+        const geometry c = { SBF_COUNTING, k, 512 * 50, 0 };
+        check_bulk(isa, &b, 3000);
+        check_bulk(isa, &c, 3000);
+    }
+}
+
+static void check_isa_large(int isa)
+{
+    skip_unless_available(isa);
+    const size_t n = 1000000;
+    const geometry g[] = {
+        { SBF_CLASSIC, 7, 64 * 150000, 0 },
+        { SBF_BLOCKED, 8, 512 * 20000, 0 },
+        { SBF_BLOCKED, 16, 512 * 4000, 11 }, /* dense: many maybes */
+        { SBF_SPLIT_BLOCK, 8, 256 * 40000, 0 },
+        { SBF_SPLIT_BLOCK, 16, 512 * 20000, 3 },
+        { SBF_COUNTING, 7, 512 * 60000, 0 },
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+        check_bulk(isa, &g[i], n);
+}
+
+Test(isa, equiv_simde, .description = "simde kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_SIMDE); }
+Test(isa, equiv_avx2, .description = "avx2 kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_AVX2); }
+Test(isa, equiv_avx512, .description = "avx512 kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_AVX512); }
+Test(isa, equiv_neon, .description = "neon kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_NEON); }
+Test(isa, equiv_1e6_simde, .description = "simde equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_SIMDE); }
+Test(isa, equiv_1e6_avx2, .description = "avx2 equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_AVX2); }
+Test(isa, equiv_1e6_avx512, .description = "avx512 equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_AVX512); }
+Test(isa, equiv_1e6_neon, .description = "neon equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_NEON); }
+
+/* The kernels themselves accept n = 0 and never touch out then. */
+Test(isa, empty_batches, .description = "every compiled kernel accepts n = 0") {
+    for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++) {
+        if (!sbf_isa_available(isa))
+            continue;
+        const sbfi_kernels *kt = sbfi_kernels_for(isa);
+        for (int layout = SBF_CLASSIC; layout <= SBF_COUNTING; layout++) {
+            const geometry g = { layout, layout == SBF_SPLIT_BLOCK ? 8 : 4, 512 * 4, 0 };
+            sbf_filter *f = make(isa, &g);
+            uint64_t key = 1;
+            uint8_t out = 0xee;
+            kt->add_u64[layout](f, &key, 0);
+            cr_assert_eq(kt->contains_u64[layout](f, &key, 0, &out), 0);
+            cr_assert_eq(out, 0xee);
+            cr_assert_eq(sbf_contains_u64(f, &key, 1, &out), 0);
+            cr_assert_eq(out, 0);
+            sbf_free(f);
+        }
+    }
+}
+
+/* ---------------------------------------------------------- ISA control */
+
+Test(isa, names, .description = "ISA names round-trip; unknown names and numbers are errors") {
+    for (int isa = SBF_ISA_AUTO; isa <= SBF_ISA_NEON; isa++)
+        cr_assert_eq(sbf_isa_from_name(sbf_isa_name(isa)), isa);
+    cr_assert_str_eq(sbf_isa_name(-1), "unknown");
+    cr_assert_str_eq(sbf_isa_name(6), "unknown");
+    cr_assert_eq(sbf_isa_from_name(NULL), SBF_E_ISA_UNKNOWN);
+    cr_assert_eq(sbf_isa_from_name(""), SBF_E_ISA_UNKNOWN);
+    cr_assert_eq(sbf_isa_from_name("AVX2"), SBF_E_ISA_UNKNOWN);
+    cr_assert_eq(sbf_isa_from_name("sse2"), SBF_E_ISA_UNKNOWN);
+    cr_assert_eq(sbf_isa_set(-1), SBF_E_ISA_UNKNOWN);
+    cr_assert_eq(sbf_isa_set(6), SBF_E_ISA_UNKNOWN);
+    cr_assert_eq(sbf_isa_set(1000), SBF_E_ISA_UNKNOWN);
+}
+
+Test(isa, availability, .description = "scalar and auto are always available; tables match their ISA") {
+    cr_assert_eq(sbf_isa_available(SBF_ISA_AUTO), 1);
+    cr_assert_eq(sbf_isa_available(SBF_ISA_SCALAR), 1);
+    cr_assert_eq(sbf_isa_available(-1), 0);
+    cr_assert_eq(sbf_isa_available(42), 0);
+    for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++) {
+        const sbfi_kernels *kt = sbfi_kernels_for(isa);
+        if (kt == NULL) {
+            cr_assert_eq(sbf_isa_available(isa), 0);
+            continue;
+        }
+        cr_assert_eq(kt->isa, isa);
+        cr_assert_str_eq(kt->name, sbf_isa_name(isa));
+        cr_assert_not_null(kt->hash_u64);
+        for (int l = 0; l < SBFI_NLAYOUTS; l++)
+            cr_assert(kt->add_u64[l] && kt->contains_u64[l]);
+    }
+#if defined(__x86_64__)
+    cr_assert_eq(sbf_isa_available(SBF_ISA_NEON), 0);
+#elif defined(__aarch64__)
+    cr_assert_eq(sbf_isa_available(SBF_ISA_AVX2), 0);
+    cr_assert_eq(sbf_isa_available(SBF_ISA_AVX512), 0);
+#endif
+}
+
+Test(isa, forcing_unavailable, .description = "forcing an ISA this CPU lacks is SBF_E_ISA_UNAVAILABLE, choice unchanged") {
+    int missing = -1;
+    for (int isa = SBF_ISA_SIMDE; isa <= SBF_ISA_NEON; isa++)
+        if (!sbf_isa_available(isa))
+            missing = isa;
+    if (missing < 0)
+        cr_skip_test("every ISA is available here");
+    cr_assert_eq(sbf_isa_set(SBF_ISA_SCALAR), SBF_OK);
+    cr_assert_eq(sbf_isa_set(missing), SBF_E_ISA_UNAVAILABLE);
+    cr_assert_eq(sbf_isa_active(), SBF_ISA_SCALAR, "a refused choice changes nothing");
+    /* through the environment: sbf_create fails with the code */
+    cr_assert_eq(setenv("SBF_ISA", sbf_isa_name(missing), 1), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), SBF_E_ISA_UNAVAILABLE);
+    sbf_params p = { 0 };
+    p.layout = SBF_BLOCKED;
+    p.expected_n = 100;
+    p.fpp = 0.01;
+    sbf_filter *f = (sbf_filter *)(uintptr_t)64; /* must be reset to NULL */
+    cr_assert_eq(sbf_create(&f, &p), SBF_E_ISA_UNAVAILABLE);
+    cr_assert_null(f);
+    /* the batched hash still answers (scalar reference) */
+    uint64_t key = 5, h1 = 0, h2 = 0, r[2];
+    sbf_murmur3_x64_128_u64(&key, 1, 0, &h1, &h2);
+    sbf_murmur3_x64_128(&key, 8, 0, r);
+    cr_assert(h1 == r[0] && h2 == r[1]);
+    /* an explicit choice overrides the environment */
+    cr_assert_eq(sbf_isa_set(SBF_ISA_SCALAR), SBF_OK);
+    cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+    sbf_free(f);
+    unsetenv("SBF_ISA");
+}
+
+#if defined(__x86_64__)
+Test(isa, neon_on_x86, .description = "neon on x86: sbf_isa_set and sbf_create give SBF_E_ISA_UNAVAILABLE") {
+    cr_assert_eq(sbf_isa_set(SBF_ISA_NEON), SBF_E_ISA_UNAVAILABLE);
+    cr_assert_eq(setenv("SBF_ISA", "neon", 1), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    sbf_params p = { 0 };
+    p.layout = SBF_CLASSIC;
+    p.expected_n = 10;
+    p.fpp = 0.01;
+    sbf_filter *f = NULL;
+    cr_assert_eq(sbf_create(&f, &p), SBF_E_ISA_UNAVAILABLE);
+    cr_assert_null(f);
+    unsetenv("SBF_ISA");
+}
+#endif
+
+Test(isa, env_unknown, .description = "SBF_ISA with an unknown name: SBF_E_ISA_UNKNOWN from sbf_isa_active and sbf_create") {
+    cr_assert_eq(setenv("SBF_ISA", "avx1024", 1), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), SBF_E_ISA_UNKNOWN);
+    sbf_params p = { 0 };
+    p.layout = SBF_SPLIT_BLOCK;
+    p.expected_n = 10;
+    p.fpp = 0.01;
+    sbf_filter *f = NULL;
+    cr_assert_eq(sbf_create(&f, &p), SBF_E_ISA_UNKNOWN);
+    cr_assert_null(f);
+    unsetenv("SBF_ISA");
+}
+
+/* The best ISA this build and CPU have, in dispatch order. */
+static int best_available(void)
+{
+    static const int order[] = { SBF_ISA_AVX512, SBF_ISA_AVX2, SBF_ISA_NEON,
+                                 SBF_ISA_SIMDE, SBF_ISA_SCALAR };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (sbf_isa_available(order[i]))
+            return order[i];
+    return SBF_ISA_SCALAR;
+}
+
+Test(isa, env_forces, .description = "SBF_ISA=<name> forces each available ISA; auto/empty/unset detect") {
+    for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++) {
+        if (!sbf_isa_available(isa))
+            continue;
+        cr_assert_eq(setenv("SBF_ISA", sbf_isa_name(isa), 1), 0);
+        cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+        cr_assert_eq(sbf_isa_active(), isa, "SBF_ISA=%s", sbf_isa_name(isa));
+        sbf_params p = { 0 };
+        p.layout = SBF_BLOCKED;
+        p.expected_n = 10;
+        p.fpp = 0.01;
+        sbf_filter *f = NULL;
+        cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+        struct sbf_info info;
+        cr_assert_eq(sbf_info(f, &info), SBF_OK);
+        cr_assert_eq(info.isa, isa);
+        sbf_free(f);
+    }
+    const int best = best_available();
+    cr_assert_eq(setenv("SBF_ISA", "auto", 1), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), best);
+    cr_assert_eq(setenv("SBF_ISA", "", 1), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), best);
+    cr_assert_eq(unsetenv("SBF_ISA"), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), best);
+}
+
+Test(isa, env_read_once, .description = "the environment is read once per resolution") {
+    cr_assert_eq(setenv("SBF_ISA", "scalar", 1), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), SBF_ISA_SCALAR);
+    cr_assert_eq(setenv("SBF_ISA", "avx1024", 1), 0);
+    cr_assert_eq(sbf_isa_active(), SBF_ISA_SCALAR, "cached until re-resolved");
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), SBF_E_ISA_UNKNOWN);
+    unsetenv("SBF_ISA");
+}
+
+Test(isa, existing_filters_keep_kernels, .description = "changing the ISA leaves existing filters on their kernels") {
+    const int best = best_available();
+    cr_assert_eq(sbf_isa_set(best), SBF_OK);
+    sbf_params p = { 0 };
+    p.layout = SBF_BLOCKED;
+    p.expected_n = 1000;
+    p.fpp = 0.01;
+    sbf_filter *f = NULL;
+    cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_SCALAR), SBF_OK);
+    struct sbf_info info;
+    cr_assert_eq(sbf_info(f, &info), SBF_OK);
+    cr_assert_eq(info.isa, best);
+    uint64_t keys[100];
+    for (int i = 0; i < 100; i++)
+        keys[i] = (uint64_t)i * 7919;
+    cr_assert_eq(sbf_add_u64(f, keys, 100), SBF_OK);
+    cr_assert_eq(sbf_contains_u64(f, keys, 100, NULL), 100);
+    sbf_free(f);
+}
