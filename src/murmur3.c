@@ -60,16 +60,7 @@ void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
         break;
     }
 
-    h1 ^= (uint64_t)len;
-    h2 ^= (uint64_t)len;
-    h1 += h2;
-    h2 += h1;
-    h1 = sbfi_fmix64(h1);
-    h2 = sbfi_fmix64(h2);
-    h1 += h2;
-    h2 += h1;
-    out[0] = h1;
-    out[1] = h2;
+    sbfi_murmur3_finish(h1, h2, (uint64_t)len, &out[0], &out[1]);
 }
 
 void sbfi_hash_u64_scalar(const uint64_t *keys, size_t n, uint32_t seed,

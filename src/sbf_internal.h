@@ -131,18 +131,12 @@ static inline uint64_t sbfi_fmix64(uint64_t k)
     return k;
 }
 
-/* MurmurHash3_x64_128 of the 8 little-endian bytes of `key`: the tail path
- * with len = 8 (k1 only, no body block). */
-static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
-                                    uint64_t *h1o, uint64_t *h2o)
+/* The finalisation shared by every length. */
+static inline void sbfi_murmur3_finish(uint64_t h1, uint64_t h2, uint64_t len,
+                                       uint64_t *h1o, uint64_t *h2o)
 {
-    uint64_t h1 = seed, h2 = seed;
-    uint64_t k1 = key * SBFI_C1;
-    k1 = sbfi_rotl64(k1, 31);
-    k1 *= SBFI_C2;
-    h1 ^= k1;
-    h1 ^= 8;
-    h2 ^= 8;
+    h1 ^= len;
+    h2 ^= len;
     h1 += h2;
     h2 += h1;
     h1 = sbfi_fmix64(h1);
@@ -151,6 +145,17 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
     h2 += h1;
     *h1o = h1;
     *h2o = h2;
+}
+
+/* MurmurHash3_x64_128 of the 8 little-endian bytes of `key`: the tail path
+ * with len = 8 (k1 only, no body block). */
+static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
+                                    uint64_t *h1o, uint64_t *h2o)
+{
+    uint64_t k1 = key * SBFI_C1;
+    k1 = sbfi_rotl64(k1, 31);
+    k1 *= SBFI_C2;
+    sbfi_murmur3_finish((uint64_t)seed ^ k1, seed, 8, h1o, h2o);
 }
 
 /* ------------------------------------------- where a key's bits live
