@@ -1,0 +1,281 @@
+/*
+ * sbf-bench: the benchmark harness. Internal to bench/; calls only the public
+ * API of include/simdbloom.h (plus libbloom as a peer when it is installed).
+ *
+ * Files:
+ *   bench_main.c     options, the run plan, output directory
+ *   bench_util.c     keys (fixed-seed PRNG), clocks, progress, machine info
+ *   bench_tput.c     throughput, batched hash, roofline loop, libbloom peer
+ *   bench_lat.c      latency histograms (cycle counter)
+ *   bench_fpr.c      false-positive rate against the formulas
+ *   bench_out.c      JSON writer, text tables, Markdown report, plot data
+ *   bench_check.c    the deterministic suite of `make bench-check`
+ */
+#ifndef SBFB_BENCH_H_3C94E71B
+#define SBFB_BENCH_H_3C94E71B
+
+#include "simdbloom.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#  define SBFB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#  define SBFB_NOINLINE __attribute__((noinline))
+#else
+#  define SBFB_PRINTF(a, b)
+#  define SBFB_NOINLINE
+#endif
+
+#define SBFB_NLAYOUTS 4
+#define SBFB_MAX_ISA 8
+#define SBFB_MAX_SIZES 12
+
+/* Suites, as bits of sbfb_opts.suites. */
+enum {
+    SBFB_S_TPUT = 1 << 0,     /* add/contains throughput per layout, ISA, size */
+    SBFB_S_HASH = 1 << 1,     /* batched hash alone */
+    SBFB_S_ROOF = 1 << 2,     /* memory roofline loop */
+    SBFB_S_LIBBLOOM = 1 << 3, /* libbloom peer */
+    SBFB_S_LAT = 1 << 4,      /* latency histograms */
+    SBFB_S_FPR = 1 << 5,      /* false-positive rate table */
+    SBFB_S_ALL = (1 << 6) - 1
+};
+
+typedef struct sbfb_size {
+    size_t bytes;
+    char label[16];  /* "L1", "L2", "L3", "DRAM", or the size as given */
+} sbfb_size;
+
+typedef struct sbfb_opts {
+    int quick;
+    unsigned suites;
+    unsigned layouts;            /* bit per sbf_layout */
+    int isas[SBFB_MAX_ISA];      /* ISAs to measure, scalar first if present */
+    int nisa;
+    sbfb_size sizes[SBFB_MAX_SIZES];
+    int nsizes;
+    double bits_per_key;         /* throughput fill (memory bits per key) */
+    double min_time;             /* seconds per timed repetition */
+    int reps;                    /* repetitions, the best is kept */
+    int fpr_lo, fpr_hi;          /* bits/key range */
+    uint64_t fpr_n;              /* keys per FPR filter */
+    double fpr_time;             /* seconds for all FPR probes */
+    uint64_t fpr_max_probes;     /* cap per filter */
+    uint64_t lat_samples;        /* timed single operations per histogram */
+    uint64_t seed;
+    const char *json_path;
+    const char *outdir;
+    const char *commit;
+    const char *cflags;
+    int progress;                /* 0 off, 1 plain lines, 2 redrawing line */
+    int check;                   /* the bench-check suite instead */
+    int check_insn;              /* bench-check: callgrind workload only */
+    int check_ratios;            /* bench-check: timing ratios only */
+} sbfb_opts;
+
+/* -------------------------------------------------------------- results */
+
+typedef struct sbfb_tput {
+    int layout;
+    int isa;               /* sbf_isa, or -1: not dispatched (libbloom) */
+    int size_idx;
+    size_t bytes;
+    uint64_t bits;
+    uint32_t k;
+    uint64_t n;            /* keys in the filter */
+    const char *op;        /* "add", "contains" */
+    const char *mode;      /* "single", "batch" */
+    const char *keys;      /* "u64", "str" */
+    const char *lookup;    /* "positive", "negative", or "" for add */
+    double ns;             /* per key, best of reps */
+    double speedup;        /* scalar ns / this ns (0: n/a) */
+    double roof_ratio;     /* this ns / roofline ns (0: n/a) */
+} sbfb_tput;
+
+typedef struct sbfb_hash {
+    int isa;
+    double ns;
+    double speedup;
+} sbfb_hash;
+
+typedef struct sbfb_roof {
+    int size_idx;
+    size_t bytes;
+    double ns;
+} sbfb_roof;
+
+typedef struct sbfb_peer {
+    int size_idx;
+    size_t bytes;
+    uint64_t n;
+    int k;
+    const char *op, *keys, *lookup;
+    double ns;
+    const char *note;      /* NULL, or why it was not measured */
+} sbfb_peer;
+
+#define SBFB_LAT_SUB 16                 /* linear steps per power of two */
+#define SBFB_LAT_BUCKETS (64 * SBFB_LAT_SUB)
+
+typedef struct sbfb_lat {
+    char name[64];
+    int layout, isa, size_idx;
+    size_t bytes;
+    const char *op;        /* "contains" */
+    const char *mode;      /* "single", "batch" */
+    const char *lookup;    /* "positive", "negative", "mixed" */
+    unsigned batch;        /* keys per timed call */
+    uint64_t samples;
+    double overhead_ns;    /* subtracted per sample */
+    double min, p50, p90, p99, p999, p9999, max, mean;   /* ns per call */
+    uint64_t *counts;      /* SBFB_LAT_BUCKETS, in ticks after subtraction */
+} sbfb_lat;
+
+typedef struct sbfb_fpr {
+    int layout;
+    int bits_per_key;      /* memory bits per key (counting: counters) */
+    uint64_t bits;
+    uint32_t k;
+    uint64_t n;
+    int filters;           /* independent filters (key sets) pooled */
+    uint64_t probes, fp;   /* over all filters */
+    double measured;       /* pooled rate */
+    double lo, hi;         /* 95% Wilson interval of the pooled probes */
+    double flo, fhi;       /* 95% interval across the filters (Student t) */
+    double classic, putze, exact;
+    int outside;           /* exact formula outside [flo, fhi] */
+    int outside_wilson;    /* exact formula outside [lo, hi] */
+} sbfb_fpr;
+
+typedef struct sbfb_metric {
+    char name[96];
+    double value;
+    char unit[32];
+} sbfb_metric;
+
+typedef struct sbfb_results {
+    sbfb_tput *tput; size_t ntput, captput;
+    sbfb_hash hash[SBFB_MAX_ISA]; int nhash;
+    sbfb_roof roof[SBFB_MAX_SIZES]; int nroof;
+    /* the roofline loop run on each filter's own bytes (sbf_data), right
+     * after the default kernels' contains: the ratio's denominator */
+    double roof_at[SBFB_NLAYOUTS][SBFB_MAX_SIZES];
+    sbfb_peer *peer; size_t npeer, cappeer;
+    sbfb_lat *lat; size_t nlat, caplat;
+    sbfb_fpr *fpr; size_t nfpr, capfpr;
+    sbfb_metric *met; size_t nmet, capmet;
+    char skipped[256];     /* bench-check: ISAs not measured here */
+    double seconds;        /* wall time of the whole run */
+} sbfb_results;
+
+/* ---------------------------------------------------------------- utils */
+
+/* Keys: key(i) = a bijective mix of i, so key(i) for i < n are n distinct
+ * keys and key(i) for i >= n are surely not among them. */
+uint64_t sbfb_mix(uint64_t x);
+uint64_t sbfb_key(uint64_t seed, uint64_t i);
+void sbfb_keys(uint64_t seed, uint64_t first, size_t n, uint64_t *out);
+/* n keys drawn uniformly (with repetition) from key(lo .. lo+range-1). */
+void sbfb_keys_random(uint64_t seed, uint64_t stream, uint64_t lo, uint64_t range,
+                      size_t n, uint64_t *out);
+
+/* Variable-length keys (8..64 random bytes) in one arena. */
+typedef struct sbfb_strs {
+    unsigned char *arena;
+    const void **ptr;
+    size_t *len;
+    size_t n;
+} sbfb_strs;
+int sbfb_strs_make(sbfb_strs *s, uint64_t seed, uint64_t first, size_t n);
+void sbfb_strs_free(sbfb_strs *s);
+
+/* xoshiro256** for everything that is not a key. */
+typedef struct sbfb_rng { uint64_t s[4]; } sbfb_rng;
+void sbfb_rng_seed(sbfb_rng *r, uint64_t seed);
+uint64_t sbfb_rng_next(sbfb_rng *r);
+
+double sbfb_now(void);                 /* seconds, monotonic */
+void *sbfb_alloc_huge(size_t bytes);   /* 2 MiB aligned, THP advised, zeroed */
+void sbfb_free_huge(void *p, size_t bytes);
+void *sbfb_xmalloc(size_t bytes);      /* exits on failure */
+
+/* Cycle counter (TSC / CNTVCT; clock_gettime ns elsewhere). */
+uint64_t sbfb_ticks_begin(void);
+uint64_t sbfb_ticks_end(void);
+double sbfb_ticks_hz(void);            /* measured once, cached */
+const char *sbfb_timer_name(void);
+
+/* Progress on stderr. */
+void sbfb_progress_init(int mode, int total);
+void sbfb_progress(const char *fmt, ...) SBFB_PRINTF(1, 2);
+void sbfb_progress_done(void);
+void sbfb_note(const char *fmt, ...) SBFB_PRINTF(1, 2);   /* plain line */
+
+/* Machine and build. */
+typedef struct sbfb_machine {
+    char host[128];
+    char date[32];          /* ISO 8601, local time */
+    char cpu[160];
+    int cpus;
+    size_t l1d, l2, l3;     /* bytes, 0 when unknown */
+    size_t mem_avail;
+    char compiler[128];
+    char thp[64];
+    char kernel[128];
+} sbfb_machine;
+void sbfb_machine_get(sbfb_machine *m);
+
+const char *sbfb_layout_name(int layout);
+int sbfb_layout_from_name(const char *s);
+void sbfb_fmt_bytes(size_t bytes, char *buf, size_t cap);
+
+/* ---------------------------------------------------------------- suites */
+
+/* Bits/k used for a throughput filter of `bytes` at opts->bits_per_key. */
+void sbfb_geometry(int layout, size_t bytes, double bpk, uint64_t *bits,
+                   uint64_t *n, uint32_t *k);
+/* Creates a filter with the ISA forced (sbf_isa_set, then sbf_create). */
+int sbfb_create(sbf_filter **f, int isa, int layout, uint64_t bits, uint32_t k,
+                uint64_t n);
+
+void sbfb_run_hash(const sbfb_opts *o, sbfb_results *r);
+void sbfb_run_roofline(const sbfb_opts *o, sbfb_results *r);
+/* Throughput and latency on filled filters, per (size, layout). */
+void sbfb_run_filters(const sbfb_opts *o, sbfb_results *r);
+void sbfb_run_libbloom(const sbfb_opts *o, sbfb_results *r);
+/* Latency histograms of one filled filter (pos/neg: P probe keys). */
+void sbfb_latency_filter(const sbfb_opts *o, sbfb_results *r, const sbf_filter *f,
+                         int isa, int layout, int size_idx, size_t bytes,
+                         const uint64_t *pos, const uint64_t *neg, size_t P);
+void sbfb_run_fpr(const sbfb_opts *o, sbfb_results *r);
+int sbfb_run_check(const sbfb_opts *o, sbfb_results *r);
+/* The roofline loop over `lines` 64-byte lines for n random keys. */
+uint64_t sbfb_roofline_loop(const uint64_t *mem, uint64_t lines,
+                            const uint64_t *keys, size_t n);
+/* An operation on keys [off, off + len) of a context's key array. */
+typedef void (*sbfb_op)(void *ctx, size_t off, size_t len);
+/* Times fn over a context of `total` keys: calls of a calibrated length
+ * (about min_time / 8 each) cycle through the keys for at least min_time,
+ * reps times; returns the best ns per key. */
+double sbfb_time_best(const sbfb_opts *o, sbfb_op fn, void *ctx, size_t total);
+
+/* Results storage. */
+sbfb_tput *sbfb_add_tput(sbfb_results *r);
+sbfb_peer *sbfb_add_peer(sbfb_results *r);
+sbfb_lat *sbfb_add_lat(sbfb_results *r);
+sbfb_fpr *sbfb_add_fpr(sbfb_results *r);
+void sbfb_add_metric(sbfb_results *r, const char *name, double v, const char *unit);
+void sbfb_results_free(sbfb_results *r);
+
+/* Output. */
+void sbfb_print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r,
+                       const sbfb_machine *m);
+int sbfb_write_json(const char *path, const sbfb_opts *o, const sbfb_results *r,
+                    const sbfb_machine *m);
+int sbfb_write_report(const char *dir, const sbfb_opts *o, const sbfb_results *r,
+                      const sbfb_machine *m);
+void sbfb_lat_print_hist(FILE *out, const sbfb_lat *l);
+
+#endif /* SBFB_BENCH_H_3C94E71B */

@@ -1,0 +1,241 @@
+/*
+ * Latency histograms: every call timed on its own with the cycle counter
+ * (TSC on x86, CNTVCT on aarch64), converted to ns with the measured
+ * frequency. Buckets are log-linear: exact below 32 ticks, then 16 linear
+ * steps per power of two (at most 6.25% wide), like HdrHistogram.
+ * The cost of the timer itself (the median of empty begin/end pairs) is
+ * subtracted from every sample and reported.
+ */
+#define _GNU_SOURCE 1
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAT_BATCH 256u
+
+static unsigned bucket_of(uint64_t v)
+{
+    if (v < 2 * SBFB_LAT_SUB)
+        return (unsigned)v;
+    const unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= 5 */
+    return SBFB_LAT_SUB * (e - 3) + (unsigned)((v >> (e - 4)) & (SBFB_LAT_SUB - 1));
+}
+
+static void bucket_range(unsigned idx, double *lo, double *hi)
+{
+    if (idx < 2 * SBFB_LAT_SUB) {
+        *lo = idx;
+        *hi = idx + 1;
+        return;
+    }
+    const unsigned e = idx / SBFB_LAT_SUB + 3, sub = idx % SBFB_LAT_SUB;
+    *lo = ldexp((double)(SBFB_LAT_SUB + sub), (int)e - 4);
+    *hi = *lo + ldexp(1.0, (int)e - 4);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median cost of an empty timed region, in ticks. */
+static uint64_t timer_overhead(void)
+{
+    enum { N = 20001 };
+    uint64_t *s = sbfb_xmalloc(N * sizeof *s);
+    for (int i = 0; i < 1000; i++) {
+        const uint64_t t0 = sbfb_ticks_begin();
+        s[0] = sbfb_ticks_end() - t0;
+    }
+    for (int i = 0; i < N; i++) {
+        const uint64_t t0 = sbfb_ticks_begin();
+        s[i] = sbfb_ticks_end() - t0;
+    }
+    qsort(s, N, sizeof *s, cmp_u64);
+    const uint64_t med = s[N / 2];
+    free(s);
+    return med;
+}
+
+typedef struct acc {
+    uint64_t *counts;
+    uint64_t n, min, max;
+    double sum;
+} acc;
+
+static inline void acc_add(acc *a, uint64_t d)
+{
+    a->counts[bucket_of(d)]++;
+    a->n++;
+    a->sum += (double)d;
+    if (d < a->min)
+        a->min = d;
+    if (d > a->max)
+        a->max = d;
+}
+
+static double percentile_ticks(const acc *a, double q)
+{
+    const double rank = ceil(q * (double)a->n);
+    uint64_t cum = 0;
+    for (unsigned i = 0; i < SBFB_LAT_BUCKETS; i++) {
+        cum += a->counts[i];
+        if ((double)cum >= rank && a->counts[i]) {
+            double lo, hi;
+            bucket_range(i, &lo, &hi);
+            double v = i < 2 * SBFB_LAT_SUB ? lo : (lo + hi) / 2;
+            if (v < (double)a->min)
+                v = (double)a->min;
+            if (v > (double)a->max)
+                v = (double)a->max;
+            return v;
+        }
+    }
+    return (double)a->max;
+}
+
+static void finish(sbfb_lat *l, const acc *a, double ovh_ticks, double hz)
+{
+    const double ns = 1e9 / hz;
+    l->samples = a->n;
+    l->overhead_ns = ovh_ticks * ns;
+    l->min = (double)a->min * ns;
+    l->max = (double)a->max * ns;
+    l->mean = a->sum / (double)a->n * ns;
+    l->p50 = percentile_ticks(a, 0.50) * ns;
+    l->p90 = percentile_ticks(a, 0.90) * ns;
+    l->p99 = percentile_ticks(a, 0.99) * ns;
+    l->p999 = percentile_ticks(a, 0.999) * ns;
+    l->p9999 = percentile_ticks(a, 0.9999) * ns;
+    l->counts = a->counts;
+}
+
+static volatile uint64_t g_lat_sink;
+
+static void time_single(const sbf_filter *f, const uint64_t *keys, size_t P,
+                        uint64_t samples, uint64_t ovh, acc *a)
+{
+    uint64_t hits = 0;
+    for (size_t i = 0; i < P && i < 20000; i++)  /* warm */
+        hits += (uint64_t)sbf_contains(f, &keys[i], 8);
+    for (uint64_t i = 0; i < samples; i++) {
+        const uint64_t *kp = &keys[i % P];
+        const uint64_t t0 = sbfb_ticks_begin();
+        hits += (uint64_t)sbf_contains(f, kp, 8);
+        const uint64_t d = sbfb_ticks_end() - t0;
+        acc_add(a, d > ovh ? d - ovh : 0);
+    }
+    g_lat_sink += hits;
+}
+
+static void time_batch(const sbf_filter *f, const uint64_t *keys, size_t P,
+                       uint64_t samples, uint64_t ovh, acc *a)
+{
+    uint8_t out[LAT_BATCH];
+    const size_t span = P > LAT_BATCH ? P - LAT_BATCH : 1;
+    uint64_t hits = 0;
+    for (uint64_t i = 0; i < samples / 8 + 1; i++)  /* warm */
+        hits += sbf_contains_u64(f, &keys[(i * LAT_BATCH) % span], LAT_BATCH, out);
+    for (uint64_t i = 0; i < samples; i++) {
+        const uint64_t *kp = &keys[(i * LAT_BATCH) % span];
+        const uint64_t t0 = sbfb_ticks_begin();
+        hits += sbf_contains_u64(f, kp, LAT_BATCH, out);
+        const uint64_t d = sbfb_ticks_end() - t0;
+        acc_add(a, d > ovh ? d - ovh : 0);
+    }
+    g_lat_sink += hits;
+}
+
+void sbfb_latency_filter(const sbfb_opts *o, sbfb_results *r, const sbf_filter *f,
+                         int isa, int layout, int size_idx, size_t bytes,
+                         const uint64_t *pos, const uint64_t *neg, size_t P)
+{
+    const double hz = sbfb_ticks_hz();
+    const uint64_t ovh = timer_overhead();
+    if (P < LAT_BATCH + 1)
+        return;
+    static const char *const what[3] = { "positive", "negative", "mixed" };
+    for (int w = 0; w < 3; w++) {
+        const int batch = w == 2;
+        acc a = { calloc(SBFB_LAT_BUCKETS, sizeof(uint64_t)), 0, UINT64_MAX, 0, 0 };
+        if (a.counts == NULL)
+            return;
+        if (!batch) {
+            time_single(f, w == 0 ? pos : neg, P, o->lat_samples, ovh, &a);
+        } else {
+            /* Batches mix the two halves: positives then negatives. */
+            const uint64_t ns = o->lat_samples / 64 < 2000 ? 2000 : o->lat_samples / 64;
+            uint64_t *mix = sbfb_xmalloc(P * sizeof *mix);
+            for (size_t i = 0; i < P; i++)
+                mix[i] = (i / LAT_BATCH) % 2 ? neg[i] : pos[i];
+            time_batch(f, mix, P, ns, ovh, &a);
+            free(mix);
+        }
+        sbfb_lat *l = sbfb_add_lat(r);
+        l->layout = layout;
+        l->isa = isa;
+        l->size_idx = size_idx;
+        l->bytes = bytes;
+        l->op = "contains";
+        l->mode = batch ? "batch" : "single";
+        l->lookup = batch ? "alternating" : what[w];
+        l->batch = batch ? LAT_BATCH : 1;
+        snprintf(l->name, sizeof l->name, "%s %s %s %s", sbfb_layout_name(layout),
+                 o->sizes[size_idx].label, batch ? "batch256" : "single",
+                 batch ? "alternating" : what[w]);
+        finish(l, &a, (double)ovh, hz);
+    }
+}
+
+/* Coarse rows (a quarter of a power of two) from p0 to p99.99, then the tail. */
+void sbfb_lat_print_hist(FILE *out, const sbfb_lat *l)
+{
+    const double tick_ns = 1e9 / sbfb_ticks_hz();
+    uint64_t rows[SBFB_LAT_BUCKETS / 4];
+    double rlo[SBFB_LAT_BUCKETS / 4], rhi[SBFB_LAT_BUCKETS / 4];
+    int nrows = 0;
+    uint64_t peak = 0, cum = 0, tail = 0;
+    const double stop = l->p9999 / tick_ns;
+    for (unsigned i = 0; i < SBFB_LAT_BUCKETS; i += 4) {
+        uint64_t c = 0;
+        for (unsigned j = i; j < i + 4; j++)
+            c += l->counts[j];
+        double lo, hi, lo2, hi2;
+        bucket_range(i, &lo, &hi);
+        bucket_range(i + 3, &lo2, &hi2);
+        if (lo > stop) {
+            tail += c;
+            continue;
+        }
+        if (c == 0 && cum == 0)
+            continue;
+        cum += c;
+        rows[nrows] = c;
+        rlo[nrows] = lo * tick_ns;
+        rhi[nrows] = hi2 * tick_ns;
+        if (c > peak)
+            peak = c;
+        nrows++;
+    }
+    while (nrows > 0 && rows[nrows - 1] == 0)
+        nrows--;
+    fprintf(out, "  %s: n=%llu, timer overhead %.1f ns subtracted\n", l->name,
+            (unsigned long long)l->samples, l->overhead_ns);
+    fprintf(out, "  min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  p99.99 %.1f  max %.1f ns\n",
+            l->min, l->p50, l->p90, l->p99, l->p999, l->p9999, l->max);
+    for (int i = 0; i < nrows; i++) {
+        const int w = peak ? (int)((double)rows[i] * 50.0 / (double)peak + 0.5) : 0;
+        char bar[64];
+        memset(bar, '#', (size_t)w);
+        bar[w] = '\0';
+        if (w == 0 && rows[i])
+            snprintf(bar, sizeof bar, ".");
+        fprintf(out, "  %9.1f - %9.1f ns %10llu %s\n", rlo[i], rhi[i],
+                (unsigned long long)rows[i], bar);
+    }
+    if (tail)
+        fprintf(out, "  %9s > %9.1f ns %10llu\n", "", l->p9999, (unsigned long long)tail);
+}

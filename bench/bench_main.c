@@ -1,0 +1,401 @@
+/*
+ * sbf-bench: options and the run plan. See bench/README.md.
+ */
+#define _GNU_SOURCE 1
+#include "bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if !defined(SBFB_CFLAGS)
+#  define SBFB_CFLAGS "?"
+#endif
+
+static void usage(FILE *out)
+{
+    fputs(
+"usage: sbf-bench [options]\n"
+"\n"
+"Measures simdbloom on this machine: throughput (add/contains, single and\n"
+"batched, u64 and string keys) per layout, ISA and filter size; the batched\n"
+"hash alone; a memory roofline loop; libbloom as a peer; latency histograms;\n"
+"and the false-positive rate against the formulas. Tables go to stdout,\n"
+"progress to stderr.\n"
+"\n"
+"  --quick              a short run (about a minute): fewer probes, shorter timings,\n"
+"                       the DRAM size capped at 256 MiB\n"
+"  --suite LIST         any of tput,hash,roofline,libbloom,latency,fpr (default: all)\n"
+"  --layout LIST        any of classic,blocked,split-block,counting (default: all)\n"
+"  --isa LIST           any of scalar,simde,avx2,avx512,neon, or auto (the default\n"
+"                       kernels only); default: every ISA available here\n"
+"  --sizes LIST         filter sizes: L1,L2,L3,DRAM (chosen from this machine's caches)\n"
+"                       or bytes with K/M/G, e.g. 32K,512K,32M,1G\n"
+"  --bits-per-key X     load of the throughput filters (default 10; counting:\n"
+"                       counters per key)\n"
+"  --min-time S         seconds per timed repetition (default 0.05, quick 0.02)\n"
+"  --reps N             repetitions per measurement, best kept (default 3)\n"
+"  --fpr-bits A-B       bits per key for the FPR table (default 4-24)\n"
+"  --fpr-n N            keys per FPR filter (default 1000000)\n"
+"  --fpr-time S         seconds for all FPR probes (default 100, quick 12)\n"
+"  --fpr-max-probes N   cap per FPR filter (default 1e9, quick 2e7)\n"
+"  --lat-samples N      timed calls per latency histogram (default 1000000)\n"
+"  --seed N             key generator seed (default 42)\n"
+"  --json FILE          write every result as JSON (schema: bench/README.md)\n"
+"  --outdir DIR         write bench.json, REPORT.md and plot data into DIR\n"
+"  --commit ID          recorded in the output (scripts pass git's)\n"
+"  --progress MODE      auto, line (redrawn), plain, none (default auto)\n"
+"  --quiet              no tables on stdout\n"
+"  --check-insn         bench-check: the fixed workload for callgrind\n"
+"  --check-ratios       bench-check: ISA/scalar time ratios (writes --json)\n"
+"  -h, --help           this text\n"
+"\n"
+"The environment variable SBF_ISA is read by the library; with it set, only\n"
+"that ISA is available to --isa.\n", out);
+}
+
+static int parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(s, &end);
+    if (errno || end == s || v <= 0)
+        return -1;
+    double mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1048576.0; end++; break;
+    case 'g': case 'G': mul = 1073741824.0; end++; break;
+    default: break;
+    }
+    if (*end == 'i')
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end)
+        return -1;
+    *out = (size_t)(v * mul);
+    return 0;
+}
+
+static size_t pow2_floor(size_t x)
+{
+    size_t p = 1;
+    while (p * 2 <= x && p * 2 != 0)
+        p *= 2;
+    return p;
+}
+
+/* The machine's L1/L2/L3/DRAM sizes: a power of two well inside each level. */
+static void level_sizes(const sbfb_machine *m, int quick, sbfb_size lv[4])
+{
+    const size_t l1 = m->l1d ? m->l1d : 32768, l2 = m->l2 ? m->l2 : 1 << 20;
+    const size_t l3 = m->l3 ? m->l3 : 16 << 20;
+    lv[0].bytes = pow2_floor(l1 * 3 / 4);
+    lv[1].bytes = pow2_floor(l2 / 4);
+    if (lv[1].bytes <= lv[0].bytes)
+        lv[1].bytes = lv[0].bytes * 4;
+    lv[2].bytes = pow2_floor(l3 / 4);
+    if (lv[2].bytes > ((size_t)32 << 20))
+        lv[2].bytes = (size_t)32 << 20;
+    if (lv[2].bytes <= lv[1].bytes)
+        lv[2].bytes = lv[1].bytes * 4;
+    size_t dram = quick ? (size_t)256 << 20 : (size_t)1 << 30;
+    /* A master filter, one ISA copy and the roofline array at once, plus slack. */
+    if (m->mem_avail && dram > m->mem_avail / 4) {
+        dram = pow2_floor(m->mem_avail / 4);
+        sbfb_note("only %zu MiB of memory available: the DRAM size is %zu MiB, not 1 GiB",
+                  m->mem_avail >> 20, dram >> 20);
+    }
+    lv[3].bytes = dram;
+    snprintf(lv[0].label, sizeof lv[0].label, "L1");
+    snprintf(lv[1].label, sizeof lv[1].label, "L2");
+    snprintf(lv[2].label, sizeof lv[2].label, "L3");
+    snprintf(lv[3].label, sizeof lv[3].label, "DRAM");
+}
+
+static char *next_item(char **s)
+{
+    char *p = *s;
+    if (p == NULL || *p == '\0')
+        return NULL;
+    char *c = strchr(p, ',');
+    if (c) {
+        *c = '\0';
+        *s = c + 1;
+    } else {
+        *s = p + strlen(p);
+    }
+    return p;
+}
+
+static void die(const char *what, const char *arg)
+{
+    fprintf(stderr, "sbf-bench: %s: %s (see --help)\n", what, arg ? arg : "");
+    exit(1);
+}
+
+static int mkdir_p(const char *dir)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    sbfb_opts o;
+    memset(&o, 0, sizeof o);
+    o.suites = SBFB_S_ALL;
+    o.layouts = (1u << SBFB_NLAYOUTS) - 1;
+    o.bits_per_key = 10;
+    o.min_time = -1;
+    o.reps = 3;
+    o.fpr_lo = 4;
+    o.fpr_hi = 24;
+    o.fpr_n = 1000000;
+    o.fpr_time = -1;
+    o.fpr_max_probes = 0;
+    o.lat_samples = 0;
+    o.seed = 42;
+    o.progress = -1;
+    o.cflags = SBFB_CFLAGS;
+    const char *isa_arg = NULL, *size_arg = NULL;
+    int quiet = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDV() do { if (!v) die("missing value for", a); i++; } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--quick")) {
+            o.quick = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (!strcmp(a, "--suite")) {
+            NEEDV();
+            char buf[256], *s = buf, *it;
+            snprintf(buf, sizeof buf, "%s", v);
+            o.suites = 0;
+            while ((it = next_item(&s))) {
+                if (!strcmp(it, "tput")) o.suites |= SBFB_S_TPUT;
+                else if (!strcmp(it, "hash")) o.suites |= SBFB_S_HASH;
+                else if (!strcmp(it, "roofline")) o.suites |= SBFB_S_ROOF;
+                else if (!strcmp(it, "libbloom")) o.suites |= SBFB_S_LIBBLOOM;
+                else if (!strcmp(it, "latency")) o.suites |= SBFB_S_LAT;
+                else if (!strcmp(it, "fpr")) o.suites |= SBFB_S_FPR;
+                else if (!strcmp(it, "all")) o.suites |= SBFB_S_ALL;
+                else die("unknown suite", it);
+            }
+        } else if (!strcmp(a, "--layout")) {
+            NEEDV();
+            char buf[256], *s = buf, *it;
+            snprintf(buf, sizeof buf, "%s", v);
+            o.layouts = 0;
+            while ((it = next_item(&s))) {
+                const int l = sbfb_layout_from_name(it);
+                if (l < 0)
+                    die("unknown layout", it);
+                o.layouts |= 1u << l;
+            }
+        } else if (!strcmp(a, "--isa")) {
+            NEEDV();
+            isa_arg = v;
+        } else if (!strcmp(a, "--sizes")) {
+            NEEDV();
+            size_arg = v;
+        } else if (!strcmp(a, "--bits-per-key")) {
+            NEEDV();
+            o.bits_per_key = atof(v);
+            if (!(o.bits_per_key >= 1 && o.bits_per_key <= 64))
+                die("bits per key must be in 1..64", v);
+        } else if (!strcmp(a, "--min-time")) {
+            NEEDV();
+            o.min_time = atof(v);
+        } else if (!strcmp(a, "--reps")) {
+            NEEDV();
+            o.reps = atoi(v);
+            if (o.reps < 1)
+                die("bad --reps", v);
+        } else if (!strcmp(a, "--fpr-bits")) {
+            NEEDV();
+            if (sscanf(v, "%d-%d", &o.fpr_lo, &o.fpr_hi) != 2) {
+                o.fpr_lo = o.fpr_hi = atoi(v);
+            }
+            if (o.fpr_lo < 1 || o.fpr_hi > 64 || o.fpr_lo > o.fpr_hi)
+                die("bad --fpr-bits", v);
+        } else if (!strcmp(a, "--fpr-n")) {
+            NEEDV();
+            o.fpr_n = (uint64_t)atof(v);
+            if (o.fpr_n < 1000)
+                die("--fpr-n must be at least 1000", v);
+        } else if (!strcmp(a, "--fpr-time")) {
+            NEEDV();
+            o.fpr_time = atof(v);
+        } else if (!strcmp(a, "--fpr-max-probes")) {
+            NEEDV();
+            o.fpr_max_probes = (uint64_t)atof(v);
+        } else if (!strcmp(a, "--lat-samples")) {
+            NEEDV();
+            o.lat_samples = (uint64_t)atof(v);
+        } else if (!strcmp(a, "--seed")) {
+            NEEDV();
+            o.seed = strtoull(v, NULL, 0);
+        } else if (!strcmp(a, "--json")) {
+            NEEDV();
+            o.json_path = v;
+        } else if (!strcmp(a, "--outdir")) {
+            NEEDV();
+            o.outdir = v;
+        } else if (!strcmp(a, "--commit")) {
+            NEEDV();
+            o.commit = v;
+        } else if (!strcmp(a, "--progress")) {
+            NEEDV();
+            o.progress = !strcmp(v, "none") ? 0 : !strcmp(v, "plain") ? 1
+                       : !strcmp(v, "line") ? 2 : !strcmp(v, "auto") ? -1 : -2;
+            if (o.progress == -2)
+                die("bad --progress", v);
+        } else if (!strcmp(a, "--check-insn")) {
+            o.check = o.check_insn = 1;
+        } else if (!strcmp(a, "--check-ratios")) {
+            o.check = o.check_ratios = 1;
+        } else {
+            die("unknown option", a);
+        }
+#undef NEEDV
+    }
+
+    if (o.progress == -1)
+        o.progress = isatty(2) ? 2 : 1;
+    if (o.min_time < 0)
+        o.min_time = o.quick ? 0.02 : 0.05;
+    if (o.quick && o.reps == 3)
+        o.reps = 2;
+    if (o.fpr_time < 0)
+        o.fpr_time = o.quick ? 12 : 100;
+    if (o.fpr_max_probes == 0)
+        o.fpr_max_probes = o.quick ? 20000000 : 1000000000;
+    if (o.lat_samples == 0)
+        o.lat_samples = o.quick ? 100000 : 1000000;
+
+    /* ISAs: every available one (scalar first: the reference for speedups). */
+    if (isa_arg == NULL || !strcmp(isa_arg, "all")) {
+        for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++)
+            if (sbf_isa_available(isa))
+                o.isas[o.nisa++] = isa;
+    } else {
+        char buf[256], *s = buf, *it;
+        snprintf(buf, sizeof buf, "%s", isa_arg);
+        while ((it = next_item(&s)) && o.nisa < SBFB_MAX_ISA) {
+            int isa = sbf_isa_from_name(it);
+            if (isa == SBF_ISA_AUTO) {
+                sbf_isa_set(SBF_ISA_AUTO);
+                isa = sbf_isa_active();
+            }
+            if (isa < 0)
+                die("unknown ISA", it);
+            if (!sbf_isa_available(isa)) {
+                sbfb_note("ISA %s is not available here (skipped)", it);
+                continue;
+            }
+            o.isas[o.nisa++] = isa;
+        }
+    }
+    /* With SBF_ISA set, sbf_isa_active() fails if it names an unavailable ISA. */
+    const int act = sbf_isa_active();
+    if (act < 0 && !o.check_insn) {
+        fprintf(stderr, "sbf-bench: SBF_ISA=%s: %s\n", getenv("SBF_ISA") ? getenv("SBF_ISA") : "",
+                sbf_strerror(act));
+        return 2;
+    }
+
+    sbfb_machine m;
+    sbfb_machine_get(&m);
+    sbfb_size lv[4];
+    level_sizes(&m, o.quick, lv);
+    if (size_arg == NULL) {
+        for (int i = 0; i < 4; i++)
+            o.sizes[o.nsizes++] = lv[i];
+    } else {
+        char buf[256], *s = buf, *it;
+        snprintf(buf, sizeof buf, "%s", size_arg);
+        while ((it = next_item(&s)) && o.nsizes < SBFB_MAX_SIZES) {
+            sbfb_size z;
+            memset(&z, 0, sizeof z);
+            int found = 0;
+            for (int i = 0; i < 4; i++)
+                if (!strcasecmp(it, lv[i].label)) {
+                    z = lv[i];
+                    found = 1;
+                }
+            if (!found) {
+                if (parse_bytes(it, &z.bytes) != 0 || z.bytes < 4096)
+                    die("bad size (at least 4K)", it);
+                z.bytes = (z.bytes + 63) / 64 * 64;
+                sbfb_fmt_bytes(z.bytes, z.label, sizeof z.label);
+            }
+            o.sizes[o.nsizes++] = z;
+        }
+    }
+
+    sbfb_results r;
+    memset(&r, 0, sizeof r);
+    const double t0 = sbfb_now();
+    sbfb_progress_init(o.progress, 0);
+    int rc = 0;
+    if (o.check) {
+        rc = sbfb_run_check(&o, &r);
+    } else {
+        (void)sbfb_ticks_hz();
+        if (o.suites & SBFB_S_HASH)
+            sbfb_run_hash(&o, &r);
+        if (o.suites & SBFB_S_ROOF)
+            sbfb_run_roofline(&o, &r);
+        if (o.suites & (SBFB_S_TPUT | SBFB_S_LAT))
+            sbfb_run_filters(&o, &r);
+        if (o.suites & SBFB_S_LIBBLOOM)
+            sbfb_run_libbloom(&o, &r);
+        if (o.suites & SBFB_S_FPR)
+            sbfb_run_fpr(&o, &r);
+    }
+    sbfb_progress_done();
+    r.seconds = sbfb_now() - t0;
+    if (rc != 0)
+        return rc;
+    if (!quiet && !o.check)
+        sbfb_print_tables(stdout, &o, &r, &m);
+    if (o.outdir) {
+        if (mkdir_p(o.outdir) != 0) {
+            fprintf(stderr, "sbf-bench: cannot create %s\n", o.outdir);
+            return 1;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/bench.json", o.outdir);
+        if (sbfb_write_json(path, &o, &r, &m) != 0 ||
+            sbfb_write_report(o.outdir, &o, &r, &m) != 0) {
+            fprintf(stderr, "sbf-bench: cannot write into %s\n", o.outdir);
+            return 1;
+        }
+    }
+    if (o.json_path && sbfb_write_json(o.json_path, &o, &r, &m) != 0) {
+        fprintf(stderr, "sbf-bench: cannot write %s\n", o.json_path);
+        return 1;
+    }
+    if (!o.check)
+        sbfb_note("done in %.0f s", r.seconds);
+    sbfb_results_free(&r);
+    return 0;
+}

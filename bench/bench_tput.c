@@ -1,0 +1,667 @@
+/*
+ * Throughput: add and contains, single-key and batched, u64 and string keys,
+ * per layout, ISA and filter size; the batched hash alone; the memory
+ * roofline loop; libbloom as a peer. Latency histograms are taken here too,
+ * on the same filled filters (bench_lat.c does the timing).
+ *
+ * Every (layout, size) gets one "master" filter filled to the design load
+ * (opts.bits_per_key) with the default kernels. Each ISA then gets a fresh
+ * filter (sbf_isa_set before sbf_create): its add is timed on it, then it is
+ * cleared and made a copy of the master with sbf_union, so every ISA probes
+ * identical bits and a 1 GiB filter is filled once, not once per ISA.
+ */
+#define _GNU_SOURCE 1
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(SBF_HAVE_LIBBLOOM)
+#  include <bloom.h>
+#endif
+
+#define CHUNK ((size_t)1 << 16)
+#define NEG_BASE (UINT64_C(1) << 62)   /* key indices never inserted */
+
+/* ---------------------------------------------------------------- timing */
+
+double sbfb_time_best(const sbfb_opts *o, sbfb_op fn, void *ctx, size_t total)
+{
+    /* Calibrate the call length; these calls also warm caches, predictors
+     * and page tables. */
+    size_t len = total < 1024 ? total : 1024;
+    for (;;) {
+        const double t0 = sbfb_now();
+        fn(ctx, 0, len);
+        const double dt = sbfb_now() - t0;
+        if (dt >= o->min_time / 8 || len >= total)
+            break;
+        len = total / 4 < len ? total : len * 4;
+    }
+    double best = INFINITY;
+    size_t off = len < total ? len : 0;
+    for (int rep = 0; rep < o->reps; rep++) {
+        const double t0 = sbfb_now();
+        double t, keys = 0;
+        do {
+            if (off + len > total)
+                off = 0;
+            fn(ctx, off, len);
+            off += len;
+            keys += (double)len;
+            t = sbfb_now() - t0;
+        } while (t < o->min_time);
+        const double ns = t * 1e9 / keys;
+        if (ns < best)
+            best = ns;
+    }
+    return best;
+}
+
+/* A sink the optimiser cannot remove. */
+static volatile uint64_t g_sink;
+
+/* ---------------------------------------------------------------- filters */
+
+void sbfb_geometry(int layout, size_t bytes, double bpk, uint64_t *bits,
+                   uint64_t *n, uint32_t *k)
+{
+    *bits = (uint64_t)bytes * 8;
+    /* Counting: bits count memory, 4 per counter; bpk counts counters. */
+    const double cells_per_key = bpk;
+    const double cells = layout == SBF_COUNTING ? (double)*bits / 4 : (double)*bits;
+    *n = (uint64_t)(cells / cells_per_key);
+    if (*n < 1)
+        *n = 1;
+    *k = 0; /* the library derives it, as for a user */
+}
+
+int sbfb_create(sbf_filter **f, int isa, int layout, uint64_t bits, uint32_t k,
+                uint64_t n)
+{
+    int rc = sbf_isa_set(isa);
+    if (rc != SBF_OK)
+        return rc;
+    sbf_params p = {0};
+    p.layout = layout;
+    p.expected_n = n;
+    p.fpp = 0.01; /* unused: bits is given */
+    p.bits = bits;
+    p.k = k;
+    return sbf_create(f, &p);
+}
+
+/* Fills f with u64 keys [0, n) in chunks; returns ns per key. */
+static double fill_u64(sbf_filter *f, uint64_t seed, uint64_t n, uint64_t *buf)
+{
+    const double t0 = sbfb_now();
+    for (uint64_t i = 0; i < n; i += CHUNK) {
+        const size_t len = n - i < CHUNK ? (size_t)(n - i) : CHUNK;
+        sbfb_keys(seed, i, len, buf);
+        sbf_add_u64(f, buf, len);
+    }
+    return (sbfb_now() - t0) * 1e9 / (double)(n ? n : 1);
+}
+
+/*
+ * Classic filters above SYNTH_MIN bytes: inserting n keys costs k random
+ * cache misses each (minutes for 1 GiB). Each bit of a classic filter is set
+ * with probability p = 1 - (1 - 1/m)^(kn), nearly independently, which is
+ * what this builds (p to 1/256) and imports through Guava's serialized form,
+ * the library's public import; the caller then inserts the probe keys.
+ */
+#define SYNTH_MIN ((size_t)64 << 20)
+
+static int classic_synthetic(sbf_filter **out, uint64_t bits, uint64_t n, uint64_t seed)
+{
+    const uint64_t nwords = (bits + 63) / 64;
+    const uint32_t k = (uint32_t)floor((double)bits / (double)n * log(2.0) + 0.5);
+    if (nwords > (uint64_t)INT32_MAX || k < 1 || k > 255)
+        return SBF_E_TOO_LARGE;
+    const double p = -expm1((double)k * (double)n * log1p(-1.0 / (double)bits));
+    const unsigned q = (unsigned)floor(p * 256 + 0.5);
+    const size_t len = 6 + (size_t)nwords * 8;
+    unsigned char *buf = sbfb_alloc_huge(len);
+    if (buf == NULL)
+        return SBF_E_NOMEM;
+    buf[0] = 1; /* MURMUR128_MITZ_64 */
+    buf[1] = (unsigned char)k;
+    buf[2] = (unsigned char)(nwords >> 24);
+    buf[3] = (unsigned char)(nwords >> 16);
+    buf[4] = (unsigned char)(nwords >> 8);
+    buf[5] = (unsigned char)nwords;
+    sbfb_rng r;
+    sbfb_rng_seed(&r, seed ^ UINT64_C(0x636c6173736963));
+    for (uint64_t i = 0; i < nwords; i++) {
+        /* bit j of q, from the least significant: w = b ? w | x : w & x
+         * leaves every bit set with probability q / 256 */
+        uint64_t w = 0;
+        for (int j = 0; j < 8; j++) {
+            const uint64_t x = sbfb_rng_next(&r);
+            w = (q >> j) & 1 ? w | x : w & x;
+        }
+        if (q >= 256)
+            w = ~UINT64_C(0);
+        memcpy(buf + 6 + i * 8, &w, 8); /* byte order: any, the bits are random */
+    }
+    sbf_isa_set(SBF_ISA_AUTO);
+    const int rc = sbf_import_guava(out, buf, len);
+    sbfb_free_huge(buf, len);
+    return rc;
+}
+
+/* ------------------------------------------------------------- operations */
+
+typedef struct opctx {
+    sbf_filter *f;
+    const uint64_t *keys;
+    uint8_t *out;
+    const sbfb_strs *s;
+} opctx;
+
+static void op_add_batch(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    sbf_add_u64(x->f, x->keys + off, len);
+}
+
+static void op_add_single(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    for (size_t i = off; i < off + len; i++)
+        sbf_add(x->f, &x->keys[i], 8);
+}
+
+static void op_contains_batch(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    g_sink += sbf_contains_u64(x->f, x->keys + off, len, x->out);
+}
+
+static void op_contains_single(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    uint64_t hits = 0;
+    for (size_t i = off; i < off + len; i++)
+        hits += (uint64_t)sbf_contains(x->f, &x->keys[i], 8);
+    g_sink += hits;
+}
+
+static void op_str_add_batch(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    sbf_add_batch(x->f, x->s->ptr + off, x->s->len + off, len);
+}
+
+static void op_str_add_single(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    for (size_t i = off; i < off + len; i++)
+        sbf_add(x->f, x->s->ptr[i], x->s->len[i]);
+}
+
+static void op_str_contains_batch(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    g_sink += sbf_contains_batch(x->f, x->s->ptr + off, x->s->len + off, len, x->out);
+}
+
+static void op_str_contains_single(void *c, size_t off, size_t len)
+{
+    opctx *x = c;
+    uint64_t hits = 0;
+    for (size_t i = off; i < off + len; i++)
+        hits += (uint64_t)sbf_contains(x->f, x->s->ptr[i], x->s->len[i]);
+    g_sink += hits;
+}
+
+static void record(sbfb_results *r, const sbf_filter *f, int isa, int size_idx,
+                   size_t bytes, uint64_t n, const char *op, const char *mode,
+                   const char *keys, const char *lookup, double ns, int layout,
+                   uint32_t k, uint64_t bits)
+{
+    (void)f;
+    sbfb_tput *t = sbfb_add_tput(r);
+    t->layout = layout;
+    t->isa = isa;
+    t->size_idx = size_idx;
+    t->bytes = bytes;
+    t->bits = bits;
+    t->k = k;
+    t->n = n;
+    t->op = op;
+    t->mode = mode;
+    t->keys = keys;
+    t->lookup = lookup;
+    t->ns = ns;
+}
+
+typedef struct roofctx {
+    const uint64_t *mem;
+    uint64_t lines;
+    const uint64_t *keys;
+    size_t n;
+} roofctx;
+
+static void op_roof(void *c, size_t off, size_t len)
+{
+    roofctx *x = c;
+    g_sink += sbfb_roofline_loop(x->mem, x->lines, x->keys + off, len);
+}
+
+/* ---------------------------------------------------------------- driver */
+
+/* Keys per timed pass: enough to spread over a DRAM filter, few enough to
+ * keep a pass short. */
+static size_t probe_count(const sbfb_opts *o, uint64_t n)
+{
+    const size_t cap = o->quick ? (size_t)1 << 20 : (size_t)1 << 22;
+    size_t p = n < cap ? (size_t)n : cap;
+    return p < 4096 ? 4096 : p;
+}
+
+static int default_isa(void)
+{
+    sbf_isa_set(SBF_ISA_AUTO);
+    return sbf_isa_active();
+}
+
+void sbfb_run_filters(const sbfb_opts *o, sbfb_results *r)
+{
+    const int def_isa = default_isa();
+    if (def_isa < 0) {
+        sbfb_note("SBF_ISA: %s; set it to an available ISA or unset it",
+                  sbf_strerror(def_isa));
+        exit(2);
+    }
+    uint64_t *buf = sbfb_xmalloc(CHUNK * sizeof *buf);
+    for (int si = 0; si < o->nsizes; si++) {
+        const size_t bytes = o->sizes[si].bytes;
+        const char *slabel = o->sizes[si].label;
+        for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+            if (!(o->layouts & (1u << layout)))
+                continue;
+            uint64_t bits, n;
+            uint32_t k;
+            sbfb_geometry(layout, bytes, o->bits_per_key, &bits, &n, &k);
+            const size_t P = probe_count(o, n);
+            /* Strings: a share of the keys, the rest are u64. */
+            const size_t S = (o->suites & SBFB_S_TPUT) ? (size_t)(n / 8 < 65536 ? n / 8 : 65536) : 0;
+            const uint64_t nu = n - S;
+
+            uint64_t *addk = sbfb_xmalloc(P * sizeof *addk);
+            uint64_t *pos = sbfb_xmalloc(P * sizeof *pos);
+            uint64_t *neg = sbfb_xmalloc(P * sizeof *neg);
+            uint8_t *out = sbfb_xmalloc(P > S ? P : S);
+            sbfb_keys(o->seed, 0, P, addk);
+            sbfb_keys_random(o->seed, 1, 0, nu, P, pos);
+            sbfb_keys_random(o->seed, 2, NEG_BASE, nu, P, neg);
+
+            const int synth = layout == SBF_CLASSIC && bytes > SYNTH_MIN;
+            sbfb_progress("%s %s: filling %llu keys%s", sbfb_layout_name(layout), slabel,
+                          (unsigned long long)n, synth ? " (random bits)" : "");
+            sbf_filter *master;
+            int rc = synth ? classic_synthetic(&master, bits, n, o->seed)
+                           : sbfb_create(&master, SBF_ISA_AUTO, layout, bits, k, n);
+            if (rc != SBF_OK) {
+                sbfb_note("%s %s: sbf_create: %s (skipped)", sbfb_layout_name(layout),
+                          slabel, sbf_strerror(rc));
+                free(addk);
+                free(pos);
+                free(neg);
+                free(out);
+                continue;
+            }
+            struct sbf_info info;
+            sbf_info(master, &info);
+            k = info.k;
+            double fill_ns;
+            if (synth) {
+                /* the probe keys must be present */
+                fill_ns = sbfb_now();
+                sbf_add_u64(master, pos, P);
+                fill_ns = (sbfb_now() - fill_ns) * 1e9 / (double)P;
+            } else {
+                fill_ns = fill_u64(master, o->seed, nu, buf);
+            }
+            sbfb_strs spos = {0}, sneg = {0};
+            if (S) {
+                sbfb_strs_make(&spos, o->seed, 0, S);
+                sbfb_strs_make(&sneg, o->seed, NEG_BASE, S);
+                sbf_add_batch(master, spos.ptr, spos.len, spos.n);
+            }
+            sbfb_progress("%s %s: filled (%.1f ns/key)", sbfb_layout_name(layout), slabel,
+                          fill_ns);
+
+            if (o->suites & SBFB_S_TPUT) {
+                for (int ii = 0; ii < o->nisa; ii++) {
+                    const int isa = o->isas[ii];
+                    const char *iname = sbf_isa_name(isa);
+                    sbf_filter *f;
+                    rc = sbfb_create(&f, isa, layout, bits, k, n);
+                    if (rc != SBF_OK) {
+                        sbfb_note("%s %s %s: %s (skipped)", sbfb_layout_name(layout), slabel,
+                                  iname, sbf_strerror(rc));
+                        continue;
+                    }
+                    opctx x = { f, addk, out, NULL };
+                    sbfb_progress("%s %s %s: add", sbfb_layout_name(layout), slabel, iname);
+                    record(r, f, isa, si, bytes, n, "add", "batch", "u64", "",
+                           sbfb_time_best(o, op_add_batch, &x, P), layout, k, bits);
+                    record(r, f, isa, si, bytes, n, "add", "single", "u64", "",
+                           sbfb_time_best(o, op_add_single, &x, P), layout, k, bits);
+                    sbf_clear(f);
+                    rc = sbf_union(f, master);
+                    if (rc != SBF_OK) {
+                        sbfb_note("sbf_union: %s", sbf_strerror(rc));
+                        sbf_free(f);
+                        continue;
+                    }
+                    sbfb_progress("%s %s %s: contains", sbfb_layout_name(layout), slabel, iname);
+                    x.keys = pos;
+                    record(r, f, isa, si, bytes, n, "contains", "batch", "u64", "positive",
+                           sbfb_time_best(o, op_contains_batch, &x, P), layout, k, bits);
+                    x.keys = neg;
+                    record(r, f, isa, si, bytes, n, "contains", "batch", "u64", "negative",
+                           sbfb_time_best(o, op_contains_batch, &x, P), layout, k, bits);
+                    x.keys = pos;
+                    record(r, f, isa, si, bytes, n, "contains", "single", "u64", "positive",
+                           sbfb_time_best(o, op_contains_single, &x, P), layout, k, bits);
+                    x.keys = neg;
+                    record(r, f, isa, si, bytes, n, "contains", "single", "u64", "negative",
+                           sbfb_time_best(o, op_contains_single, &x, P), layout, k, bits);
+                    if (isa == def_isa && (o->suites & SBFB_S_ROOF)) {
+                        /* the roofline on this very memory, same probes, now */
+                        size_t dlen;
+                        const uint64_t *data = sbf_data(f, &dlen);
+                        roofctx rx = { data, dlen / 64, neg, P };
+                        r->roof_at[layout][si] = sbfb_time_best(o, op_roof, &rx, P);
+                    }
+                    sbf_free(f);
+                }
+                /* Strings hash with the scalar MurmurHash3 on every ISA:
+                 * measured once, with the default kernels. */
+                if (S) {
+                    sbfb_progress("%s %s: string keys", sbfb_layout_name(layout), slabel);
+                    opctx x = { master, NULL, out, &spos };
+                    record(r, master, def_isa, si, bytes, n, "add", "batch", "str", "",
+                           sbfb_time_best(o, op_str_add_batch, &x, S), layout, k, bits);
+                    record(r, master, def_isa, si, bytes, n, "add", "single", "str", "",
+                           sbfb_time_best(o, op_str_add_single, &x, S), layout, k, bits);
+                    record(r, master, def_isa, si, bytes, n, "contains", "batch", "str",
+                           "positive", sbfb_time_best(o, op_str_contains_batch, &x, S),
+                           layout, k, bits);
+                    record(r, master, def_isa, si, bytes, n, "contains", "single", "str",
+                           "positive", sbfb_time_best(o, op_str_contains_single, &x, S),
+                           layout, k, bits);
+                    x.s = &sneg;
+                    record(r, master, def_isa, si, bytes, n, "contains", "batch", "str",
+                           "negative", sbfb_time_best(o, op_str_contains_batch, &x, S),
+                           layout, k, bits);
+                    record(r, master, def_isa, si, bytes, n, "contains", "single", "str",
+                           "negative", sbfb_time_best(o, op_str_contains_single, &x, S),
+                           layout, k, bits);
+                }
+            }
+            if (o->suites & SBFB_S_LAT) {
+                sbfb_progress("%s %s: latency", sbfb_layout_name(layout), slabel);
+                sbfb_latency_filter(o, r, master, def_isa, layout, si, bytes, pos, neg, P);
+            }
+            free(addk);
+            free(pos);
+            free(neg);
+            free(out);
+            sbfb_strs_free(&spos);
+            sbfb_strs_free(&sneg);
+            sbf_free(master);
+        }
+    }
+    free(buf);
+    sbf_isa_set(SBF_ISA_AUTO);
+}
+
+/* ------------------------------------------------------------ batched hash */
+
+typedef struct hashctx {
+    const uint64_t *keys;
+    size_t n;
+    uint64_t *h1, *h2;
+} hashctx;
+
+static void op_hash(void *c, size_t off, size_t len)
+{
+    hashctx *x = c;
+    sbf_murmur3_x64_128_u64(x->keys + off, len, 0, x->h1 + off, x->h2 + off);
+    g_sink += x->h1[off];
+}
+
+void sbfb_run_hash(const sbfb_opts *o, sbfb_results *r)
+{
+    enum { N = 4096 }; /* 96 KiB of keys and hashes: L1/L2 resident */
+    uint64_t *keys = sbfb_xmalloc(N * sizeof *keys);
+    uint64_t *h1 = sbfb_xmalloc(N * sizeof *h1), *h2 = sbfb_xmalloc(N * sizeof *h2);
+    sbfb_keys(o->seed, 0, N, keys);
+    hashctx x = { keys, N, h1, h2 };
+    double scalar_ns = 0;
+    for (int ii = 0; ii < o->nisa; ii++) {
+        const int isa = o->isas[ii];
+        if (sbf_isa_set(isa) != SBF_OK)
+            continue;
+        sbfb_progress("hash %s", sbf_isa_name(isa));
+        sbfb_hash *h = &r->hash[r->nhash++];
+        h->isa = isa;
+        h->ns = sbfb_time_best(o, op_hash, &x, N);
+        if (isa == SBF_ISA_SCALAR)
+            scalar_ns = h->ns;
+    }
+    for (int i = 0; i < r->nhash; i++)
+        r->hash[i].speedup = scalar_ns > 0 ? scalar_ns / r->hash[i].ns : 0;
+    sbf_isa_set(SBF_ISA_AUTO);
+    free(keys);
+    free(h1);
+    free(h2);
+}
+
+/* ---------------------------------------------------------------- roofline */
+
+#define RBATCH 16 /* the library's pipeline step (SBFI_BATCH) */
+
+/*
+ * One random 64-byte line per key, with the library's software pipeline:
+ * batch b+1's lines are computed and prefetched before batch b's are read.
+ * The keys are random already, so the line is their multiply-shift: no hash,
+ * no mask, only the memory system.
+ */
+SBFB_NOINLINE uint64_t sbfb_roofline_loop(const uint64_t *mem, uint64_t lines,
+                                          const uint64_t *keys, size_t n)
+{
+    uint64_t idx[2][RBATCH];
+    uint64_t acc = 0;
+    size_t cur = 0, len = n < RBATCH ? n : RBATCH;
+    for (size_t j = 0; j < len; j++) {
+        idx[0][j] = (uint64_t)(((unsigned __int128)keys[j] * lines) >> 64) * 8;
+        __builtin_prefetch(&mem[idx[0][j]], 0, 3);
+    }
+    for (size_t base = 0; base < n; base += RBATCH) {
+        const size_t next = base + RBATCH;
+        const size_t nlen = next >= n ? 0 : (n - next < RBATCH ? n - next : RBATCH);
+        for (size_t j = 0; j < nlen; j++) {
+            idx[cur ^ 1][j] = (uint64_t)(((unsigned __int128)keys[next + j] * lines) >> 64) * 8;
+            __builtin_prefetch(&mem[idx[cur ^ 1][j]], 0, 3);
+        }
+        for (size_t j = 0; j < len; j++)
+            acc += mem[idx[cur][j]];
+        cur ^= 1;
+        len = nlen;
+    }
+    return acc;
+}
+
+void sbfb_run_roofline(const sbfb_opts *o, sbfb_results *r)
+{
+    for (int si = 0; si < o->nsizes; si++) {
+        const size_t bytes = o->sizes[si].bytes;
+        sbfb_progress("roofline %s", o->sizes[si].label);
+        /* Allocated like a filter: 2 MiB aligned, huge pages advised. */
+        uint64_t *mem = sbfb_alloc_huge(bytes);
+        if (mem == NULL) {
+            sbfb_note("roofline %s: out of memory", o->sizes[si].label);
+            continue;
+        }
+        memset(mem, 1, bytes);
+        uint64_t bits, n;
+        uint32_t k;
+        sbfb_geometry(SBF_BLOCKED, bytes, o->bits_per_key, &bits, &n, &k);
+        const size_t P = probe_count(o, n);
+        uint64_t *keys = sbfb_xmalloc(P * sizeof *keys);
+        sbfb_keys_random(o->seed, 3, NEG_BASE, UINT64_MAX / 4, P, keys);
+        roofctx x = { mem, bytes / 64, keys, P };
+        sbfb_roof *rf = &r->roof[r->nroof++];
+        rf->size_idx = si;
+        rf->bytes = bytes;
+        rf->ns = sbfb_time_best(o, op_roof, &x, P);
+        free(keys);
+        sbfb_free_huge(mem, bytes);
+    }
+}
+
+/* ---------------------------------------------------------------- libbloom */
+
+#if defined(SBF_HAVE_LIBBLOOM)
+typedef struct lbctx {
+    struct bloom *b;
+    const uint64_t *keys;
+    const sbfb_strs *s;
+} lbctx;
+
+static void op_lb_add(void *c, size_t off, size_t len)
+{
+    lbctx *x = c;
+    for (size_t i = off; i < off + len; i++)
+        bloom_add(x->b, &x->keys[i], 8);
+}
+
+static void op_lb_check(void *c, size_t off, size_t len)
+{
+    lbctx *x = c;
+    uint64_t hits = 0;
+    for (size_t i = off; i < off + len; i++)
+        hits += (uint64_t)bloom_check(x->b, &x->keys[i], 8);
+    g_sink += hits;
+}
+
+static void op_lb_str_add(void *c, size_t off, size_t len)
+{
+    lbctx *x = c;
+    for (size_t i = off; i < off + len; i++)
+        bloom_add(x->b, x->s->ptr[i], (int)x->s->len[i]);
+}
+
+static void op_lb_str_check(void *c, size_t off, size_t len)
+{
+    lbctx *x = c;
+    uint64_t hits = 0;
+    for (size_t i = off; i < off + len; i++)
+        hits += (uint64_t)bloom_check(x->b, x->s->ptr[i], (int)x->s->len[i]);
+    g_sink += hits;
+}
+#endif
+
+static void peer(sbfb_results *r, int si, size_t bytes, uint64_t n, int k,
+                 const char *op, const char *keys, const char *lookup, double ns,
+                 const char *note)
+{
+    sbfb_peer *p = sbfb_add_peer(r);
+    p->size_idx = si;
+    p->bytes = bytes;
+    p->n = n;
+    p->k = k;
+    p->op = op;
+    p->keys = keys;
+    p->lookup = lookup;
+    p->ns = ns;
+    p->note = note;
+}
+
+void sbfb_run_libbloom(const sbfb_opts *o, sbfb_results *r)
+{
+#if !defined(SBF_HAVE_LIBBLOOM)
+    (void)o;
+    for (int si = 0; si < o->nsizes; si++)
+        peer(r, si, o->sizes[si].bytes, 0, 0, "contains", "u64", "negative", NAN,
+             "built without libbloom (install libbloom-dev and rebuild)");
+#else
+    for (int si = 0; si < o->nsizes; si++) {
+        const size_t bytes = o->sizes[si].bytes;
+        uint64_t bits, n;
+        uint32_t k;
+        sbfb_geometry(SBF_CLASSIC, bytes, o->bits_per_key, &bits, &n, &k);
+        /* libbloom keeps entries and bits in an int. */
+        if (bits > (uint64_t)INT32_MAX || n < 1000) {
+            peer(r, si, bytes, n, 0, "contains", "u64", "negative", NAN,
+                 bits > (uint64_t)INT32_MAX ? "libbloom counts bits in an int: at most 256 MiB"
+                                            : "libbloom needs at least 1000 entries");
+            continue;
+        }
+        sbfb_progress("libbloom %s: filling %llu keys", o->sizes[si].label,
+                      (unsigned long long)n);
+        /* error chosen so that bits per entry = bits_per_key: same memory */
+        struct bloom b;
+        const double err = exp(-o->bits_per_key * log(2.0) * log(2.0));
+        if (bloom_init(&b, (int)n, err) != 0) {
+            peer(r, si, bytes, n, 0, "contains", "u64", "negative", NAN, "bloom_init failed");
+            continue;
+        }
+        const size_t S = (size_t)(n / 8 < 65536 ? n / 8 : 65536);
+        const uint64_t nu = n - S;
+        uint64_t *buf = sbfb_xmalloc(CHUNK * sizeof *buf);
+        const double t0 = sbfb_now();
+        for (uint64_t i = 0; i < nu; i += CHUNK) {
+            const size_t len = nu - i < CHUNK ? (size_t)(nu - i) : CHUNK;
+            sbfb_keys(o->seed, i, len, buf);
+            for (size_t j = 0; j < len; j++)
+                bloom_add(&b, &buf[j], 8);
+        }
+        const double fill_ns = (sbfb_now() - t0) * 1e9 / (double)nu;
+        (void)fill_ns;
+        sbfb_strs spos, sneg;
+        sbfb_strs_make(&spos, o->seed, 0, S);
+        sbfb_strs_make(&sneg, o->seed, NEG_BASE, S);
+        for (size_t j = 0; j < S; j++)
+            bloom_add(&b, spos.ptr[j], (int)spos.len[j]);
+        const size_t P = probe_count(o, n);
+        uint64_t *addk = sbfb_xmalloc(P * sizeof *addk);
+        uint64_t *pos = sbfb_xmalloc(P * sizeof *pos);
+        uint64_t *neg = sbfb_xmalloc(P * sizeof *neg);
+        sbfb_keys(o->seed, 0, P, addk);
+        sbfb_keys_random(o->seed, 1, 0, nu, P, pos);
+        sbfb_keys_random(o->seed, 2, NEG_BASE, nu, P, neg);
+        sbfb_progress("libbloom %s: timing", o->sizes[si].label);
+        lbctx x = { &b, addk, NULL };
+        peer(r, si, bytes, n, b.hashes, "add", "u64", "",
+             sbfb_time_best(o, op_lb_add, &x, P), NULL);
+        x.keys = pos;
+        peer(r, si, bytes, n, b.hashes, "contains", "u64", "positive",
+             sbfb_time_best(o, op_lb_check, &x, P), NULL);
+        x.keys = neg;
+        peer(r, si, bytes, n, b.hashes, "contains", "u64", "negative",
+             sbfb_time_best(o, op_lb_check, &x, P), NULL);
+        x.s = &spos;
+        peer(r, si, bytes, n, b.hashes, "add", "str", "",
+             sbfb_time_best(o, op_lb_str_add, &x, S), NULL);
+        peer(r, si, bytes, n, b.hashes, "contains", "str", "positive",
+             sbfb_time_best(o, op_lb_str_check, &x, S), NULL);
+        x.s = &sneg;
+        peer(r, si, bytes, n, b.hashes, "contains", "str", "negative",
+             sbfb_time_best(o, op_lb_str_check, &x, S), NULL);
+        free(addk);
+        free(pos);
+        free(neg);
+        free(buf);
+        sbfb_strs_free(&spos);
+        sbfb_strs_free(&sneg);
+        bloom_free(&b);
+    }
+#endif
+}

@@ -1,0 +1,33 @@
+# Throughput by filter size per ISA (log x), from sbf-bench's tput_*.dat.
+# Called by scripts/bench.sh: gnuplot -e "dir='DIR'; term='pngcairo'" throughput.gp
+load dir.'/plotvars.gp'
+if (term eq 'pngcairo') {
+  set terminal pngcairo size 1400,1000 font ',10' noenhanced
+} else {
+  set terminal png size 1400,1000 noenhanced
+}
+set datafile missing 'NaN'
+set key autotitle columnhead outside right top vertical
+set logscale x 2
+set logscale y 2
+set format x '%.0b%BB'
+set xlabel 'filter size'
+set ylabel 'ns per key (lower is better)'
+set grid xtics ytics mytics
+set style data linespoints
+do for [op in 'contains add'] {
+  set output dir.'/throughput'.(op eq 'add' ? '_add' : '').'.png'
+  set multiplot layout 2,2 title (op eq 'add' ? \
+      'Batched add (sbf\_add\_u64), u64 keys' : \
+      'Batched contains (sbf\_contains\_u64), absent u64 keys; roofline = one random line per key; libbloom = single calls') noenhanced
+  do for [L in layouts] {
+    set title L
+    f = dir.'/tput_'.L.'_'.op.'.dat'
+    if (op eq 'add') {
+      plot for [i=2:nisa+1] f using 1:i lw 2 pt 7 ps 0.8, f using 1:nisa+3 lw 2 pt 7 ps 0.8
+    } else {
+      plot for [i=2:nisa+3] f using 1:i lw 2 pt 7 ps 0.8
+    }
+  }
+  unset multiplot
+}
