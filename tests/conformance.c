@@ -17,6 +17,7 @@
 
 #include "simdbloom.h"
 #include "sbf_internal.h"
+#include "equiv.h"
 
 #ifndef SBF_CONF_KEYS
 #  define SBF_CONF_KEYS 20000
@@ -36,23 +37,13 @@ static unsigned long g_pass, g_fail;
         }                                                                     \
     } while (0)
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static uint64_t *random_keys(size_t n, uint64_t seed)
 {
-    uint64_t *k = aligned_alloc(64, ((n + 8) * 8 + 63) / 64 * 64);
+    uint64_t *k = equiv_keys(n, seed);
     if (k == NULL) {
         printf("out of memory\n");
         exit(2);
     }
-    for (size_t i = 0; i < n + 8; i++)
-        k[i] = splitmix(&seed);
     return k;
 }
 
@@ -100,54 +91,18 @@ static void conf_hash(const sbfi_kernels *kt)
 
 /* -------------------------------------------------------------- filters */
 
-typedef struct geometry {
-    int layout;
-    uint32_t k;
-    uint64_t bits;
-    uint32_t seed;
-} geometry;
-
 static sbf_filter *make(int isa, const geometry *g)
 {
-    sbf_params p = { 0 };
     sbf_filter *f = NULL;
-    p.layout = g->layout;
-    p.bits = g->bits;
-    p.k = g->k;
-    p.seed = g->seed;
-    p.expected_n = 1000;
-    if (sbf_isa_set(isa) != SBF_OK || sbf_create(&f, &p) != SBF_OK) {
+    if (equiv_make(isa, g, &f) != SBF_OK) {
         printf("cannot create a %s filter (layout %d)\n", sbf_isa_name(isa), g->layout);
         exit(2);
     }
     return f;
 }
 
-static int same_bytes(const sbf_filter *a, const sbf_filter *b)
-{
-    size_t la, lb;
-    const void *da = sbf_data(a, &la), *db = sbf_data(b, &lb);
-    return la == lb && memcmp(da, db, la) == 0;
-}
-
-/* 1 if f answers exactly as ref on the n probes (and with out == NULL);
- * with all_present, also that every answer is "maybe". */
-static int same_answers(const sbf_filter *ref, const sbf_filter *f,
-                        const uint64_t *probe, size_t n, int all_present)
-{
-    uint8_t *o1 = malloc(n + 1), *o2 = malloc(n + 1);
-    if (o1 == NULL || o2 == NULL)
-        exit(2);
-    const size_t c1 = sbf_contains_u64(ref, probe, n, o1);
-    const size_t c2 = sbf_contains_u64(f, probe, n, o2);
-    const size_t c3 = sbf_contains_u64(f, probe, n, NULL);
-    int ok = c1 == c2 && c2 == c3 && (n == 0 || memcmp(o1, o2, n) == 0);
-    if (all_present)
-        ok &= c2 == n;
-    free(o1);
-    free(o2);
-    return ok;
-}
+#define same_bytes equiv_same_bytes
+#define same_answers(ref, f, probe, n, all) (equiv_same_answers(ref, f, probe, n, all) == 1)
 
 static void conf_filter(int isa, const geometry *g, size_t bulk)
 {

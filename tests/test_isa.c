@@ -17,22 +17,13 @@
 
 #include "simdbloom.h"
 #include "sbf_internal.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+#include "equiv.h"
 
 /* n random keys in a 64-byte aligned buffer, plus slack for offsets. */
 static uint64_t *random_keys(size_t n, uint64_t seed)
 {
-    uint64_t *k = aligned_alloc(64, ((n + 8) * 8 + 63) / 64 * 64);
+    uint64_t *k = equiv_keys(n, seed);
     cr_assert_not_null(k);
-    for (size_t i = 0; i < n + 8; i++)
-        k[i] = splitmix(&seed);
     return k;
 }
 
@@ -102,24 +93,10 @@ Test(isa, hash_neon, .description = "neon batched murmur3 is bit-identical to sc
 
 /* ----------------------------------------------------------- equivalence */
 
-typedef struct geometry {
-    int layout;
-    uint32_t k;
-    uint64_t bits;
-    uint32_t seed;
-} geometry;
-
 static sbf_filter *make(int isa, const geometry *g)
 {
-    sbf_params p = { 0 };
-    p.layout = g->layout;
-    p.bits = g->bits;
-    p.k = g->k;
-    p.seed = g->seed;
-    p.expected_n = 1000;
-    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
     sbf_filter *f = NULL;
-    const int rc = sbf_create(&f, &p);
+    const int rc = equiv_make(isa, g, &f);
     cr_assert_eq(rc, SBF_OK, "create layout %d k %u bits %llu: %s", g->layout, g->k,
                  (unsigned long long)g->bits, sbf_strerror(rc));
     struct sbf_info info;
@@ -131,36 +108,23 @@ static sbf_filter *make(int isa, const geometry *g)
 static void same_bytes(const sbf_filter *a, const sbf_filter *b, const char *what,
                        const geometry *g)
 {
-    size_t la, lb;
-    const void *da = sbf_data(a, &la), *db = sbf_data(b, &lb);
-    cr_assert_eq(la, lb);
-    if (memcmp(da, db, la) != 0)
-        cr_assert_fail("%s: filter bytes differ (layout %d k %u bits %llu seed %u)", what,
-                 g->layout, g->k, (unsigned long long)g->bits, g->seed);
+    cr_assert(equiv_same_bytes(a, b), "%s: filter bytes differ (layout %d k %u bits %llu seed %u)",
+              what, g->layout, g->k, (unsigned long long)g->bits, g->seed);
 }
 
-/* Same answers (and counts, with and without out) for n probes. */
+/* Same answers (and counts, with and without out) for n probes; present
+   keys are also checked one by one. */
 static void same_answers(const sbf_filter *ref, const sbf_filter *f,
                          const uint64_t *probe, size_t n, int must_be_present,
                          const geometry *g)
 {
-    uint8_t *o1 = malloc(n + 1), *o2 = malloc(n + 1);
-    cr_assert(o1 && o2);
-    const size_t c1 = sbf_contains_u64(ref, probe, n, o1);
-    const size_t c2 = sbf_contains_u64(f, probe, n, o2);
-    const size_t c3 = sbf_contains_u64(f, probe, n, NULL);
-    cr_assert_eq(c1, c2, "count (layout %d k %u)", g->layout, g->k);
-    cr_assert_eq(c2, c3, "count without out (layout %d k %u)", g->layout, g->k);
-    if (n && memcmp(o1, o2, n) != 0)
-        cr_assert_fail("answers differ (layout %d k %u bits %llu seed %u)", g->layout, g->k,
+    cr_assert_eq(equiv_same_answers(ref, f, probe, n, must_be_present), 1,
+                 "answers or counts differ%s (layout %d k %u bits %llu seed %u)",
+                 must_be_present ? ", or a false negative" : "", g->layout, g->k,
                  (unsigned long long)g->bits, g->seed);
-    if (must_be_present) {
-        cr_assert_eq(c2, n, "false negative (layout %d k %u)", g->layout, g->k);
+    if (must_be_present)
         for (size_t i = 0; i < n; i++)
             cr_assert_eq(sbf_contains(f, &probe[i], 8), 1);
-    }
-    free(o1);
-    free(o2);
 }
 
 /* Batches of every length 0..70, at every 8-byte offset from a line. */

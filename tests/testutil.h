@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "simdbloom.h"
+#include "equiv.h"
 
 #ifndef SBF_SOURCE_DIR
 #  define SBF_SOURCE_DIR "."
@@ -60,10 +61,7 @@ static inline int tu_next_line(FILE *f, char *line, size_t cap)
 /* splitmix64: the tests' deterministic key source. */
 static inline uint64_t tu_splitmix64(uint64_t *s)
 {
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return equiv_splitmix(s);
 }
 
 static inline sbf_filter *tu_make(int layout, uint64_t n, double fpp, uint64_t bits,
