@@ -205,7 +205,7 @@ SBF_API int sbf_import_guava(sbf_filter **out, const void *buf, size_t len);
  * sbf_deserialize returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED,
  * SBF_E_TRAILING, SBF_E_FORMAT (bad magic or checksum, or inconsistent
  * parameters), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
- * SBF_E_NOMEM.
+ * SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
  */
 SBF_API int sbf_serialize(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_deserialize(sbf_filter **out, const void *buf, size_t len);
