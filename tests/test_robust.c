@@ -136,3 +136,53 @@ Test(robust, hostile_params, .description = "sbf_create with every corner of the
                         }
                     }
 }
+
+/* ------------------------------------------------------------ threads */
+
+#include <pthread.h>
+
+typedef struct {
+    const sbf_filter *f;
+    const uint64_t *keys;
+    size_t n;
+    size_t found;
+    int isa;
+} reader;
+
+static void *read_filter(void *arg)
+{
+    reader *r = arg;
+    r->isa = sbf_isa_active(); /* racing first resolution */
+    r->found = 0;
+    for (int rep = 0; rep < 20; rep++)
+        r->found += sbf_contains_u64(r->f, r->keys, r->n, NULL);
+    return NULL;
+}
+
+Test(robust, concurrent_readers, .description = "8 threads resolve the ISA at once and query one filter: same ISA, all keys found")
+{
+    const size_t n = 20000;
+    uint64_t *keys = malloc(n * sizeof *keys), s = 5;
+    for (size_t i = 0; i < n; i++)
+        keys[i] = tu_splitmix64(&s);
+    /* Build with the scalar kernels so resolution stays unresolved for the
+       readers: sbf_isa_set(AUTO) resets the cached choice. */
+    sbf_isa_set(SBF_ISA_SCALAR);
+    sbf_filter *f = tu_make(SBF_BLOCKED, n, 0.01, 0, 0, 0);
+    sbf_add_u64(f, keys, n);
+    sbf_isa_set(SBF_ISA_AUTO);
+    pthread_t t[8];
+    reader r[8];
+    for (int i = 0; i < 8; i++) {
+        r[i] = (reader){ f, keys, n, 0, -1 };
+        cr_assert_eq(pthread_create(&t[i], NULL, read_filter, &r[i]), 0);
+    }
+    for (int i = 0; i < 8; i++) {
+        pthread_join(t[i], NULL);
+        cr_assert_eq(r[i].found, 20 * n, "thread %d lost keys", i);
+        cr_assert_eq(r[i].isa, r[0].isa, "threads resolved different ISAs");
+    }
+    cr_assert_geq(r[0].isa, SBF_ISA_SCALAR);
+    sbf_free(f);
+    free(keys);
+}
