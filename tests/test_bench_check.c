@@ -109,6 +109,19 @@ static int load_reality(metric *m)
     return n;
 }
 
+/* Runs the checker with a baseline of every real metric times `factor`. */
+static int check_scaled(const metric *m, int n, double factor, char **out)
+{
+    char path[] = "/tmp/sbf-baseline-XXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    write_baseline(path, m, n, factor);
+    const int rc = run_check(path, REALITY, out);
+    unlink(path);
+    return rc;
+}
+
 Test(bench_check, passes_against_its_own_baseline,
      .description = "a measurement compared with itself passes")
 {
@@ -128,14 +141,8 @@ Test(bench_check, fails_against_a_baseline_30pct_better,
 {
     static metric m[MAX_METRICS];
     const int n = load_reality(m);
-    char path[] = "/tmp/sbf-baseline-XXXXXX";
-    const int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    write_baseline(path, m, n, 0.7);
     char *out;
-    const int rc = run_check(path, REALITY, &out);
-    unlink(path);
+    const int rc = check_scaled(m, n, 0.7, &out);
     cr_assert_neq(rc, 0, "bench-check passed against a baseline 30%% better:\n%s", out);
     for (int i = 0; i < n; i++) {
         char line[512];
@@ -166,14 +173,8 @@ Test(bench_check, passes_within_tolerance,
 {
     static metric m[MAX_METRICS];
     const int n = load_reality(m);
-    char path[] = "/tmp/sbf-baseline-XXXXXX";
-    const int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    write_baseline(path, m, n, 0.98);
     char *out;
-    const int rc = run_check(path, REALITY, &out);
-    unlink(path);
+    const int rc = check_scaled(m, n, 0.98, &out);
     cr_assert_eq(rc, 0, "bench-check failed within tolerance:\n%s", out);
     free(out);
 }
