@@ -144,15 +144,21 @@ typedef struct pipe_ctx {
     uint32_t k, seed;
 } pipe_ctx;
 
-static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
+/* What the probes read: salts, the k-lane enables (lane i < k: i < k as a
+ * signed compare, k <= 16), k. */
+static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
 {
-    int32_t en[16];
-    for (int i = 0; i < 16; i++)
-        en[i] = (uint32_t)i < f->k ? -1 : 0;
+    const v256 kk = simde_mm256_set1_epi32((int32_t)f->k);
     c->salt_lo = simde_mm256_loadu_si256((const void *)SBFI_SALT);
     c->salt_hi = simde_mm256_loadu_si256((const void *)(SBFI_SALT + 8));
-    c->en_lo = simde_mm256_loadu_si256((const void *)en);
-    c->en_hi = simde_mm256_loadu_si256((const void *)(en + 8));
+    c->en_lo = simde_mm256_cmpgt_epi32(kk, simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    c->en_hi = simde_mm256_cmpgt_epi32(kk, simde_mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15));
+    c->k = f->k;
+}
+
+static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
+{
+    pipe_ctx_init_key(c, f);
     c->s8 = seed8(f->seed);
     c->nb = c64(f->nblocks);
     c->base = c64((uint64_t)(uintptr_t)f->words);

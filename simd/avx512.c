@@ -101,6 +101,13 @@ typedef struct pipe_ctx {
     uint32_t k;
 } pipe_ctx;
 
+static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
+{
+    c->salt = simde_mm512_loadu_si512((const void *)SBFI_SALT);
+    c->km = (simde__mmask16)((UINT32_C(1) << f->k) - 1);
+    c->k = f->k;
+}
+
 static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
 {
     c->salt = simde_mm512_loadu_si512((const void *)SBFI_SALT);

@@ -8,6 +8,7 @@
  * The including file defines, before including this header:
  *   pipe_ctx          per-call constants (salts, k lane mask, nblocks, ...)
  *   pipe_ctx_init(c, f)
+ *   pipe_ctx_init_key(c, f)   what the probes need, for one key (cheap)
  *   pipe_stage(c, keys, len, a, h2, classic)
  *       hashes len <= PIPE_BATCH keys in lanes; writes h2[], and a[] = h1
  *       (classic) or the address of the key's block (other layouts). May
@@ -72,25 +73,57 @@ PIPE_INLINE void pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2,
 }
 
 /* Counting add: each distinct counter of the key goes up by one unless it
- * is 15 (two positions that coincide count once). Branch-free over the k
- * positions: a loop over the set bits mispredicts on every key. */
+ * is 15 (two positions that coincide count once). The increments are built
+ * once as a 512-bit mask (the low bit of each touched nibble; a repeated
+ * counter sets its bit once), then added word by word with the SWAR
+ * saturation test of sbf_internal.h: branch-free, and no load-after-store
+ * chain through a per-position "seen" array or the block's bytes. */
 PIPE_INLINE void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                    uint32_t k)
 {
     PIPE_ALIGN(64) uint32_t prod[16];
-    unsigned char *b = (unsigned char *)blk;
-    uint64_t seen[2] = { 0, 0 };
+    uint64_t inc[8];
+    uint64_t *w = (uint64_t *)blk;
     pipe_products(c, h2, prod);
-    for (uint32_t i = 0; i < k; i++) {
-        const uint32_t ctr = prod[i] >> 25;
-        const uint64_t bit = UINT64_C(1) << (ctr & 63);
-        const unsigned first = (seen[ctr >> 6] & bit) == 0;
-        seen[ctr >> 6] |= bit;
-        const unsigned sh = (ctr & 1u) * 4;
-        const unsigned v = b[ctr >> 1];
-        const unsigned inc = first & (((v >> sh) & 15u) != 15u);
-        b[ctr >> 1] = (unsigned char)(v + (inc << sh));
-    }
+    sbfi_mask_from_products(prod, k, 25, 2, inc);
+    for (int i = 0; i < 8; i++)
+        w[i] = sbfi_nib_inc(w[i], inc[i]);
+}
+
+/* ------------------------------------------ SBF_CONCURRENT adds (atomic)
+ * The key's mask is computed as in the plain kernels (vector products),
+ * then OR-ed into the block word by word with fetch-or (counters: CAS). */
+
+PIPE_INLINE void pipe_blocked_add_atomic(const pipe_ctx *c, void *blk,
+                                         uint64_t h2, uint32_t k)
+{
+    PIPE_ALIGN(64) uint32_t prod[16];
+    uint64_t m[8];
+    pipe_products(c, h2, prod);
+    sbfi_mask_from_products(prod, k, 23, 0, m);
+    sbfi_or_words_atomic((uint64_t *)blk, m, 8);
+}
+
+PIPE_INLINE void pipe_split_add_atomic(const pipe_ctx *c, void *blk,
+                                       uint64_t h2, uint32_t k)
+{
+    PIPE_ALIGN(64) uint32_t prod[16];
+    uint64_t m[8];
+    pipe_products(c, h2, prod);
+    for (uint32_t w = 0; w < k / 2; w++)
+        m[w] = (uint64_t)(UINT32_C(1) << (prod[2 * w] >> 27)) |
+               (uint64_t)(UINT32_C(1) << (prod[2 * w + 1] >> 27)) << 32;
+    sbfi_or_words_atomic((uint64_t *)blk, m, k / 2);
+}
+
+PIPE_INLINE void pipe_counting_add_atomic(const pipe_ctx *c, void *blk,
+                                          uint64_t h2, uint32_t k)
+{
+    PIPE_ALIGN(64) uint32_t prod[16];
+    uint64_t inc[8];
+    pipe_products(c, h2, prod);
+    sbfi_mask_from_products(prod, k, 25, 2, inc);
+    sbfi_inc_words_atomic((uint64_t *)blk, inc);
 }
 
 /* Classic (Guava): k bits anywhere in m, bit ((h1 + i*h2) & INT64_MAX) mod m.
@@ -118,35 +151,58 @@ PIPE_INLINE void pipe_classic_prefetch(const sbf_filter *f, uint64_t h1, uint64_
     }
 }
 
+/* Word i of a filter: a relaxed atomic load for concurrent filters. */
+PIPE_INLINE uint64_t pipe_word(const uint64_t *w, uint64_t i, const int atomic)
+{
+    return atomic ? __atomic_load_n(&w[i], __ATOMIC_RELAXED) : w[i];
+}
+
 PIPE_INLINE int pipe_classic_contains(const sbf_filter *f, uint64_t h1, uint64_t h2,
-                                      const uint64_t bit[PIPE_CLASSIC_PF])
+                                      const uint64_t bit[PIPE_CLASSIC_PF],
+                                      const int atomic)
 {
     const uint64_t *w = f->words;
     const uint64_t m = f->bits;
     const uint32_t kp = pipe_classic_kp(f), k = f->k;
     for (uint32_t i = 0; i < kp; i++)
-        if (((w[bit[i] >> 6] >> (bit[i] & 63)) & 1) == 0)
+        if (((pipe_word(w, bit[i] >> 6, atomic) >> (bit[i] & 63)) & 1) == 0)
             return 0;
     uint64_t c = h1 + kp * h2;
     for (uint32_t i = kp; i < k; i++) {
         const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
-        if (((w[b >> 6] >> (b & 63)) & 1) == 0)
+        if (((pipe_word(w, b >> 6, atomic) >> (b & 63)) & 1) == 0)
             return 0;
         c += h2;
     }
     return 1;
 }
 
+/* m and k are read into locals: the stores through w may alias f, and a
+ * division whose divisor is reloaded after every store waited for it
+ * (the batched classic add ran 2.4x slower than the scalar kernel). */
 PIPE_INLINE void pipe_classic_add(sbf_filter *f, uint64_t h1, uint64_t h2,
-                                  const uint64_t bit[PIPE_CLASSIC_PF])
+                                  const uint64_t bit[PIPE_CLASSIC_PF],
+                                  const int atomic)
 {
-    uint64_t *w = f->words;
-    const uint32_t kp = pipe_classic_kp(f);
+    uint64_t *const w = f->words;
+    const uint64_t m = f->bits;
+    const uint32_t kp = pipe_classic_kp(f), k = f->k;
+    uint64_t c = h1 + kp * h2;
+    if (atomic) {
+        for (uint32_t i = 0; i < kp; i++)
+            (void)__atomic_fetch_or(&w[bit[i] >> 6], UINT64_C(1) << (bit[i] & 63),
+                                    __ATOMIC_RELAXED);
+        for (uint32_t i = kp; i < k; i++) {
+            const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+            (void)__atomic_fetch_or(&w[b >> 6], UINT64_C(1) << (b & 63), __ATOMIC_RELAXED);
+            c += h2;
+        }
+        return;
+    }
     for (uint32_t i = 0; i < kp; i++)
         w[bit[i] >> 6] |= UINT64_C(1) << (bit[i] & 63);
-    uint64_t c = h1 + kp * h2;
-    for (uint32_t i = kp; i < f->k; i++) {
-        const uint64_t b = (c & (uint64_t)INT64_MAX) % f->bits;
+    for (uint32_t i = kp; i < k; i++) {
+        const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
         w[b >> 6] |= UINT64_C(1) << (b & 63);
         c += h2;
     }
@@ -180,10 +236,12 @@ PIPE_INLINE void pipe_fill(const pipe_ctx *c, const sbf_filter *f,
 PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
                               const pipe_step *s, size_t len, uint8_t *out,
                               const pipe_step *nx, size_t nlen,
-                              const int layout, const int is_add)
+                              const int layout, const int is_add, const int atomic)
 {
     size_t found = 0;
     const uint32_t k = f->k;
+    const unsigned bw = f->block_bytes / 8;
+    PIPE_ALIGN(64) sbfi_u64_alias copy[8];
     for (size_t j = 0; j < len; j++) {
         if (layout != SBF_CLASSIC && j < nlen) {
             if (is_add)
@@ -193,17 +251,29 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
         }
         void *blk = (void *)(uintptr_t)s->a[j];
         const uint64_t h2 = s->h2[j];
-        if (is_add) {
+        if (is_add && atomic) {
             switch (layout) {
-            case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j]); break;
+            case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j], 1); break;
+            case SBF_BLOCKED: pipe_blocked_add_atomic(c, blk, h2, k); break;
+            case SBF_SPLIT_BLOCK: pipe_split_add_atomic(c, blk, h2, k); break;
+            default: pipe_counting_add_atomic(c, blk, h2, k); break;
+            }
+        } else if (is_add) {
+            switch (layout) {
+            case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j], 0); break;
             case SBF_BLOCKED: pipe_blocked_add(c, blk, h2, k); break;
             case SBF_SPLIT_BLOCK: pipe_split_add(c, blk, h2); break;
             default: pipe_counting_add(c, blk, h2, k); break;
             }
         } else {
             int r;
+            if (atomic && layout != SBF_CLASSIC) {
+                /* Concurrent filter: probe a copy read with relaxed loads. */
+                sbfi_load_words_atomic(copy, (const uint64_t *)blk, bw);
+                blk = copy;
+            }
             switch (layout) {
-            case SBF_CLASSIC: r = pipe_classic_contains(f, s->a[j], h2, s->bit[j]); break;
+            case SBF_CLASSIC: r = pipe_classic_contains(f, s->a[j], h2, s->bit[j], atomic); break;
             case SBF_BLOCKED: r = pipe_blocked_contains(c, blk, h2); break;
             case SBF_SPLIT_BLOCK: r = pipe_split_contains(c, blk, h2); break;
             default: r = pipe_counting_contains(c, blk, h2); break;
@@ -218,7 +288,8 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
 /* Step s+1 is hashed before step s is probed, and its blocks are
  * prefetched while step s is probed. */
 PIPE_INLINE size_t pipe_run(sbf_filter *f, const uint64_t *keys, size_t n,
-                            uint8_t *out, const int layout, const int is_add)
+                            uint8_t *out, const int layout, const int is_add,
+                            const int atomic)
 {
     pipe_ctx c;
     pipe_step st[2];
@@ -236,24 +307,107 @@ PIPE_INLINE size_t pipe_run(sbf_filter *f, const uint64_t *keys, size_t n,
         if (nlen)
             pipe_fill(&c, f, keys + next, nlen, &st[cur ^ 1], layout, is_add, 0);
         found += pipe_probe(&c, f, &st[cur], len, out ? out + base : sink,
-                            &st[cur ^ 1], nlen, layout, is_add);
+                            &st[cur ^ 1], nlen, layout, is_add, atomic);
         cur ^= 1;
         len = nlen;
     }
     return found;
 }
 
+/* ------------------------------------------------------------ single keys
+ * Hash (the u64 path inline for 8-byte keys), the block from one
+ * multiply-shift, the ISA's vector probe; an add first asks whether every
+ * bit is already set (its return value, and no store when it is).
+ */
+PIPE_INLINE int pipe_key(sbf_filter *f, const void *key, size_t len,
+                         const int layout, const int is_add, const int atomic)
+{
+    uint64_t h1, h2;
+    sbfi_hash_key(key, len, f->seed, &h1, &h2);
+    if (layout == SBF_CLASSIC) /* k divisions: the scalar kernel is it */
+        return is_add ? (atomic ? sbfi_add_hashed_atomic(f, h1, h2) : sbfi_add_hashed(f, h1, h2))
+                      : (atomic ? sbfi_contains_hashed_atomic(f, h1, h2)
+                                : sbfi_contains_hashed(f, h1, h2));
+    pipe_ctx c;
+    pipe_ctx_init_key(&c, f);
+    void *blk = (unsigned char *)f->words +
+                sbfi_block_index(h1, f->nblocks) * f->block_bytes;
+    const void *q = blk;
+    PIPE_ALIGN(64) sbfi_u64_alias copy[8];
+    if (atomic) {
+        sbfi_load_words_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
+        q = copy;
+    }
+    int present;
+    switch (layout) {
+    case SBF_BLOCKED: present = pipe_blocked_contains(&c, q, h2); break;
+    case SBF_SPLIT_BLOCK: present = pipe_split_contains(&c, q, h2); break;
+    default: present = pipe_counting_contains(&c, q, h2); break;
+    }
+    if (!is_add)
+        return present;
+    if (layout == SBF_COUNTING) {
+        if (atomic)
+            pipe_counting_add_atomic(&c, blk, h2, f->k);
+        else
+            pipe_counting_add(&c, blk, h2, f->k);
+        return !present;
+    }
+    if (present)
+        return 0;
+    if (layout == SBF_BLOCKED) {
+        if (atomic)
+            pipe_blocked_add_atomic(&c, blk, h2, f->k);
+        else
+            pipe_blocked_add(&c, blk, h2, f->k);
+    } else {
+        if (atomic)
+            pipe_split_add_atomic(&c, blk, h2, f->k);
+        else
+            pipe_split_add(&c, blk, h2);
+    }
+    return 1;
+}
+
 /* The table entries. */
 #define PIPE_ENTRIES(layout, name)                                             \
     static void add_##name(sbf_filter *f, const uint64_t *keys, size_t n)     \
     {                                                                          \
-        (void)pipe_run(f, keys, n, NULL, layout, 1);                           \
+        (void)pipe_run(f, keys, n, NULL, layout, 1, 0);                        \
     }                                                                          \
     static size_t contains_##name(const sbf_filter *f, const uint64_t *keys,  \
                                   size_t n, uint8_t *out)                      \
     {                                                                          \
         /* The contains path never writes through f. */                       \
-        return pipe_run((sbf_filter *)(uintptr_t)f, keys, n, out, layout, 0); \
+        return pipe_run((sbf_filter *)(uintptr_t)f, keys, n, out, layout, 0, 0); \
+    }                                                                          \
+    static void add_atomic_##name(sbf_filter *f, const uint64_t *keys, size_t n) \
+    {                                                                          \
+        (void)pipe_run(f, keys, n, NULL, layout, 1, 1);                        \
+    }                                                                          \
+    static size_t contains_atomic_##name(const sbf_filter *f,                  \
+                                         const uint64_t *keys, size_t n,       \
+                                         uint8_t *out)                         \
+    {                                                                          \
+        return pipe_run((sbf_filter *)(uintptr_t)f, keys, n, out, layout, 0, 1); \
+    }                                                                          \
+    static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
+    {                                                                          \
+        return pipe_key(f, key, len, layout, 1, 0);                            \
+    }                                                                          \
+    static int contains_key_##name(const sbf_filter *f, const void *key,       \
+                                   size_t len)                                 \
+    {                                                                          \
+        return pipe_key((sbf_filter *)(uintptr_t)f, key, len, layout, 0, 0);   \
+    }                                                                          \
+    static int add_key_atomic_##name(sbf_filter *f, const void *key, size_t len) \
+    {                                                                          \
+        return pipe_key(f, key, len, layout, 1, 1);                            \
+    }                                                                          \
+    static int contains_key_atomic_##name(const sbf_filter *f, const void *key, \
+                                          size_t len)                          \
+    {                                                                          \
+        return pipe_key((sbf_filter *)(uintptr_t)f, key, len, layout, 0, 1);   \
     }
 
 PIPE_ENTRIES(SBF_CLASSIC, classic)
@@ -267,6 +421,18 @@ PIPE_ENTRIES(SBF_COUNTING, counting)
         { add_classic, add_blocked, add_split, add_counting },                 \
         { contains_classic, contains_blocked, contains_split,                  \
           contains_counting },                                                 \
+        /* single keys and SBF_CONCURRENT */                                   \
+        { add_key_classic, add_key_blocked, add_key_split, add_key_counting }, \
+        { contains_key_classic, contains_key_blocked, contains_key_split,      \
+          contains_key_counting },                                             \
+        { add_key_atomic_classic, add_key_atomic_blocked,                      \
+          add_key_atomic_split, add_key_atomic_counting },                     \
+        { contains_key_atomic_classic, contains_key_atomic_blocked,            \
+          contains_key_atomic_split, contains_key_atomic_counting },           \
+        { add_atomic_classic, add_atomic_blocked, add_atomic_split,            \
+          add_atomic_counting },                                               \
+        { contains_atomic_classic, contains_atomic_blocked,                    \
+          contains_atomic_split, contains_atomic_counting },                   \
     }
 
 #endif /* SBFI_PIPELINE_H */

@@ -146,7 +146,7 @@ int sbf_serialize(const sbf_filter *f, void **buf, size_t *len)
     put_le32(p + 16, f->seed);
     put_le32(p + 20, 0);
     put_le64(p + 24, f->bits);
-    put_le64(p + 32, f->added);
+    put_le64(p + 32, sbfi_keys_added(f));
     put_le64(p + 40, f->bytes);
     memcpy(p + OWN_HEADER, f->words, f->bytes);
     put_le64(p + 48, own_checksum(p, f->words, f->bytes));

@@ -2,7 +2,11 @@
 #ifndef SBF_TESTUTIL_H_3E9D41B7
 #define SBF_TESTUTIL_H_3E9D41B7
 
-#include <criterion/criterion.h>
+#if defined(SBF_TEST_SHIM)
+#  include "tsan/crshim.h" /* ThreadSanitizer runner: no Criterion */
+#else
+#  include <criterion/criterion.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
