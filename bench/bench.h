@@ -2,13 +2,19 @@
  * sbf-bench: the benchmark harness. Internal to bench/; calls only the public
  * API of include/simdbloom.h (plus libbloom as a peer when it is installed).
  *
- * Files:
- *   bench_main.c     options, the run plan, output directory
+ * Files (bench/README.md has the table):
+ *   bench_main.c     options, default sizes, output directory
+ *   bench_section.c  the list of sections; runs and outputs them in order
  *   bench_util.c     keys (fixed-seed PRNG), clocks, progress, machine info
  *   bench_tput.c     throughput, batched hash, roofline loop, libbloom peer
- *   bench_lat.c      latency histograms (cycle counter)
+ *   bench_lat.c      latency timing (cycle counter)
+ *   bench_hist.c     the latency histogram: buckets, percentiles, ASCII bars
  *   bench_fpr.c      false-positive rate against the formulas
- *   bench_out.c      JSON writer, text tables, Markdown report, plot data
+ *   bench_store.c    result storage, lookups, derived speedups and ratios
+ *   bench_table.c    the tables, as aligned text or Markdown
+ *   bench_json.c     the JSON file (schema in bench/README.md)
+ *   bench_report.c   REPORT.md and the text on stdout
+ *   bench_plot.c     the data files the gnuplot scripts read
  *   bench_check.c    the deterministic suite of `make bench-check`
  */
 #ifndef SBFB_BENCH_H_3C94E71B
@@ -31,6 +37,9 @@
 #define SBFB_NLAYOUTS 4
 #define SBFB_MAX_ISA 8
 #define SBFB_MAX_SIZES 12
+#define SBFB_MAX_SECTIONS 24
+
+struct sbfb_section;
 
 /* Suites, as bits of sbfb_opts.suites. */
 enum {
@@ -40,8 +49,9 @@ enum {
     SBFB_S_LIBBLOOM = 1 << 3, /* libbloom peer */
     SBFB_S_LAT = 1 << 4,      /* latency histograms */
     SBFB_S_FPR = 1 << 5,      /* false-positive rate table */
-    SBFB_S_ALL = (1 << 6) - 1
+    /* a new section takes the next bit here (bench/README.md, "Adding a section") */
 };
+#define SBFB_S_ALL (~0u)
 
 typedef struct sbfb_size {
     size_t bytes;
@@ -166,6 +176,9 @@ typedef struct sbfb_results {
     sbfb_lat *lat; size_t nlat, caplat;
     sbfb_fpr *fpr; size_t nfpr, capfpr;
     sbfb_metric *met; size_t nmet, capmet;
+    /* rows of sections with a type of their own (sbfb_ext_add), by
+     * position in sbfb_sections */
+    struct sbfb_ext { void *rows; size_t n, cap, size; } ext[SBFB_MAX_SECTIONS];
     char skipped[256];     /* bench-check: ISAs not measured here */
     double seconds;        /* wall time of the whole run */
 } sbfb_results;
@@ -261,21 +274,170 @@ typedef void (*sbfb_op)(void *ctx, size_t off, size_t len);
  * reps times; returns the best ns per key. */
 double sbfb_time_best(const sbfb_opts *o, sbfb_op fn, void *ctx, size_t total);
 
-/* Results storage. */
+/* ------------------------------------------------------------- storage */
+/* bench_store.c. The sbfb_add_* functions append a zeroed row and exit on
+ * out of memory. */
 sbfb_tput *sbfb_add_tput(sbfb_results *r);
 sbfb_peer *sbfb_add_peer(sbfb_results *r);
 sbfb_lat *sbfb_add_lat(sbfb_results *r);
 sbfb_fpr *sbfb_add_fpr(sbfb_results *r);
 void sbfb_add_metric(sbfb_results *r, const char *name, double v, const char *unit);
+/* A zeroed row of `size` bytes in the growing array of a section of its own
+ * (one that keeps rows of a type bench.h does not know); sbfb_ext_rows
+ * gives them back. Freed by sbfb_results_free. */
+void *sbfb_ext_add(sbfb_results *r, const struct sbfb_section *sec, size_t size);
+const void *sbfb_ext_rows(const sbfb_results *r, const struct sbfb_section *sec,
+                          size_t *n);
 void sbfb_results_free(sbfb_results *r);
 
-/* Output. */
+/* Lookups over the stored rows (NULL / 0 when absent). */
+const sbfb_tput *sbfb_find_tput(const sbfb_results *r, int layout, int isa, int si,
+                                const char *op, const char *mode, const char *keys,
+                                const char *lookup);
+const sbfb_peer *sbfb_find_peer(const sbfb_results *r, int si, const char *op,
+                                const char *keys, const char *lookup);
+double sbfb_roof_ns(const sbfb_results *r, int si);
+/* The ISA of the default kernels (that of the string rows when measured). */
+int sbfb_default_isa_of(const sbfb_results *r);
+/* Speedups against scalar and ratios to the roofline, once all is measured. */
+void sbfb_derive(sbfb_results *r);
+
+/* ---------------------------------------------------------- histogram */
+/* bench_hist.c: log-linear buckets of ticks, exact below 2 * SBFB_LAT_SUB,
+ * then SBFB_LAT_SUB linear steps per power of two. */
+unsigned sbfb_hist_bucket(uint64_t ticks);
+void sbfb_hist_range(unsigned bucket, double *lo, double *hi);   /* ticks */
+void sbfb_lat_print_hist(FILE *out, const sbfb_lat *l);
+
+/* -------------------------------------------------------------- tables */
+/* bench_table.c: a table printed either aligned (text) or as Markdown. */
+#define SBFB_TBL_ROWS 512
+#define SBFB_TBL_COLS 12
+typedef struct sbfb_tbl {
+    int ncol, nrow;
+    char cells[SBFB_TBL_ROWS][SBFB_TBL_COLS][48];
+    int right[SBFB_TBL_COLS];   /* right-aligned column */
+} sbfb_tbl;
+sbfb_tbl *sbfb_tbl_new(int ncol);   /* free() it */
+void sbfb_tbl_set(sbfb_tbl *t, int row, int col, const char *fmt, ...) SBFB_PRINTF(4, 5);
+void sbfb_tbl_print(const sbfb_tbl *t, FILE *out, int md);
+/* ns with 3 significant digits, "-" when not a positive number */
+void sbfb_fmt_ns(char *buf, size_t cap, double ns);
+
+/* The existing sections' tables; md: Markdown, else aligned text. */
+void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md);
+void sbfb_table_isa_summary(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md,
+                            int layout);
+void sbfb_table_hash(FILE *out, const sbfb_results *r, int md);
+void sbfb_table_peer(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md);
+void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md);
+void sbfb_table_lat(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md);
+void sbfb_table_fpr(FILE *out, const sbfb_results *r, int md);
+
+/* ---------------------------------------------------------------- JSON */
+/* bench_json.c: a streaming writer; a NULL key writes an array element. */
+typedef struct sbfb_jw {
+    FILE *f;
+    int depth;
+    int count[32];
+    int inline_[32];
+} sbfb_jw;
+void sbfb_jw_key(sbfb_jw *j, const char *k);
+void sbfb_jw_open(sbfb_jw *j, const char *k, char c, int inl);  /* c: '{' or '[' */
+void sbfb_jw_close(sbfb_jw *j, char c);
+void sbfb_jw_str(sbfb_jw *j, const char *k, const char *v);    /* NULL: null */
+void sbfb_jw_num(sbfb_jw *j, const char *k, double v);         /* not finite: null */
+void sbfb_jw_u64(sbfb_jw *j, const char *k, uint64_t v);
+void sbfb_jw_int(sbfb_jw *j, const char *k, long long v);
+void sbfb_jw_bool(sbfb_jw *j, const char *k, int v);
+
+void sbfb_json_hash(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_json_roofline(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_json_tput(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_json_peer(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_json_lat(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_json_fpr(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r);
+
+/* ------------------------------------------------------- Markdown, text */
+/* bench_report.c: each section's part of REPORT.md (heading, prose, table). */
+void sbfb_md_headline(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_md_hash(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_md_peer(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_md_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_md_lat(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+/* ... and of the text on stdout */
+void sbfb_text_headline(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_text_hash(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_text_peer(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_text_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_text_lat(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+void sbfb_text_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r);
+
+/* ---------------------------------------------------------- plot data */
+/* bench_plot.c. Each writes its .dat files into dir and its variables into
+ * vars (plotvars.gp, which the scripts/<gnuplot>.gp of its section loads);
+ * returns 1 when it wrote data to draw, 0 when it had none. */
+FILE *sbfb_open_in(const char *dir, const char *name);   /* notes failures */
+int sbfb_plot_tput(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_results *r);
+int sbfb_plot_lat(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_results *r);
+int sbfb_plot_fpr(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_results *r);
+
+/* ------------------------------------------------------------ sections */
+/*
+ * A section of the harness: what it measures (run, selected by --suite
+ * NAME) and what it adds to each output. Every member but name may be NULL:
+ * run NULL is an output-only section (the headline); an output callback
+ * NULL means the section adds nothing there. Output callbacks write nothing
+ * when their rows are absent. Sections are listed once, in order, in
+ * SBFB_SECTIONS (bench_section.c): runs happen in that order (a run
+ * function shared by two selected sections runs once), and every output
+ * follows it too. bench/README.md, "Adding a section".
+ */
+typedef struct sbfb_section {
+    const char *name;      /* --suite name; also the section's name in notes */
+    unsigned suite;        /* its bit in sbfb_opts.suites; 0: always output */
+    void (*run)(const sbfb_opts *o, sbfb_results *r);
+    void (*text)(FILE *out, const sbfb_opts *o, const sbfb_results *r);
+    void (*markdown)(FILE *out, const sbfb_opts *o, const sbfb_results *r);
+    void (*json)(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r);
+    int (*plot)(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_results *r);
+    const char *gnuplot;   /* scripts/<gnuplot>.gp draws what plot wrote */
+} sbfb_section;
+
+/*
+ * The registry: every section, in order (runs and outputs follow it). Each
+ * X(name) is a `const sbfb_section sbfb_sec_<name>` defined in the section's
+ * own file (the existing ones: bench_section.c). A new section is one line.
+ */
+#define SBFB_SECTIONS(X)                                                     \
+    X(headline)                                                              \
+    X(hash)                                                                  \
+    X(roofline)                                                              \
+    X(tput)                                                                  \
+    X(libbloom)                                                              \
+    X(latency)                                                               \
+    X(fpr)
+
+#define SBFB_SECTION_DECLARE(name) extern const sbfb_section sbfb_sec_##name;
+SBFB_SECTIONS(SBFB_SECTION_DECLARE)
+#undef SBFB_SECTION_DECLARE
+
+/* The registered sections, in order, NULL-terminated. */
+extern const sbfb_section *const sbfb_sections[];
+/* The suite bit of --suite NAME ("all": every one); 0 when unknown. */
+unsigned sbfb_suite_bit(const char *name);
+/* Runs the selected sections' measurements, in order. */
+void sbfb_run_sections(const sbfb_opts *o, sbfb_results *r);
+
+/* Output drivers: header, then each section in order. */
+void sbfb_print_header(FILE *out, const sbfb_opts *o, const sbfb_machine *m, int md);
 void sbfb_print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r,
                        const sbfb_machine *m);
 int sbfb_write_json(const char *path, const sbfb_opts *o, const sbfb_results *r,
                     const sbfb_machine *m);
 int sbfb_write_report(const char *dir, const sbfb_opts *o, const sbfb_results *r,
                       const sbfb_machine *m);
-void sbfb_lat_print_hist(FILE *out, const sbfb_lat *l);
+void sbfb_write_plot_data(const char *dir, const sbfb_opts *o, const sbfb_results *r);
 
 #endif /* SBFB_BENCH_H_3C94E71B */
