@@ -49,6 +49,7 @@ enum {
     SBFB_S_LIBBLOOM = 1 << 3, /* libbloom peer */
     SBFB_S_LAT = 1 << 4,      /* latency histograms */
     SBFB_S_FPR = 1 << 5,      /* false-positive rate table */
+    SBFB_S_HOT = 1 << 6,      /* single keys, SBF_CONCURRENT, threads, roofline sweep */
     /* a new section takes the next bit here (bench/README.md, "Adding a section") */
 };
 #define SBFB_S_ALL (~0u)
@@ -417,6 +418,7 @@ typedef struct sbfb_section {
     X(tput)                                                                  \
     X(libbloom)                                                              \
     X(latency)                                                               \
+    X(hot)                                                                   \
     X(fpr)
 
 #define SBFB_SECTION_DECLARE(name) extern const sbfb_section sbfb_sec_##name;

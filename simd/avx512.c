@@ -212,6 +212,53 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
     simde_mm256_store_si256(blk, simde_mm256_or_si256(simde_mm256_load_si256(blk), m));
 }
 
+/* The key's 512-bit mask in one register: for each position p_i (i < k),
+ * lane w of sllv(1, p_i - 64 w) is bit p_i & 63 in its word and 0 in the
+ * others (a count outside 0..63, negative ones wrapping, shifts to 0). No
+ * store-to-load round trip through a mask array in memory. */
+#define PIPE_HAVE_MASK 1
+static inline v512 mask512(const pipe_ctx *c, uint64_t h2, uint32_t k, int shift,
+                           int scale)
+{
+    _Alignas(64) uint32_t pos[16];
+    const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
+    simde_mm512_store_si512((void *)pos,
+                            simde_mm512_slli_epi32(simde_mm512_srli_epi32(prod, shift), scale));
+    const v512 base = simde_mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
+    const v512 one = simde_mm512_set1_epi64(1);
+    v512 m = simde_mm512_setzero_si512();
+    for (uint32_t i = 0; i < k; i++)
+        m = simde_mm512_or_si512(m, simde_mm512_sllv_epi64(
+                                        one, simde_mm512_sub_epi64(c64(pos[i]), base)));
+    return m;
+}
+
+static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
+                                   int shift, int scale, uint64_t m[8])
+{
+    simde_mm512_storeu_si512((void *)m, mask512(c, h2, k, shift, scale));
+}
+
+static inline void pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2,
+                                    uint32_t k)
+{
+    simde_mm512_store_si512(blk, simde_mm512_or_si512(simde_mm512_load_si512(blk),
+                                                      mask512(c, h2, k, 23, 0)));
+}
+
+/* SWAR on the whole block: +1 where inc has a nibble's low bit, unless 15. */
+static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
+                                     uint32_t k)
+{
+    const v512 inc = mask512(c, h2, k, 25, 2);
+    const v512 v = simde_mm512_load_si512(blk);
+    v512 sat = simde_mm512_and_si512(v, simde_mm512_srli_epi64(v, 1));
+    sat = simde_mm512_and_si512(sat, simde_mm512_srli_epi64(v, 2));
+    sat = simde_mm512_and_si512(sat, simde_mm512_srli_epi64(v, 3));
+    /* inc & ~sat (inc has only nibble low bits, so no mask constant) */
+    simde_mm512_store_si512(blk, simde_mm512_add_epi64(v, simde_mm512_andnot_si512(sat, inc)));
+}
+
 #include "pipeline.h"
 
 PIPE_TABLE(sbfi_kernels_avx512, "avx512", SBF_ISA_AVX512, hash_u64);
