@@ -101,18 +101,40 @@ static int check_insn(const sbfb_opts *o, sbfb_results *r)
         PHASE_BEGIN();
         g_chk_sink += sbf_contains_u64(f, neg, INSN_N, out);
         phase_done(r, in, "contains_u64_neg", ln, INSN_N);
+        /* Single keys: each filter's kernel of its ISA (dispatched). */
+        uint64_t hits = 0;
+        PHASE_BEGIN();
+        for (size_t i = 0; i < INSN_N; i++)
+            hits += (uint64_t)sbf_contains(f, &neg[i], 8);
+        phase_done(r, in, "contains_single_neg", ln, INSN_N);
         if (isa == SBF_ISA_SCALAR) {
             /* Not dispatched: counted once, in the scalar run. */
-            uint64_t hits = 0;
-            PHASE_BEGIN();
-            for (size_t i = 0; i < INSN_N; i++)
-                hits += (uint64_t)sbf_contains(f, &neg[i], 8);
-            phase_done(r, in, "contains_single_neg", ln, INSN_N);
             PHASE_BEGIN();
             hits += sbf_contains_batch(f, sneg.ptr, sneg.len, NS, out);
             phase_done(r, in, "contains_str_batch_neg", ln, NS);
-            g_chk_sink += hits;
         }
+        sbf_clear(f);
+        PHASE_BEGIN();
+        for (size_t i = 0; i < INSN_N; i++)
+            hits += (uint64_t)sbf_add(f, &keys[i], 8);
+        phase_done(r, in, "add_single", ln, INSN_N);
+        sbf_free(f);
+        /* SBF_CONCURRENT: the atomic kernels (one thread). */
+        p.flags = SBF_CONCURRENT;
+        if (sbf_create(&f, &p) != SBF_OK)
+            return 2;
+        PHASE_BEGIN();
+        sbf_add_u64(f, keys, INSN_N);
+        phase_done(r, in, "add_u64_concurrent", ln, INSN_N);
+        PHASE_BEGIN();
+        g_chk_sink += sbf_contains_u64(f, neg, INSN_N, out);
+        phase_done(r, in, "contains_u64_neg_concurrent", ln, INSN_N);
+        sbf_clear(f);
+        PHASE_BEGIN();
+        for (size_t i = 0; i < INSN_N; i++)
+            hits += (uint64_t)sbf_add(f, &keys[i], 8);
+        phase_done(r, in, "add_single_concurrent", ln, INSN_N);
+        g_chk_sink += hits;
         sbf_free(f);
     }
     sbfb_strs_free(&sneg);

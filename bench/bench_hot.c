@@ -187,7 +187,7 @@ static void run_single(const sbfb_opts *o, sbfb_results *r)
     for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
-        uint64_t n;
+        uint64_t n = 0;
         sbf_filter *probe = make(SBF_ISA_SCALAR, layout, bytes, 0, &n);
         if (probe == NULL)
             continue;
@@ -457,7 +457,7 @@ static void run_scaling(const sbfb_opts *o, sbfb_results *r)
         if (s == 1 && si == sizes[0])
             break;
         const size_t bytes = o->sizes[si].bytes;
-        uint64_t n;
+        uint64_t n = 0;
         sbf_filter *f = make(SBF_ISA_AUTO, SBF_BLOCKED, bytes, SBF_CONCURRENT, &n);
         if (f == NULL)
             continue;
@@ -497,7 +497,7 @@ static void run_conc(const sbfb_opts *o, sbfb_results *r)
         if (!(o->layouts & (1u << layout)))
             continue;
         sbfb_progress("hot concurrent cost %s", sbfb_layout_name(layout));
-        uint64_t n;
+        uint64_t n = 0;
         sbf_filter *p = make(SBF_ISA_AUTO, layout, bytes, 0, &n);
         sbf_filter *c = make(SBF_ISA_AUTO, layout, bytes, SBF_CONCURRENT, NULL);
         if (p == NULL || c == NULL) {
@@ -536,12 +536,24 @@ static void run_conc(const sbfb_opts *o, sbfb_results *r)
     }
 }
 
+/* SBFB_HOT=single,conc,roof,threads in the environment runs only those
+ * parts (default: all). */
+static int part(const char *name)
+{
+    const char *e = getenv("SBFB_HOT");
+    return e == NULL || *e == '\0' || strstr(e, name) != NULL;
+}
+
 static void hot_run(const sbfb_opts *o, sbfb_results *r)
 {
-    run_single(o, r);
-    run_conc(o, r);
-    run_roof(o, r);
-    run_scaling(o, r);
+    if (part("single"))
+        run_single(o, r);
+    if (part("conc"))
+        run_conc(o, r);
+    if (part("roof"))
+        run_roof(o, r);
+    if (part("threads"))
+        run_scaling(o, r);
 }
 
 /* ---------------------------------------------------------------- output */
