@@ -393,6 +393,20 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
  * wrapping, to 0). No store-to-load round trip through a mask array; the
  * portable build keeps the scalar form (SIMDe emulates vpsllvq per lane). */
 #define PIPE_HAVE_MASK 1
+/* The block of a concurrent filter: relaxed atomic loads gathered in
+ * registers, stored as whole vectors (see pipeline.h). */
+#define PIPE_HAVE_COPY 1
+static inline void pipe_copy_block_atomic(void *dst, const uint64_t *src, unsigned n)
+{
+    v256 *d = (v256 *)dst;
+    for (unsigned h = 0; h < n; h += 4)
+        simde_mm256_store_si256(d + h / 4, simde_mm256_set_epi64x(
+            (int64_t)__atomic_load_n(&src[h + 3], __ATOMIC_RELAXED),
+            (int64_t)__atomic_load_n(&src[h + 2], __ATOMIC_RELAXED),
+            (int64_t)__atomic_load_n(&src[h + 1], __ATOMIC_RELAXED),
+            (int64_t)__atomic_load_n(&src[h], __ATOMIC_RELAXED)));
+}
+
 static inline void mask512(const pipe_ctx *c, uint64_t h2, uint32_t k, int shift,
                            int scale, v256 *lo, v256 *hi)
 {

@@ -212,6 +212,20 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
     simde_mm256_store_si256(blk, simde_mm256_or_si256(simde_mm256_load_si256(blk), m));
 }
 
+/* The block of a concurrent filter: eight relaxed atomic loads gathered in
+ * a register, stored as one vector (see pipeline.h). */
+#define PIPE_HAVE_COPY 1
+static inline void pipe_copy_block_atomic(void *dst, const uint64_t *src, unsigned n)
+{
+    uint64_t w[8];
+    for (unsigned i = 0; i < 8; i++)
+        w[i] = i < n ? __atomic_load_n(&src[i], __ATOMIC_RELAXED) : 0;
+    simde_mm512_store_si512(dst, simde_mm512_set_epi64((int64_t)w[7], (int64_t)w[6],
+                                                       (int64_t)w[5], (int64_t)w[4],
+                                                       (int64_t)w[3], (int64_t)w[2],
+                                                       (int64_t)w[1], (int64_t)w[0]));
+}
+
 /* The key's 512-bit mask in one register: for each position p_i (i < k),
  * lane w of sllv(1, p_i - 64 w) is bit p_i & 63 in its word and 0 in the
  * others (a count outside 0..63, negative ones wrapping, shifts to 0). No

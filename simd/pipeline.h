@@ -60,6 +60,17 @@ typedef struct pipe_step {
  * An ISA that builds the 512-bit masks in registers defines PIPE_HAVE_MASK
  * and its own pipe_mask_words, pipe_blocked_add and pipe_counting_add. */
 
+#if !defined(PIPE_HAVE_COPY)
+/* A concurrent filter's block, read with relaxed atomic loads into an
+ * aligned copy the probes then read (an ISA may define its own: the loads
+ * gathered in registers and stored as one vector, so the probe's vector load
+ * is forwarded from one store instead of waiting for eight). */
+PIPE_INLINE void pipe_copy_block_atomic(void *dst, const uint64_t *src, unsigned n)
+{
+    sbfi_load_words_atomic(dst, src, n);
+}
+#endif
+
 #if !defined(PIPE_HAVE_MASK)
 /* The key's 512-bit mask as 8 words: bit (prod[i] >> shift) << scale for
  * i < k (blocked positions: 23, 0; counting increments: 25, 2). */
@@ -291,7 +302,7 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
             int r;
             if (atomic && layout != SBF_CLASSIC) {
                 /* Concurrent filter: probe a copy read with relaxed loads. */
-                sbfi_load_words_atomic(copy, (const uint64_t *)blk, bw);
+                pipe_copy_block_atomic(copy, (const uint64_t *)blk, bw);
                 blk = copy;
             }
             switch (layout) {
@@ -357,7 +368,7 @@ PIPE_INLINE int pipe_key(sbf_filter *f, const void *key, size_t len,
     const void *q = blk;
     PIPE_ALIGN(64) sbfi_u64_alias copy[8];
     if (atomic) {
-        sbfi_load_words_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
+        pipe_copy_block_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
         q = copy;
     }
     int present;
