@@ -439,16 +439,6 @@ static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
     simde_mm256_storeu_si256((void *)(m + 4), hi);
 }
 
-static inline void pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2,
-                                    uint32_t k)
-{
-    v256 lo, hi;
-    v256 *p = (v256 *)blk;
-    mask512(c, h2, k, 23, 0, &lo, &hi);
-    simde_mm256_store_si256(p, simde_mm256_or_si256(simde_mm256_load_si256(p), lo));
-    simde_mm256_store_si256(p + 1, simde_mm256_or_si256(simde_mm256_load_si256(p + 1), hi));
-}
-
 /* SWAR: +1 where inc has a nibble's low bit, unless the counter is 15. */
 static inline v256 nib_inc(v256 v, v256 inc)
 {

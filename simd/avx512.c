@@ -253,13 +253,6 @@ static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
     simde_mm512_storeu_si512((void *)m, mask512(c, h2, k, shift, scale));
 }
 
-static inline void pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2,
-                                    uint32_t k)
-{
-    simde_mm512_store_si512(blk, simde_mm512_or_si512(simde_mm512_load_si512(blk),
-                                                      mask512(c, h2, k, 23, 0)));
-}
-
 /* SWAR on the whole block: +1 where inc has a nibble's low bit, unless 15. */
 static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                      uint32_t k)

@@ -58,7 +58,7 @@ typedef struct pipe_step {
 
 /* ---------------------------------------- adds that finish in scalar code
  * An ISA that builds the 512-bit masks in registers defines PIPE_HAVE_MASK
- * and its own pipe_mask_words, pipe_blocked_add and pipe_counting_add. */
+ * and its own pipe_mask_words and pipe_counting_add. */
 
 #if !defined(PIPE_HAVE_COPY)
 /* A concurrent filter's block, read with relaxed atomic loads into an
@@ -71,19 +71,9 @@ PIPE_INLINE void pipe_copy_block_atomic(void *dst, const uint64_t *src, unsigned
 }
 #endif
 
-#if !defined(PIPE_HAVE_MASK)
-/* The key's 512-bit mask as 8 words: bit (prod[i] >> shift) << scale for
- * i < k (blocked positions: 23, 0; counting increments: 25, 2). */
-PIPE_INLINE void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
-                                 int shift, int scale, uint64_t m[8])
-{
-    PIPE_ALIGN(64) uint32_t prod[16];
-    pipe_products(c, h2, prod);
-    sbfi_mask_from_products(prod, k, shift, scale, m);
-}
-
 /* Blocked add: the k positions come from one vector multiply; OR-ing them
- * into the (cached) block costs one store each. */
+ * into the (cached) block costs one store each (measured faster than OR-ing a mask built in registers:
+ * 5.96 vs 7.97 ns/key with AVX-512, 7.0 vs 8.1 with AVX2, L2, one run). */
 PIPE_INLINE void pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                   uint32_t k)
 {
@@ -96,33 +86,38 @@ PIPE_INLINE void pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2,
     }
 }
 
+#if !defined(PIPE_HAVE_MASK)
+/* The key's 512-bit mask as 8 words: bit (prod[i] >> shift) << scale for
+ * i < k (blocked positions: 23, 0; counting increments: 25, 2). */
+PIPE_INLINE void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
+                                 int shift, int scale, uint64_t m[8])
+{
+    PIPE_ALIGN(64) uint32_t prod[16];
+    pipe_products(c, h2, prod);
+    sbfi_mask_from_products(prod, k, shift, scale, m);
+}
+
 /* Counting add: each distinct counter of the key goes up by one unless it
- * is 15 (two positions that coincide count once). Position by position:
- * the counters already counted are a 128-bit set in two registers (not an
- * array in memory: a store-to-load chain per position), and the word of the
- * counter's word takes +1 in that nibble unless it is 15. Branch-free.
- * The products are scalar multiplies here: the ISAs that come this way
- * (SIMDe without native flags, NEON) pay more for a vector product stored
- * and reloaded than for k multiplies (simde: 417 vs 334 instructions per
- * key for the scalar reference, callgrind). */
+ * is 15 (two positions that coincide count once). Branch-free over the k
+ * positions: a loop over the set bits mispredicts on every key. (Kept for
+ * the ISAs without PIPE_HAVE_MASK: measured against a SWAR form and a
+ * register seen-set, this was the fastest with SIMDe: 21.4 vs 24.5 ns/key.) */
 PIPE_INLINE void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                    uint32_t k)
 {
-    uint64_t *w = (uint64_t *)blk;
-    uint64_t s0 = 0, s1 = 0;
-    (void)c;
+    PIPE_ALIGN(64) uint32_t prod[16];
+    unsigned char *b = (unsigned char *)blk;
+    uint64_t seen[2] = { 0, 0 };
+    pipe_products(c, h2, prod);
     for (uint32_t i = 0; i < k; i++) {
-        const uint32_t ctr = sbfi_hashbits(h2, i, 25);
+        const uint32_t ctr = prod[i] >> 25;
         const uint64_t bit = UINT64_C(1) << (ctr & 63);
-        const uint64_t hi = (uint64_t)0 - (ctr >> 6);   /* all ones: counters 64..127 */
-        const uint64_t seen = (s1 & hi) | (s0 & ~hi);
-        const uint64_t fresh = (seen & bit) == 0;
-        s0 |= bit & ~hi;
-        s1 |= bit & hi;
-        const unsigned sh = (ctr & 15) * 4;
-        const uint64_t word = w[ctr >> 4];
-        const uint64_t inc = fresh & (((word >> sh) & 15) != 15);
-        w[ctr >> 4] = word + (inc << sh);
+        const unsigned first = (seen[ctr >> 6] & bit) == 0;
+        seen[ctr >> 6] |= bit;
+        const unsigned sh = (ctr & 1u) * 4;
+        const unsigned v = b[ctr >> 1];
+        const unsigned inc = first & (((v >> sh) & 15u) != 15u);
+        b[ctr >> 1] = (unsigned char)(v + (inc << sh));
     }
 }
 #endif
