@@ -194,6 +194,10 @@ static int size_search(const size_ctx *c, uint64_t nb0, uint64_t nbmax,
             hi = t;
         }
     } else {
+        /* FPR falls with the number of blocks: when the largest filter
+         * fails, so does every step towards it (one check instead of up
+         * to ~90 when no size fits). */
+        SBFI_RETURN_IF(nb0 < nbmax && !size_fits(c, nbmax), SBF_E_TOO_LARGE);
         lo = nb0;
         for (;;) {
             SBFI_RETURN_IF(lo == nbmax, SBF_E_TOO_LARGE);
