@@ -54,6 +54,15 @@ static hot_row *row(sbfb_results *r, const char *table, int layout, int isa, int
     return h;
 }
 
+/* A row of the single-key table. */
+static void put(sbfb_results *r, int layout, int isa, int si, size_t bytes,
+                const char *what, double ns, double ratio)
+{
+    hot_row *h = row(r, "single", layout, isa, si, bytes, what);
+    h->ns = ns;
+    h->ratio = ratio;
+}
+
 static int reps_of(const sbfb_opts *o)
 {
     return o->reps < 5 ? 5 : o->reps;
@@ -211,22 +220,11 @@ static void run_single(const sbfb_opts *o, sbfb_results *r)
             run_op(T_ADDN, &a); /* filled to the design load for the queries */
             const double cont1 = best_ns(o, T_CONT1, &q);
             const double contn = best_ns(o, T_CONTN, &q);
-            hot_row *h;
-            h = row(r, "single", layout, isa, si, bytes, "hash (u64)");
-            h->ns = hash;
-            h->ratio = 1;
-            h = row(r, "single", layout, isa, si, bytes, "contains single (absent)");
-            h->ns = cont1;
-            h->ratio = cont1 / hash;
-            h = row(r, "single", layout, isa, si, bytes, "add single");
-            h->ns = add1;
-            h->ratio = add1 / cont1;
-            h = row(r, "single", layout, isa, si, bytes, "contains batch (absent)");
-            h->ns = contn;
-            h->ratio = contn / hash;
-            h = row(r, "single", layout, isa, si, bytes, "add batch");
-            h->ns = addn;
-            h->ratio = addn / contn;
+            put(r, layout, isa, si, bytes, "hash (u64)", hash, 1);
+            put(r, layout, isa, si, bytes, "contains single (absent)", cont1, cont1 / hash);
+            put(r, layout, isa, si, bytes, "add single", add1, add1 / cont1);
+            put(r, layout, isa, si, bytes, "contains batch (absent)", contn, contn / hash);
+            put(r, layout, isa, si, bytes, "add batch", addn, addn / contn);
             sbf_free(f);
         }
         /* String keys, default kernels. */
@@ -240,15 +238,10 @@ static void run_single(const sbfb_opts *o, sbfb_results *r)
                 const double add1 = best_ns(o, T_ADD1_STR, &c);
                 const double cont1 = best_ns(o, T_CONT1_STR, &c);
                 const int isa = sbf_isa_active();
-                hot_row *h = row(r, "single", layout, isa, si, bytes, "hash (str 8..64 B)");
-                h->ns = hash;
-                h->ratio = 1;
-                h = row(r, "single", layout, isa, si, bytes, "contains single (str, present)");
-                h->ns = cont1;
-                h->ratio = cont1 / hash;
-                h = row(r, "single", layout, isa, si, bytes, "add single (str)");
-                h->ns = add1;
-                h->ratio = add1 / cont1;
+                put(r, layout, isa, si, bytes, "hash (str 8..64 B)", hash, 1);
+                put(r, layout, isa, si, bytes, "contains single (str, present)", cont1,
+                    cont1 / hash);
+                put(r, layout, isa, si, bytes, "add single (str)", add1, add1 / cont1);
                 sbf_free(f);
             }
             sbfb_strs_free(&s);
