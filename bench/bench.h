@@ -115,6 +115,7 @@ typedef struct sbfb_roof {
     int size_idx;
     size_t bytes;
     double ns;
+    int dist;              /* the prefetch distance that won the sweep */
 } sbfb_roof;
 
 typedef struct sbfb_peer {
@@ -173,6 +174,7 @@ typedef struct sbfb_results {
     /* the roofline loop run on each filter's own bytes (sbf_data), right
      * after the default kernels' contains: the ratio's denominator */
     double roof_at[SBFB_NLAYOUTS][SBFB_MAX_SIZES];
+    int roof_at_dist[SBFB_NLAYOUTS][SBFB_MAX_SIZES];   /* its winning distance */
     sbfb_peer *peer; size_t npeer, cappeer;
     sbfb_lat *lat; size_t nlat, caplat;
     sbfb_fpr *fpr; size_t nfpr, capfpr;
@@ -265,9 +267,16 @@ void sbfb_latency_filter(const sbfb_opts *o, sbfb_results *r, const sbf_filter *
                          const uint64_t *pos, const uint64_t *neg, size_t P);
 void sbfb_run_fpr(const sbfb_opts *o, sbfb_results *r);
 int sbfb_run_check(const sbfb_opts *o, sbfb_results *r);
-/* The roofline loop over `lines` 64-byte lines for n random keys. */
+/* The roofline loop over `lines` 64-byte lines for n random keys, the line
+ * of key i + dist prefetched when key i's is read (a sliding window). */
 uint64_t sbfb_roofline_loop(const uint64_t *mem, uint64_t lines,
-                            const uint64_t *keys, size_t n);
+                            const uint64_t *keys, size_t n, size_t dist);
+/* The roofline: the best of sbfb_roofline_loop over the distances
+ * sbfb_roof_dists (each timed by sbfb_time_best); *dist gets the winner. */
+#define SBFB_NROOF_DISTS 5
+extern const int sbfb_roof_dists[SBFB_NROOF_DISTS];
+double sbfb_roofline_swept(const sbfb_opts *o, const uint64_t *mem, uint64_t lines,
+                           const uint64_t *keys, size_t n, int *dist);
 /* An operation on keys [off, off + len) of a context's key array. */
 typedef void (*sbfb_op)(void *ctx, size_t off, size_t len);
 /* Times fn over a context of `total` keys: calls of a calibrated length

@@ -254,28 +254,6 @@ static void run_single(const sbfb_opts *o, sbfb_results *r)
 
 /* -------------------------------------------------------------- roofline */
 
-static const int g_dists[] = { 8, 16, 32, 64, 128 };
-#define NDIST ((int)(sizeof g_dists / sizeof g_dists[0]))
-
-/* One random line per key, sliding window: the line of key i + dist is
- * prefetched when key i's line is read. Keys are random: the line is their
- * multiply-shift. */
-SBFB_NOINLINE static uint64_t sweep_loop(const uint64_t *mem, uint64_t lines,
-                                         const uint64_t *keys, size_t n, size_t dist)
-{
-    uint64_t acc = 0;
-    const size_t pre = dist < n ? dist : n;
-    for (size_t i = 0; i < pre; i++)
-        __builtin_prefetch(&mem[(uint64_t)(((unsigned __int128)keys[i] * lines) >> 64) * 8], 0, 3);
-    for (size_t i = 0; i < n; i++) {
-        if (i + dist < n)
-            __builtin_prefetch(
-                &mem[(uint64_t)(((unsigned __int128)keys[i + dist] * lines) >> 64) * 8], 0, 3);
-        acc += mem[(uint64_t)(((unsigned __int128)keys[i] * lines) >> 64) * 8];
-    }
-    return acc;
-}
-
 typedef struct sweep_arg {
     const uint64_t *mem;
     uint64_t lines;
@@ -290,7 +268,7 @@ static double time_sweep(const uint64_t *mem, uint64_t lines, const uint64_t *ke
     double best = INFINITY;
     for (int rep = 0; rep < reps; rep++) {
         const double t0 = sbfb_now();
-        g_hot_sink += sweep_loop(mem, lines, keys, n, dist);
+        g_hot_sink += sbfb_roofline_loop(mem, lines, keys, n, dist);
         const double ns = (sbfb_now() - t0) * 1e9 / (double)n;
         if (ns < best)
             best = ns;
@@ -303,23 +281,6 @@ static void *sweep_thread(void *p)
     sweep_arg *a = p;
     a->ns = time_sweep(a->mem, a->lines, a->keys, a->n, a->dist, 3);
     return NULL;
-}
-
-/* The best distance on mem; *ns its time. */
-static int sweep(const sbfb_opts *o, const uint64_t *mem, size_t bytes,
-                 const uint64_t *keys, size_t n, double *ns)
-{
-    int bd = g_dists[0];
-    double best = INFINITY;
-    for (int d = 0; d < NDIST; d++) {
-        const double t = time_sweep(mem, bytes / 64, keys, n, (size_t)g_dists[d], reps_of(o));
-        if (t < best) {
-            best = t;
-            bd = g_dists[d];
-        }
-    }
-    *ns = best;
-    return bd;
 }
 
 static void run_roof(const sbfb_opts *o, sbfb_results *r)
@@ -348,8 +309,8 @@ static void run_roof(const sbfb_opts *o, sbfb_results *r)
             (void)sbf_add_u64(f, keys + n, n / 4);
             size_t len;
             const uint64_t *mem = sbf_data(f, &len);
-            double roof;
-            const int dist = sweep(o, mem, len, keys, n, &roof);
+            int dist = 0;
+            const double roof = sbfb_roofline_swept(o, mem, len / 64, keys, n, &dist);
             loop_ctx q = { f, keys, NULL, n, out };
             const double cont = best_ns(o, T_CONTN, &q);
             hot_row *h = row(r, "roof", layout, sbf_isa_active(), si, len,

@@ -195,6 +195,7 @@ void sbfb_json_roofline(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
         sbfb_jw_str(j, "size", o->sizes[r->roof[i].size_idx].label);
         sbfb_jw_u64(j, "bytes", r->roof[i].bytes);
         sbfb_jw_num(j, "ns_per_key", r->roof[i].ns);
+        sbfb_jw_int(j, "distance", r->roof[i].dist);
         sbfb_jw_close(j, '}');
     }
     sbfb_jw_close(j, ']');
@@ -208,6 +209,7 @@ void sbfb_json_roofline(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
             sbfb_jw_str(j, "size", o->sizes[si].label);
             sbfb_jw_u64(j, "bytes", o->sizes[si].bytes);
             sbfb_jw_num(j, "ns_per_key", r->roof_at[l][si]);
+            sbfb_jw_int(j, "distance", r->roof_at_dist[l][si]);
             sbfb_jw_close(j, '}');
         }
     sbfb_jw_close(j, ']');
