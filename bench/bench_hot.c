@@ -412,22 +412,29 @@ static void run_scaling(const sbfb_opts *o, sbfb_results *r)
             break;
         const size_t bytes = o->sizes[si].bytes;
         uint64_t n = 0;
-        sbf_filter *f = make(SBF_ISA_AUTO, SBF_BLOCKED, bytes, SBF_CONCURRENT, &n);
-        if (f == NULL)
+        /* Adds: a concurrent filter. Queries: a plain one, filled, shared
+         * read-only (what plain filters allow from any number of threads). */
+        sbf_filter *fc = make(SBF_ISA_AUTO, SBF_BLOCKED, bytes, SBF_CONCURRENT, &n);
+        sbf_filter *fp = make(SBF_ISA_AUTO, SBF_BLOCKED, bytes, 0, NULL);
+        if (fc == NULL || fp == NULL) {
+            sbf_free(fc);
+            sbf_free(fp);
             continue;
+        }
         const size_t per = (size_t)1 << (o->quick ? 19 : 21);
         uint64_t *keys = sbfb_xmalloc(per * (size_t)maxt * 8);
         sbfb_keys(o->seed, 0, per * (size_t)maxt, keys);
+        (void)sbf_add_u64(fp, keys, per * (size_t)maxt < n ? per * (size_t)maxt : n);
         static const char *const what[3] = { "concurrent add batch", "concurrent add single",
-                                              "contains batch (shared, read-only)" };
+                                              "plain contains batch (shared, read-only)" };
         for (int mode = 0; mode < 3; mode++) {
             for (int T = 1; T <= maxt; T++) {
                 sbfb_progress("hot threads %s %s x%d", o->sizes[si].label, what[mode], T);
                 double best = INFINITY;
                 for (int rep = 0; rep < 3; rep++) {
                     if (mode < 2)
-                        sbf_clear(f);
-                    const double ns = run_threads(f, keys, per, T, mode);
+                        sbf_clear(fc);
+                    const double ns = run_threads(mode < 2 ? fc : fp, keys, per, T, mode);
                     best = ns < best ? ns : best;
                 }
                 hot_row *h = row(r, "threads", SBF_BLOCKED, sbf_isa_active(), si, bytes,
@@ -437,20 +444,24 @@ static void run_scaling(const sbfb_opts *o, sbfb_results *r)
             }
         }
         free(keys);
-        sbf_free(f);
+        sbf_free(fc);
+        sbf_free(fp);
     }
 }
 
 /* ------------------------------------------------------ SBF_CONCURRENT cost */
 
-static void run_conc(const sbfb_opts *o, sbfb_results *r)
+/* One size; sz 1 (the large one): blocked and split-block, batched calls. */
+static void conc_at(const sbfb_opts *o, sbfb_results *r, int si, int sz)
 {
-    const int si = size_l2(o);
     const size_t bytes = o->sizes[si].bytes;
     for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
-        sbfb_progress("hot concurrent cost %s", sbfb_layout_name(layout));
+        if (sz == 1 && layout != SBF_BLOCKED && layout != SBF_SPLIT_BLOCK)
+            continue;
+        sbfb_progress("hot concurrent cost %s %s", o->sizes[si].label,
+                      sbfb_layout_name(layout));
         uint64_t n = 0;
         sbf_filter *p = make(SBF_ISA_AUTO, layout, bytes, 0, &n);
         sbf_filter *c = make(SBF_ISA_AUTO, layout, bytes, SBF_CONCURRENT, NULL);
@@ -470,6 +481,8 @@ static void run_conc(const sbfb_opts *o, sbfb_results *r)
                                              "contains batch (absent)",
                                              "contains single (absent)" };
         for (int i = 0; i < 4; i++) {
+            if (sz == 1 && (ops[i] == T_ADD1 || ops[i] == T_CONT1))
+                continue;
             const int query = ops[i] == T_CONTN || ops[i] == T_CONT1;
             loop_ctx lp = { p, query ? neg : keys, NULL, n, out };
             loop_ctx lc = { c, query ? neg : keys, NULL, n, out };
@@ -488,6 +501,13 @@ static void run_conc(const sbfb_opts *o, sbfb_results *r)
         sbf_free(p);
         sbf_free(c);
     }
+}
+
+static void run_conc(const sbfb_opts *o, sbfb_results *r)
+{
+    conc_at(o, r, size_l2(o), 0);
+    if (size_big(o) != size_l2(o))
+        conc_at(o, r, size_big(o), 1);
 }
 
 /* SBFB_HOT=single,conc,roof,threads in the environment runs only those

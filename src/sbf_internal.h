@@ -342,21 +342,30 @@ static inline uint64_t sbfi_nib_dec(uint64_t v, uint64_t dec)
 
 /* OR m[i] into w[i] atomically (relaxed: the caller's own happens-before
  * orders an add before a query). A word that already holds its bits is
- * not written, so a shared line is not taken exclusive for nothing. */
+ * not written, so a shared line is not taken exclusive for nothing. Which
+ * words need a fetch-or is decided first, branch-free, then only those are
+ * visited: a test per word mispredicted about half the time. */
 static inline void sbfi_or_words_atomic(uint64_t *w, const uint64_t *m,
                                         unsigned n)
 {
+    unsigned need = 0;
     for (unsigned i = 0; i < n; i++)
-        if ((__atomic_load_n(&w[i], __ATOMIC_RELAXED) & m[i]) != m[i])
-            (void)__atomic_fetch_or(&w[i], m[i], __ATOMIC_RELAXED);
+        need |= (unsigned)((__atomic_load_n(&w[i], __ATOMIC_RELAXED) & m[i]) != m[i]) << i;
+    for (; need != 0; need &= need - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(need);
+        (void)__atomic_fetch_or(&w[i], m[i], __ATOMIC_RELAXED);
+    }
 }
 
-/* Saturating +1 (SWAR) of the counters in inc, word by word with CAS. */
+/* Saturating +1 (SWAR) of the counters in inc, word by word with CAS;
+ * only the words with an increment are visited. */
 static inline void sbfi_inc_words_atomic(uint64_t *w, const uint64_t *inc)
 {
-    for (unsigned i = 0; i < 8; i++) {
-        if (inc[i] == 0)
-            continue;
+    unsigned todo = 0;
+    for (unsigned i = 0; i < 8; i++)
+        todo |= (unsigned)(inc[i] != 0) << i;
+    for (; todo != 0; todo &= todo - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(todo);
         uint64_t old = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
         while (!__atomic_compare_exchange_n(&w[i], &old, sbfi_nib_inc(old, inc[i]),
                                             1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
