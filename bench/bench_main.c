@@ -42,7 +42,10 @@ static void usage(FILE *out)
 "  --fpr-n N            keys per FPR filter (default 1000000)\n"
 "  --fpr-time S         seconds for all FPR probes (default 100, quick 12)\n"
 "  --fpr-max-probes N   cap per FPR filter (default 1e9, quick 2e7)\n"
-"  --lat-samples N      timed calls per latency histogram (default 1000000)\n"
+"  --lat-samples N      timed samples per latency histogram (default 1000000)\n"
+"  --lat-group auto|N   calls per latency sample: auto (the default) groups calls\n"
+"                       shorter than 20 clock steps on filters within the L2\n"
+"                       cache; N forces it (1: every call timed alone)\n"
 "  --seed N             key generator seed (default 42)\n"
 "  --json FILE          write every result as JSON (schema: bench/README.md)\n"
 "  --outdir DIR         write bench.json, REPORT.md and plot data into DIR\n"
@@ -279,6 +282,10 @@ static int parse_valued(sbfb_opts *o, cli *c, const char *a, const char *v)
         /* done */
     } else if (IS("--lat-samples")) {
         o->lat_samples = (uint64_t)atof(v);
+    } else if (IS("--lat-group")) {
+        o->lat_group = !strcmp(v, "auto") ? 0 : (unsigned)atoi(v);
+        if (strcmp(v, "auto") != 0 && (o->lat_group < 1 || o->lat_group > 4096))
+            die("--lat-group takes auto or 1..4096", v);
     } else if (IS("--seed")) {
         o->seed = strtoull(v, NULL, 0);
     } else if (IS("--json")) {
@@ -421,6 +428,7 @@ int main(int argc, char **argv)
     sbfb_machine m;
     sbfb_machine_get(&m);
     pick_sizes(&o, &m, c.size_arg);
+    o.lat_group_max = m.l2 ? m.l2 : (size_t)1 << 20;
 
     sbfb_results r;
     memset(&r, 0, sizeof r);

@@ -363,37 +363,45 @@ void sbfb_table_peer(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
     free(t);
 }
 
+/* One row per histogram. G > 1: each sample is the mean of G calls. */
 void sbfb_table_lat(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
 {
     if (r->nlat == 0)
         return;
-    sbfb_tbl *t = sbfb_tbl_new(12);
-    const char *h[12] = { "layout", "size", "call", "lookup", "overhead", "min", "p50",
-                          "p90", "p99", "p99.9", "p99.99", "max" };
-    for (int c = 0; c < 12; c++) {
+    enum { NC = 14 };
+    sbfb_tbl *t = sbfb_tbl_new(NC);
+    const char *h[NC] = { "layout", "size", "call", "timing", "lookup", "G", "overhead", "min",
+                          "p50", "p90", "p99", "p99.9", "p99.99", "max" };
+    for (int c = 0; c < NC; c++) {
         sbfb_tbl_set(t, 0, c, "%s", h[c]);
-        t->right[c] = c >= 4;
+        t->right[c] = c >= 5;
     }
-    for (size_t i = 0; i < r->nlat && i < 500; i++) {
+    for (size_t i = 0; i < r->nlat && i < SBFB_TBL_ROWS - 1; i++) {
         const sbfb_lat *l = &r->lat[i];
+        const int row = (int)i + 1;
         const double v[8] = { l->overhead_ns, l->min, l->p50, l->p90, l->p99, l->p999,
                               l->p9999, l->max };
-        sbfb_tbl_set(t, (int)i + 1, 0, "%s", sbfb_layout_name(l->layout));
-        sbfb_tbl_set(t, (int)i + 1, 1, "%s", o->sizes[l->size_idx].label);
-        sbfb_tbl_set(t, (int)i + 1, 2, "%s", l->batch > 1 ? "batch of 256" : "single");
-        sbfb_tbl_set(t, (int)i + 1, 3, "%s", l->lookup);
+        sbfb_tbl_set(t, row, 0, "%s", sbfb_layout_name(l->layout));
+        sbfb_tbl_set(t, row, 1, "%s", o->sizes[l->size_idx].label);
+        sbfb_tbl_set(t, row, 2, "%s", l->batch > 1 ? "batch of 256" : "single");
+        sbfb_tbl_set(t, row, 3, "%s", l->timing);
+        sbfb_tbl_set(t, row, 4, "%s", l->lookup);
+        sbfb_tbl_set(t, row, 5, "%u", l->group);
         for (int c = 0; c < 8; c++) {
             char b[32];
             if (c > 0 && v[c] == 0)
                 snprintf(b, sizeof b, "0");
             else
                 sbfb_fmt_ns(b, sizeof b, v[c]);
-            sbfb_tbl_set(t, (int)i + 1, 4 + c, "%s", b);
+            sbfb_tbl_set(t, row, 6 + c, "%s", b);
         }
     }
-    if (!md)
-        fprintf(out, "\nLatency per call, ns (timer %s at %.3f GHz, overhead subtracted):\n",
-                sbfb_timer_name(), sbfb_ticks_hz() * 1e-9);
+    if (!md) {
+        const sbfb_clock *c = sbfb_clock_get();
+        fprintf(out, "\nLatency per call, ns (timer %s at %.3f GHz, steps of %.1f ns; overhead "
+                     "subtracted per sample; G > 1: each sample is the mean of G calls):\n",
+                sbfb_timer_name(), c->hz * 1e-9, (double)c->gran_ticks * c->tick_ns);
+    }
     sbfb_tbl_print(t, out, md);
     free(t);
 }
