@@ -72,7 +72,8 @@ typedef struct sbfb_opts {
     int fpr_lo, fpr_hi;          /* bits/key range */
     uint64_t fpr_n;              /* keys per FPR filter */
     double fpr_time;             /* seconds for all FPR probes */
-    uint64_t fpr_max_probes;     /* cap per filter */
+    uint64_t fpr_max_probes;     /* cap per row (all its filters) */
+    int fpr_threads;             /* 0: every online CPU */
     uint64_t lat_samples;        /* timed samples per histogram */
     unsigned lat_group;          /* calls per sample: 0 = chosen per row */
     size_t lat_group_max;        /* larger filters: single calls (the L2 size) */
@@ -165,6 +166,11 @@ typedef struct sbfb_fpr {
     double classic, putze, exact;
     int outside;           /* exact formula outside [flo, fhi] */
     int outside_wilson;    /* exact formula outside [lo, hi] */
+    double expected_fp;    /* exact * probes */
+    int low_res;           /* fewer than 10^4 expected: --fpr-max-probes stopped it */
+    double wilson_rel;     /* Wilson half-width / measured */
+    double filters_rel;    /* half-width across filters / measured */
+    double seconds;        /* wall time of the row */
 } sbfb_fpr;
 
 typedef struct sbfb_metric {

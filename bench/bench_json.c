@@ -342,6 +342,11 @@ void sbfb_json_fpr(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
         sbfb_jw_num(j, "classic", e->classic);
         sbfb_jw_bool(j, "exact_outside", e->outside);
         sbfb_jw_bool(j, "exact_outside_wilson", e->outside_wilson);
+        sbfb_jw_num(j, "expected_false_positives", e->expected_fp);
+        sbfb_jw_num(j, "wilson95_rel_halfwidth", e->wilson_rel);
+        sbfb_jw_num(j, "filters95_rel_halfwidth", e->filters_rel);
+        sbfb_jw_bool(j, "low_resolution", e->low_res);
+        sbfb_jw_num(j, "seconds", e->seconds);
         sbfb_jw_close(j, '}');
     }
     sbfb_jw_close(j, ']');

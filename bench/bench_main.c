@@ -40,8 +40,11 @@ static void usage(FILE *out)
 "  --reps N             repetitions per measurement, best kept (default 3)\n"
 "  --fpr-bits A-B       bits per key for the FPR table (default 4-24)\n"
 "  --fpr-n N            keys per FPR filter (default 1000000)\n"
-"  --fpr-time S         seconds for all FPR probes (default 100, quick 12)\n"
-"  --fpr-max-probes N   cap per FPR filter (default 1e9, quick 2e7)\n"
+"  --fpr-time S         seconds for FPR probes beyond each row's minimum of 10^4\n"
+"                       expected false positives (default 60, quick 12)\n"
+"  --fpr-max-probes N   cap per FPR row; a row it stops short of its minimum is\n"
+"                       marked low-resolution (default 2e9, quick 2e7)\n"
+"  --fpr-threads N      threads building and probing FPR filters (default: CPUs)\n"
 "  --lat-samples N      timed samples per latency histogram (default 1000000)\n"
 "  --lat-group auto|N   calls per latency sample: auto (the default) groups calls\n"
 "                       shorter than 20 clock steps on filters within the L2\n"
@@ -190,9 +193,9 @@ static void finish_defaults(sbfb_opts *o)
     if (o->quick && o->reps == 3)
         o->reps = 2;
     if (o->fpr_time < 0)
-        o->fpr_time = o->quick ? 12 : 100;
+        o->fpr_time = o->quick ? 12 : 60;
     if (o->fpr_max_probes == 0)
-        o->fpr_max_probes = o->quick ? 20000000 : 1000000000;
+        o->fpr_max_probes = o->quick ? 20000000 : 2000000000;
     if (o->lat_samples == 0)
         o->lat_samples = o->quick ? 100000 : 1000000;
 }
@@ -250,6 +253,10 @@ static int parse_fpr_option(sbfb_opts *o, const char *a, const char *v)
         o->fpr_time = atof(v);
     } else if (IS("--fpr-max-probes")) {
         o->fpr_max_probes = (uint64_t)atof(v);
+    } else if (IS("--fpr-threads")) {
+        o->fpr_threads = atoi(v);
+        if (o->fpr_threads < 1 || o->fpr_threads > 8)
+            die("--fpr-threads takes 1..8", v);
     } else {
         return 0;
     }

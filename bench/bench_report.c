@@ -164,11 +164,19 @@ void sbfb_md_lat(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 /* REPORT.md: the false-positive table and plot. */
 void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
-    (void)o;
     if (!r->nfpr)
         return;
+    int low = 0, marked = 0;
+    double worst = 0, secs = 0;
+    for (size_t i = 0; i < r->nfpr; i++) {
+        const sbfb_fpr *e = &r->fpr[i];
+        low += e->low_res;
+        marked += e->outside;
+        worst = e->wilson_rel > worst ? e->wilson_rel : worst;
+        secs += e->seconds;
+    }
     fprintf(f, "\n## False-positive rate\n\nFor each row, 8 or 16 independent filters "
-               "(16 at 8, 10 and 16 bits/key), each with n = %llu distinct keys, probed "
+               "(16 at 8, 10 and 16 bits/key%s), each with n = %llu distinct keys, probed "
                "with distinct absent keys (batched contains); \"measured\" pools them. "
                "Bits/key counts memory; for the counting layout it counts 4-bit counters "
                "(memory is 4 times that). \"exact\" is `sbf_fpp_theory`, the layout's "
@@ -180,7 +188,18 @@ void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "mean across the filters (Student t; both noises). * marks an exact value "
                "outside the interval across filters, w one outside the Wilson interval. "
                "The plot's error bars are the interval across filters.\n\n",
-            (unsigned long long)r->fpr[0].n);
+            o->quick ? "; half as many in a quick run" : "", (unsigned long long)r->fpr[0].n);
+    fprintf(f, "**Resolution.** Every row is given probes for at least 10^4 expected false "
+               "positives (exact rate x probes, \"expected FP\"), which resolves its rate to "
+               "about +-2%% (Wilson); beyond that, up to 10^6 within a time share of "
+               "`--fpr-time` (%.0f s; 8, 10 and 16 bits/key count four times). A row that "
+               "`--fpr-max-probes` (%.3g per row) stops short of 10^4 is marked ~ (low "
+               "resolution): %d row%s here. \"+- Wilson / filters\" is each interval's "
+               "half-width relative to the measured rate; the widest Wilson half-width here "
+               "is %.2g%%. The table took %.0f s.\n\n",
+            o->fpr_time, (double)o->fpr_max_probes, low, low == 1 ? "" : "s", worst * 100,
+            secs);
+    (void)marked;
     sbfb_table_fpr(f, r, 1);
     fprintf(f, "\n![false-positive rate](fpr.png)\n");
 }

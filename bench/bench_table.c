@@ -406,39 +406,60 @@ void sbfb_table_lat(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md
     free(t);
 }
 
+/* A relative half-width as a percentage with two significant digits. */
+static void fmt_rel(char *buf, size_t cap, double rel)
+{
+    if (!isfinite(rel))
+        snprintf(buf, cap, "-");
+    else if (rel < 0.0995)
+        snprintf(buf, cap, "%.2g%%", rel * 100);
+    else
+        snprintf(buf, cap, "%.0f%%", rel * 100);
+}
+
 void sbfb_table_fpr(FILE *out, const sbfb_results *r, int md)
 {
     if (r->nfpr == 0)
         return;
-    sbfb_tbl *t = sbfb_tbl_new(11);
-    const char *h[11] = { "layout", "bits/key", "k", "filters x probes", "measured",
-                          "95% Wilson", "95% across filters", "exact", "putze", "classic", "" };
-    for (int c = 0; c < 11; c++) {
+    enum { NC = 13 };
+    sbfb_tbl *t = sbfb_tbl_new(NC);
+    const char *h[NC] = { "layout", "bits/key", "k", "filters x probes", "expected FP",
+                          "measured", "95% Wilson", "95% across filters", "+- Wilson / filters",
+                          "exact", "putze", "classic", "" };
+    for (int c = 0; c < NC; c++) {
         sbfb_tbl_set(t, 0, c, "%s", h[c]);
-        t->right[c] = c == 1 || c == 2 || (c >= 4 && c <= 9);
+        t->right[c] = c == 1 || c == 2 || (c >= 4 && c <= 11);
     }
-    sbfb_tbl_set(t, 0, 10, md ? "exact outside" : "");
-    for (size_t i = 0; i < r->nfpr && i < 500; i++) {
+    sbfb_tbl_set(t, 0, NC - 1, md ? "marks" : "");
+    for (size_t i = 0; i < r->nfpr && i < SBFB_TBL_ROWS - 1; i++) {
         const sbfb_fpr *e = &r->fpr[i];
         const int row = (int)i + 1;
+        char a[16], b[16];
         sbfb_tbl_set(t, row, 0, "%s", sbfb_layout_name(e->layout));
         sbfb_tbl_set(t, row, 1, "%d", e->bits_per_key);
         sbfb_tbl_set(t, row, 2, "%u", e->k);
-        sbfb_tbl_set(t, row, 3, "%d x %.3g", e->filters, (double)e->probes / e->filters);
-        sbfb_tbl_set(t, row, 4, "%.5g", e->measured);
-        sbfb_tbl_set(t, row, 5, "[%.5g, %.5g]", e->lo, e->hi);
-        sbfb_tbl_set(t, row, 6, "[%.5g, %.5g]", e->flo, e->fhi);
-        sbfb_tbl_set(t, row, 7, "%.5g", e->exact);
+        sbfb_tbl_set(t, row, 3, "%d x %.3g", e->filters,
+                     e->filters ? (double)e->probes / e->filters : 0.0);
+        sbfb_tbl_set(t, row, 4, "%.3g", e->expected_fp);
+        sbfb_tbl_set(t, row, 5, "%.5g", e->measured);
+        sbfb_tbl_set(t, row, 6, "[%.5g, %.5g]", e->lo, e->hi);
+        sbfb_tbl_set(t, row, 7, "[%.5g, %.5g]", e->flo, e->fhi);
+        fmt_rel(a, sizeof a, e->wilson_rel);
+        fmt_rel(b, sizeof b, e->filters_rel);
+        sbfb_tbl_set(t, row, 8, "%s / %s", a, b);
+        sbfb_tbl_set(t, row, 9, "%.5g", e->exact);
         if (isnan(e->putze))
-            sbfb_tbl_set(t, row, 8, "-");
+            sbfb_tbl_set(t, row, 10, "-");
         else
-            sbfb_tbl_set(t, row, 8, "%.5g", e->putze);
-        sbfb_tbl_set(t, row, 9, "%.5g", e->classic);
-        sbfb_tbl_set(t, row, 10, "%s%s", e->outside ? "*" : "", e->outside_wilson ? "w" : "");
+            sbfb_tbl_set(t, row, 10, "%.5g", e->putze);
+        sbfb_tbl_set(t, row, 11, "%.5g", e->classic);
+        sbfb_tbl_set(t, row, 12, "%s%s%s", e->outside ? "*" : "", e->outside_wilson ? "w" : "",
+                     e->low_res ? "~" : "");
     }
     if (!md)
         fprintf(out, "\nFalse-positive rate (n = %llu keys per filter; * = exact formula outside "
-                     "the 95%% interval across filters, w = outside the Wilson interval):\n",
+                     "the 95%% interval across filters, w = outside the Wilson interval, ~ = "
+                     "low resolution: fewer than 10^4 expected false positives):\n",
                 (unsigned long long)r->fpr[0].n);
     sbfb_tbl_print(t, out, md);
     free(t);
