@@ -200,32 +200,26 @@ static void finish_defaults(sbfb_opts *o)
         o->lat_samples = o->quick ? 100000 : 1000000;
 }
 
-static unsigned parse_suites(const char *v)
+static unsigned layout_bit(const char *name)
 {
-    char buf[256], *s = buf, *it;
-    snprintf(buf, sizeof buf, "%s", v);
-    unsigned suites = 0;
-    while ((it = next_item(&s))) {
-        const unsigned bit = sbfb_suite_bit(it);
-        if (bit == 0)
-            die("unknown suite", it);
-        suites |= bit;
-    }
-    return suites;
+    const int l = sbfb_layout_from_name(name);
+    return l < 0 ? 0 : 1u << l;
 }
 
-static unsigned parse_layouts(const char *v)
+/* A comma list of names, each mapped to bits by bit_of (0: unknown, which
+ * stops the run with `what`); the union of the bits. */
+static unsigned parse_bits(const char *v, unsigned (*bit_of)(const char *), const char *what)
 {
     char buf[256], *s = buf, *it;
     snprintf(buf, sizeof buf, "%s", v);
-    unsigned layouts = 0;
+    unsigned bits = 0;
     while ((it = next_item(&s))) {
-        const int l = sbfb_layout_from_name(it);
-        if (l < 0)
-            die("unknown layout", it);
-        layouts |= 1u << l;
+        const unsigned bit = bit_of(it);
+        if (bit == 0)
+            die(what, it);
+        bits |= bit;
     }
-    return layouts;
+    return bits;
 }
 
 /* Option a is `name`, and has a value (else the run stops). */
@@ -268,9 +262,9 @@ static int parse_fpr_option(sbfb_opts *o, const char *a, const char *v)
 static int parse_valued(sbfb_opts *o, cli *c, const char *a, const char *v)
 {
     if (IS("--suite")) {
-        o->suites = parse_suites(v);
+        o->suites = parse_bits(v, sbfb_suite_bit, "unknown suite");
     } else if (IS("--layout")) {
-        o->layouts = parse_layouts(v);
+        o->layouts = parse_bits(v, layout_bit, "unknown layout");
     } else if (IS("--isa")) {
         c->isa_arg = v;
     } else if (IS("--sizes")) {
