@@ -415,7 +415,7 @@ int sbfb_plot_fpr(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_re
  * run NULL is an output-only section (the headline); an output callback
  * NULL means the section adds nothing there. Output callbacks write nothing
  * when their rows are absent. Sections are listed once, in order, in
- * SBFB_SECTIONS (bench_section.c): runs happen in that order (a run
+ * SBFB_SECTIONS (below): runs happen in that order (a run
  * function shared by two selected sections runs once), and every output
  * follows it too. bench/README.md, "Adding a section".
  */
