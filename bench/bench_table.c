@@ -389,7 +389,7 @@ void sbfb_table_lat(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md
         sbfb_tbl_set(t, row, 5, "%u", l->group);
         for (int c = 0; c < 8; c++) {
             char b[32];
-            if (c > 0 && v[c] == 0)
+            if (v[c] == 0)
                 snprintf(b, sizeof b, "0");
             else
                 sbfb_fmt_ns(b, sizeof b, v[c]);
