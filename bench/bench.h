@@ -241,6 +241,10 @@ typedef struct sbfb_clock {
     uint64_t ovh_min_ticks;  /* its minimum */
 } sbfb_clock;
 const sbfb_clock *sbfb_clock_get(void);
+/* The smallest non-zero value among d[0..n) that makes up at least 10% of
+ * the non-zero values (1 when none is): the clock's usual step, given
+ * differences of back-to-back reads. Sorts d. */
+uint64_t sbfb_usual_step(uint64_t *d, size_t n);
 /* The median cost of an empty timed region, measured now (min: its minimum,
  * may be NULL). */
 uint64_t sbfb_timer_overhead(uint64_t *min);

@@ -274,6 +274,23 @@ uint64_t sbfb_timer_overhead(uint64_t *min_out)
  * A coarse counter (aarch64's, 24-100 MHz) reads equal most of the time; its
  * non-zero steps are single ticks.
  */
+uint64_t sbfb_usual_step(uint64_t *d, size_t n)
+{
+    qsort(d, n, sizeof *d, cmp_u64);
+    size_t nz = 0;
+    while (nz < n && d[nz] == 0)
+        nz++;
+    for (size_t i = nz; i < n;) {
+        size_t j = i;
+        while (j < n && d[j] == d[i])
+            j++;
+        if ((j - i) * 10 >= n - nz)
+            return d[i];
+        i = j;
+    }
+    return 1;
+}
+
 static uint64_t timer_granularity(void)
 {
     enum { N = 100000 };
@@ -285,21 +302,9 @@ static uint64_t timer_granularity(void)
         d[i] = t - prev;
         prev = t;
     }
-    qsort(d, N, sizeof *d, cmp_u64);
-    int nz = 0;
-    while (nz < N && d[nz] == 0)
-        nz++;
-    uint64_t g = 0;
-    for (int i = nz; i < N && g == 0;) {
-        int j = i;
-        while (j < N && d[j] == d[i])
-            j++;
-        if ((j - i) * 10 >= N - nz)
-            g = d[i];
-        i = j;
-    }
+    const uint64_t g = sbfb_usual_step(d, N);
     free(d);
-    return g ? g : 1;
+    return g;
 }
 
 const sbfb_clock *sbfb_clock_get(void)
