@@ -183,6 +183,38 @@ bench-check: deps
 bench-baseline: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
 
+# ------------------------------------------------------------ Redis module
+# build/sbf-redis.so: redis/ over the public header, the library linked in
+# statically, only RedisModule_OnLoad exported (redis/exports.map).
+# `make test-redis` drives it in real redis-server processes (redis/README.md).
+REDIS_SO  := $(BUILD)/sbf-redis.so
+REDIS_SRC := $(wildcard redis/*.c)
+REDIS_PY  ?= /usr/bin/python3
+
+$(BUILD)/obj/redis/%.o: redis/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Iredis $(BASE) $(CFLAGS) -c $< -o $@
+
+$(REDIS_SO): $(REDIS_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A) redis/exports.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared $(CFLAGS) $(LDFLAGS) -Wl,--version-script=redis/exports.map \
+	    -Wl,-z,defs -o $@ $(REDIS_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A) $(LIBS)
+	@bad=$$(nm -D --defined-only $@ | awk '$$2 ~ /^[TDBRVW]$$/ {print $$3}' | grep -vx RedisModule_OnLoad || true); \
+	if [ -n "$$bad" ]; then echo "$@ exports more than RedisModule_OnLoad: $$bad"; rm -f $@; exit 1; fi
+
+redis: $(REDIS_SO)
+
+test-redis: $(REDIS_SO)
+	SBF_DEPS_REDIS=1 bash scripts/deps.sh
+	$(REDIS_PY) redis/test_redis.py --module $(abspath $(REDIS_SO)) $(REDIS_TEST_ARGS)
+
+bench-redis: $(REDIS_SO)
+	SBF_DEPS_REDIS=1 bash scripts/deps.sh
+	BUILD="$(BUILD)" bash redis/bench.sh $(abspath $(REDIS_SO))
+
+.PHONY: redis test-redis bench-redis
+
 # ---------------------------------------------------------------- install
 install: lib
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
