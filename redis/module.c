@@ -731,12 +731,14 @@ static int cmd_bf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
  * BF.LOADCHUNK knows where each chunk belongs and takes them in order only.
  * Header (little-endian): "SBFRCHN1", u32 version 1, u32 sub-filters,
  * u32 layout, u32 expansion, f64 error, u64 items; then per sub-filter
- * u64 capacity, f64 error, u64 items, u64 serialized length.
+ * u64 capacity, f64 error, u64 items, u64 serialized length; then a u64
+ * check (MurmurHash3 of the bytes before it, h1 with seed 0x5bf).
  */
 #define DUMP_MAGIC "SBFRCHN1"
 #define DUMP_VERSION 1
 #define DUMP_HDR 40
 #define DUMP_LINK 32
+#define DUMP_SEED 0x5bfu
 #define ITER_SHIFT 40
 #define ITER_MASK ((UINT64_C(1) << ITER_SHIFT) - 1)
 
@@ -784,7 +786,8 @@ static int link_bytes(const sbfr_chain *c, uint32_t l, void **buf, size_t *len)
  * header a loading key was created with. NULL when out of memory. */
 static unsigned char *dump_header(const sbfr_chain *c, size_t *len)
 {
-    *len = DUMP_HDR + (size_t)c->nlinks * DUMP_LINK;
+    const size_t body = DUMP_HDR + (size_t)c->nlinks * DUMP_LINK;
+    *len = body + 8;
     unsigned char *h = RedisModule_Alloc(*len);
     memcpy(h, DUMP_MAGIC, 8);
     put32(h + 8, DUMP_VERSION);
@@ -811,6 +814,9 @@ static unsigned char *dump_header(const sbfr_chain *c, size_t *len)
         put64(p + 16, c->links[i].items);
         put64(p + 24, nbytes);
     }
+    uint64_t sum[2];
+    sbf_murmur3_x64_128(h, body, DUMP_SEED, sum);
+    put64(h + body, sum[0]);
     return h;
 }
 
@@ -831,7 +837,11 @@ static sbfr_chain *chain_from_header(const unsigned char *h, size_t len, const c
     }
     const uint32_t nlinks = get32(h + 12), layout = get32(h + 16), expansion = get32(h + 20);
     const double error = bits_dbl(get64(h + 24));
-    if (nlinks == 0 || nlinks > SBFR_MAX_LINKS || len != DUMP_HDR + (size_t)nlinks * DUMP_LINK ||
+    uint64_t sum[2];
+    if (nlinks == 0 || nlinks > SBFR_MAX_LINKS || len != DUMP_HDR + (size_t)nlinks * DUMP_LINK + 8)
+        return NULL;
+    sbf_murmur3_x64_128(h, len - 8, DUMP_SEED, sum);
+    if (sum[0] != get64(h + len - 8) ||
         layout > SBF_COUNTING || expansion > SBFR_MAX_EXPANSION || !valid_rate(error) ||
         (layout == SBF_COUNTING && expansion != 0) || (expansion == 0 && nlinks != 1))
         return NULL;
@@ -980,8 +990,10 @@ static int cmd_bf_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int a
             return reply_status(ctx, st == KEY_OK ? -1 : st);
         }
         c = chain_from_header((const unsigned char *)buf, len, &err);
-        if (c != NULL)
+        if (c != NULL) {
             RedisModule_ModuleTypeSetValue(key, sbfr_type, c);
+            err = NULL;
+        }
     } else if (st != KEY_OK) {
         RedisModule_CloseKey(key);
         return reply_status(ctx, st);
