@@ -209,11 +209,19 @@ test-redis: $(REDIS_SO)
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/test_redis.py --module $(abspath $(REDIS_SO)) $(REDIS_TEST_ARGS)
 
+# The module built with ASan+UBSan, loaded into redis-server with the runtime
+# preloaded; servers exit normally so LeakSanitizer can speak.
+test-redis-san:
+	$(MAKE) SAN=1 BUILD=build/san build/san/sbf-redis.so
+	SBF_DEPS_REDIS=1 bash scripts/deps.sh
+	$(REDIS_PY) redis/test_redis.py --module $(abspath build/san/sbf-redis.so) \
+	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-seconds 4 $(REDIS_TEST_ARGS)
+
 bench-redis: $(REDIS_SO)
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	BUILD="$(BUILD)" bash redis/bench.sh $(abspath $(REDIS_SO))
 
-.PHONY: redis test-redis bench-redis
+.PHONY: redis test-redis test-redis-san bench-redis
 
 # ---------------------------------------------------------------- install
 install: lib

@@ -31,6 +31,9 @@ VECTORS = os.path.join(ROOT, "tests", "vectors")
 
 PASSED = 0
 FAILED = 0
+# --asan-preload: servers run with the sanitizer runtime preloaded (for a
+# module built with SAN=1), stop gracefully, and their stderr is searched.
+ASAN_PRELOAD = None
 
 
 def check(cond, what):
@@ -171,8 +174,14 @@ class Server:
                     "--dir", self.dir, "--logfile", "redis.log", "--save", "",
                     "--enable-debug-command", "yes", "--daemonize", "no",
                     "--loadmodule", self.module] + self.modargs + self.extra
+            env = dict(os.environ)
+            if ASAN_PRELOAD:
+                env["LD_PRELOAD"] = ASAN_PRELOAD
+                env["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+                env["UBSAN_OPTIONS"] = "print_stacktrace=1"
+            self.stderr = open(os.path.join(self.dir, "stderr.log"), "ab")
             self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL)
+                                         stderr=self.stderr, env=env)
             deadline = time.time() + 10
             while time.time() < deadline and self.proc.poll() is None:
                 try:
@@ -195,7 +204,26 @@ class Server:
         except OSError:
             return "(no log)"
 
+    def sanitizer_report(self):
+        try:
+            with open(os.path.join(self.dir, "stderr.log"), errors="replace") as f:
+                text = f.read()
+        except OSError:
+            return ""
+        return text if "Sanitizer" in text or "runtime error" in text else ""
+
     def stop(self):
+        if ASAN_PRELOAD and self.proc is not None and self.proc.poll() is None:
+            try:  # a normal exit, so that LeakSanitizer runs
+                redis.Redis(port=self.port, socket_timeout=20).execute_command("SHUTDOWN", "NOSAVE")
+            except redis.ConnectionError:
+                pass
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                pass
+            report = self.sanitizer_report()
+            check(not report, "%s: sanitizer report:\n%s" % (self.name, report[-4000:]))
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             try:
@@ -824,7 +852,10 @@ def main():
     ap.add_argument("--module", required=True)
     ap.add_argument("--fuzz-seconds", type=float, default=8)
     ap.add_argument("--fuzz-count", type=int, default=20000)
+    ap.add_argument("--asan-preload", default=None)
     a = ap.parse_args()
+    global ASAN_PRELOAD
+    ASAN_PRELOAD = a.asan_preload
     if shutil.which("redis-server") is None:
         print("redis-server not found (Debian: redis-server)")
         print("0 passed, 1 failed")
