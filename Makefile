@@ -219,7 +219,7 @@ test-redis-san:
 
 bench-redis: $(REDIS_SO)
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
-	BUILD="$(BUILD)" bash redis/bench.sh $(abspath $(REDIS_SO))
+	$(REDIS_PY) redis/bench.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
 
 .PHONY: redis test-redis test-redis-san bench-redis
 

@@ -342,18 +342,23 @@ static void items_free(item_vec *v)
     }
 }
 
-/* out[i] = 1 when any sub-filter may hold item i: one batched, pipelined
- * pass per sub-filter, newest (largest) first. */
-static void chain_contains_batch(const sbfr_chain *c, item_vec *v)
+/* out[i] = 1 when one of the sub-filters [0, upto) may hold item i: one
+ * batched, pipelined pass per sub-filter, newest (largest) first. */
+static void links_contains_batch(const sbfr_chain *c, uint32_t upto, item_vec *v)
 {
     memset(v->out, 0, v->n);
-    for (uint32_t l = c->nlinks; l-- > 0;) {
+    for (uint32_t l = upto; l-- > 0;) {
         sbf_contains_batch(c->links[l].f, (const void *const *)v->ptr, v->len, v->n,
-                           l + 1 == c->nlinks ? v->out : v->tmp);
-        if (l + 1 != c->nlinks)
+                           l + 1 == upto ? v->out : v->tmp);
+        if (l + 1 != upto)
             for (size_t i = 0; i < v->n; i++)
                 v->out[i] |= v->tmp[i];
     }
+}
+
+static void chain_contains_batch(const sbfr_chain *c, item_vec *v)
+{
+    links_contains_batch(c, c->nlinks, v);
 }
 
 /* --------------------------------------------------------------- BF.RESERVE */
@@ -494,12 +499,13 @@ static int insert_common(RedisModuleCtx *ctx, RedisModuleString *keyname,
     sbfr_link *last = &c->links[c->nlinks - 1];
     int fast = 0;
     if (o->multi && c->layout != SBF_COUNTING && n > 1) {
-        /* Batched: which items some sub-filter already holds. When the
-         * others all fit in the newest sub-filter, each is added there; its
-         * add reports whether it set a bit, so an item made present by an
-         * earlier one of the same command answers 0, exactly as one by one.
-         * (The adds touch lines the batched pass just brought in.) */
-        chain_contains_batch(c, &v);
+        /* Batched: which items the older sub-filters hold (none to ask for
+         * a key with one). When all the others fit in the newest sub-filter
+         * even if every one is new, each is added there, and its add
+         * reports whether it set a bit: an item the newest already holds,
+         * or one an earlier item of the same command made present, answers
+         * 0, exactly as one by one. */
+        links_contains_batch(c, c->nlinks - 1, &v);
         size_t absent = 0;
         for (size_t i = 0; i < n; i++)
             absent += !v.out[i];

@@ -46,7 +46,12 @@ def check(cond, what):
 
 
 def eq(got, want, what):
-    check(got == want, "%s: got %r, want %r" % (what, got, want))
+    if got != want:
+        g, w = repr(got), repr(want)
+        check(False, "%s: got %s, want %s" % (what, g[:300] + "..." * (len(g) > 300),
+                                              w[:300] + "..." * (len(w) > 300)))
+    else:
+        check(True, what)
 
 
 # --------------------------------------------------------------- a raw client
@@ -496,6 +501,37 @@ def test_scaling_and_fpr(s):
         check(fp >= 0.5 * rate, "%s %g: measured %.5f not far below (honest sizing)" % (layout, rate, fp))
 
 
+def test_batch_equals_single(s):
+    """BF.MADD (batched paths) answers and stores exactly what BF.ADD one by
+    one does: duplicates in a command, growth in the middle of one, several
+    sub-filters, every layout."""
+    r = s.r()
+    rnd = random.Random(99)
+    for layout in ("blocked", "split-block", "classic", "counting"):
+        a, b = "eqa-" + layout, "eqb-" + layout
+        for k in (a, b):
+            r.execute_command("SBF.RESERVE", k, "0.05", "50", "LAYOUT", layout, "EXPANSION", "2")
+        pa = r.pipeline(transaction=False)
+        rb = []
+        for _ in range(60):
+            batch = ["it%d" % rnd.randrange(600) for _ in range(rnd.randrange(1, 40))]
+            pa.execute_command("BF.MADD", a, *batch)
+            for it in batch:  # one by one, up to the first error as MADD's array
+                try:
+                    rb.append(r.execute_command("BF.ADD", b, it))
+                except redis.ResponseError as e:
+                    rb.append(e)
+                    break
+        ra = [x for rep in pa.execute(raise_on_error=False) for x in rep]
+        ra = [str(x) if isinstance(x, Exception) else x for x in ra]
+        rb = [str(x) if isinstance(x, Exception) else x for x in rb]
+        eq(ra, rb, layout + ": MADD replies = ADD replies one by one")
+        d = digests(r)
+        eq(d[a.encode()], d[b.encode()], layout + ": MADD stores what ADD does")
+        if layout != "counting":
+            check(r.execute_command("BF.INFO", a, "filters")[0] >= 3, layout + ": grew in the test")
+
+
 def test_scandump(s):
     r = s.r()
     c = s.raw()
@@ -867,7 +903,8 @@ def main():
         primary.start()
         for name, fn in (("replies", test_replies_resp2), ("errors", test_errors),
                          ("resp3", test_resp3), ("nonscaling", test_nonscaling_full),
-                         ("scaling+fpr", test_scaling_and_fpr), ("scandump", test_scandump),
+                         ("scaling+fpr", test_scaling_and_fpr), ("madd=add", test_batch_equals_single),
+                         ("scandump", test_scandump),
                          ("extras", test_extras), ("redis-py", test_redis_py),
                          ("binary", test_binary_items), ("corrupt-rdb", test_corrupt_rdb),
                          ("persistence", test_persistence)):
