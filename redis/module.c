@@ -499,13 +499,16 @@ static int insert_common(RedisModuleCtx *ctx, RedisModuleString *keyname,
     sbfr_link *last = &c->links[c->nlinks - 1];
     int fast = 0;
     if (o->multi && c->layout != SBF_COUNTING && n > 1) {
-        /* Batched: which items the older sub-filters hold (none to ask for
-         * a key with one). When all the others fit in the newest sub-filter
-         * even if every one is new, each is added there, and its add
-         * reports whether it set a bit: an item the newest already holds,
-         * or one an earlier item of the same command made present, answers
-         * 0, exactly as one by one. */
-        links_contains_batch(c, c->nlinks - 1, &v);
+        /* Batched: which items the key holds already, one pipelined pass
+         * per sub-filter. When the others all fit in the newest sub-filter,
+         * each is added there; its add reports whether it set a bit, so an
+         * item that an earlier one of the same command made present answers
+         * 0, exactly as one by one. The pass also brings the newest
+         * sub-filter's lines into cache for those adds: asking only the
+         * older sub-filters (one hash per item instead of two) measured
+         * 0.45 of the protocol floor for BF.MADD x100 against 0.75 this way,
+         * as the lone adds then wait for their cache misses one by one. */
+        chain_contains_batch(c, &v);
         size_t absent = 0;
         for (size_t i = 0; i < n; i++)
             absent += !v.out[i];
