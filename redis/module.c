@@ -1046,9 +1046,9 @@ static int cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return reply_status(ctx, st);
     if (c->loading)
         return RedisModule_ReplyWithError(ctx, ERR_LOADING);
-    double pass = 1.0; /* chance that an absent item passes no sub-filter */
+    double log_pass = 0; /* log of the chance an absent item passes no sub-filter */
     for (uint32_t i = 0; i < c->nlinks; i++)
-        pass *= 1.0 - sbf_fpp_theory(c->links[i].f, c->links[i].items);
+        log_pass += log1p(-sbf_fpp_theory(c->links[i].f, c->links[i].items));
     struct sbf_info inf;
     sbf_info(c->links[0].f, &inf);
 
@@ -1062,7 +1062,7 @@ static int cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     RedisModule_ReplyWithSimpleString(ctx, "ISA");
     RedisModule_ReplyWithSimpleString(ctx, sbf_isa_name(inf.isa));
     reply_pair_dbl(ctx, "Error rate", c->error);
-    reply_pair_dbl(ctx, "False positive rate now", 1.0 - pass);
+    reply_pair_dbl(ctx, "False positive rate now", -expm1(log_pass));
     RedisModule_ReplyWithSimpleString(ctx, "Filters");
     RedisModule_ReplyWithArray(ctx, c->nlinks);
     for (uint32_t i = 0; i < c->nlinks; i++) {
