@@ -848,26 +848,93 @@ def test_fuzz(s, seconds, count):
     deadline = time.time() + seconds
     n = 0
     errors = 0
+    # A model of what must be found: items a key acknowledged (answered 0 or
+    # 1 to an add); None for keys whose contents the model cannot follow
+    # (counting keys, which SBF.DEL may empty; loaded or imported keys).
+    model = {}
+
+    def well_formed(key):
+        """A command that is right more often than not, with edge values."""
+        rate = rnd.choice(["0.01", "0.001", "0.5", "0.1", "1e-9", "0.999", str(rnd.random())])
+        cap = str(rnd.choice([1, 2, 3, 10, 100, rnd.randrange(1, 5000), 1 << 30]))
+        its = [rnd.choice([b"", b"\x00", "it%d" % rnd.randrange(300), fuzz_value(rnd)])
+               for _ in range(rnd.randrange(1, 40))]
+        k = rnd.randrange(9)
+        if k == 0:
+            extra = rnd.choice([[], ["NONSCALING"], ["EXPANSION", str(rnd.randrange(0, 6))]])
+            return ["BF.RESERVE", key, rate, cap] + extra
+        if k == 1:
+            return ["SBF.RESERVE", key, rate, cap, "LAYOUT",
+                    rnd.choice(["classic", "blocked", "split-block", "counting"])] + \
+                rnd.choice([[], ["NONSCALING"], ["EXPANSION", str(rnd.randrange(1, 4))]])
+        if k == 2:
+            return ["BF.MADD", key] + its
+        if k == 3:
+            return ["BF.ADD", key, its[0]]
+        if k == 4:
+            opts = []
+            for o in rnd.sample(["CAPACITY", "ERROR", "EXPANSION", "NOCREATE", "NONSCALING"],
+                                rnd.randrange(3)):
+                opts += [o] + ([cap] if o == "CAPACITY" else [rate] if o == "ERROR" else
+                               [str(rnd.randrange(1, 4))] if o == "EXPANSION" else [])
+            return ["BF.INSERT", key] + opts + ["ITEMS"] + its
+        if k == 5:
+            return ["SBF.DEL", key, its[0]]
+        if k == 6:
+            return ["DEL", key]
+        if k == 7:
+            return ["BF.MEXISTS", key] + its
+        return [rnd.choice(["BF.INFO", "SBF.INFO", "BF.CARD"]), key]
+
     while n < count and time.time() < deadline:
-        cmd = rnd.choice(cmds)
         key = "fz%d" % rnd.randrange(20)
-        args = [fuzz_value(rnd) for _ in range(rnd.randrange(6))]
-        if cmd == "BF.LOADCHUNK" and dump and rnd.random() < 0.6:
-            it, data = rnd.choice(dump)
-            data = bytearray(data)
-            if data and rnd.random() < 0.7:
-                data[rnd.randrange(len(data))] ^= 1 << rnd.randrange(8)
-            if rnd.random() < 0.3:
-                data = data[:rnd.randrange(len(data) + 1)]
-            args = [it, bytes(data)]
-        if cmd == "SBF.IMPORTGUAVA" and rnd.random() < 0.5:
-            args = [bytes([1, rnd.randrange(256)]) + struct.pack(">i", rnd.randint(-5, 40)) +
-                    bytes(rnd.randrange(256) for _ in range(rnd.randrange(400)))]
-        rep = c.cmd(cmd, key, *args)
+        if rnd.random() < 0.6:
+            argv = well_formed(key)
+        else:
+            cmd = rnd.choice(cmds)
+            args = [fuzz_value(rnd) for _ in range(rnd.randrange(6))]
+            if cmd == "BF.LOADCHUNK" and dump and rnd.random() < 0.6:
+                it, data = rnd.choice(dump)
+                data = bytearray(data)
+                if data and rnd.random() < 0.7:
+                    data[rnd.randrange(len(data))] ^= 1 << rnd.randrange(8)
+                if rnd.random() < 0.3:
+                    data = data[:rnd.randrange(len(data) + 1)]
+                args = [it, bytes(data)]
+            if cmd == "SBF.IMPORTGUAVA" and rnd.random() < 0.5:
+                args = [bytes([1, rnd.randrange(256)]) + struct.pack(">i", rnd.randint(-5, 40)) +
+                        bytes(rnd.randrange(256) for _ in range(rnd.randrange(400)))]
+            argv = [cmd, key] + args
+        existed = c.cmd("EXISTS", key)
+        rep = c.cmd(*argv)
         errors += isinstance(rep, Err)
         n += 1
+        name = argv[0]
+        if name == "DEL" or (not existed and c.cmd("EXISTS", key)):
+            model[key] = set()  # deleted, or a new key made by this command
+        if c.cmd("TYPE", key) != "simdbloom" or name in ("BF.LOADCHUNK", "SBF.IMPORTGUAVA"):
+            if c.cmd("TYPE", key) != "none":
+                model[key] = None
+        elif key in model and model[key] is not None:
+            info = c.cmd("SBF.INFO", key)
+            if isinstance(info, list) and info[info.index("Layout") + 1] == "counting":
+                model[key] = None
+            elif name in ("BF.ADD", "BF.MADD", "BF.INSERT") and not isinstance(rep, Err):
+                words = [x.upper() if isinstance(x, str) else x for x in argv]
+                its = argv[2:] if name != "BF.INSERT" else argv[words.index("ITEMS") + 1:]
+                reps = rep if isinstance(rep, list) else [rep]
+                for it, one in zip(its, reps):
+                    if not isinstance(one, Err):
+                        model[key].add(it if isinstance(it, bytes) else str(it).encode())
         if n % 200 == 0 and not s.alive():
             break
+    followed = 0
+    for key, its in model.items():
+        if its:
+            its = sorted(its)
+            eq(c.cmd("BF.MEXISTS", key, *its), [1] * len(its), "fuzzed %s finds its items" % key)
+            followed += len(its)
+    check(followed > 100, "the fuzz model followed %d items" % followed)
     check(s.alive(), "server alive after %d fuzzed commands" % n)
     eq(c.cmd("PING"), Simple("PONG"), "server answers after the fuzz")
     check(n >= min(count, 500), "fuzz ran %d commands (%d errors)" % (n, errors))
@@ -881,6 +948,16 @@ def test_fuzz(s, seconds, count):
             check(isinstance(info, list) and len(info) == 10, "BF.INFO of fuzzed key %r" % k)
     c.close()
     print("fuzz: %d commands, %d error replies" % (n, errors))
+
+
+def fuzz_server(a, workdir):
+    """The fuzz on a server of its own whose MAX_BYTES (4 MiB per sub-filter)
+    keeps twenty random keys small on a shared machine."""
+    s = Server(a.module, workdir, "fuzz", modargs=["MAX_BYTES", "4194304"]).start()
+    try:
+        test_fuzz(s, a.fuzz_seconds, a.fuzz_count)
+    finally:
+        s.stop()
 
 
 def main():
@@ -920,7 +997,7 @@ def main():
                 primary.start()
         for name, fn in (("aof", lambda: test_aof(a.module, workdir)),
                          ("replica", lambda: test_replica(a.module, workdir, primary)),
-                         ("fuzz", lambda: test_fuzz(primary, a.fuzz_seconds, a.fuzz_count))):
+                         ("fuzz", lambda: fuzz_server(a, workdir))):
             t = time.time()
             try:
                 fn()
