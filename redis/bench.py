@@ -25,6 +25,8 @@ import time
 
 import redis
 
+from test_redis import free_port
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -47,14 +49,6 @@ RATIOS = [("BF.MADD x100", "SADD x100", 3.37), ("BF.MEXISTS x100", "SMISMEMBER x
           ("BF.ADD", "SADD", None), ("BF.EXISTS", "SISMEMBER", None),
           ("BF.MEXISTS x100", "BF.MEXISTS x100 no key", None),
           ("BF.MADD x100", "BF.MEXISTS x100 no key", None)]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def run_benchmark(port, words, n):

@@ -272,6 +272,25 @@ static int reply_status(RedisModuleCtx *ctx, int st)
                                                                : ERR_EXISTS);
 }
 
+/* The key's chain for a command that needs a complete one; otherwise the
+ * error is replied and NULL returned. */
+static sbfr_chain *ready_chain(RedisModuleCtx *ctx, RedisModuleString *name, int mode)
+{
+    RedisModuleKey *key;
+    sbfr_chain *c;
+    int st = open_chain(ctx, name, mode, &key, &c);
+    RedisModule_CloseKey(key);
+    if (st != KEY_OK) {
+        reply_status(ctx, st);
+        return NULL;
+    }
+    if (c->loading) {
+        RedisModule_ReplyWithError(ctx, ERR_LOADING);
+        return NULL;
+    }
+    return c;
+}
+
 static int arg_is(RedisModuleString *a, const char *word)
 {
     size_t n;
@@ -1038,14 +1057,9 @@ static int cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
         return RedisModule_WrongArity(ctx);
-    RedisModuleKey *key;
-    sbfr_chain *c;
-    int st = open_chain(ctx, argv[1], REDISMODULE_READ, &key, &c);
-    RedisModule_CloseKey(key);
-    if (st != KEY_OK)
-        return reply_status(ctx, st);
-    if (c->loading)
-        return RedisModule_ReplyWithError(ctx, ERR_LOADING);
+    sbfr_chain *c = ready_chain(ctx, argv[1], REDISMODULE_READ);
+    if (c == NULL)
+        return REDISMODULE_OK;
     double log_pass = 0; /* log of the chance an absent item passes no sub-filter */
     for (uint32_t i = 0; i < c->nlinks; i++)
         log_pass += log1p(-sbf_fpp_theory(c->links[i].f, c->links[i].items));
@@ -1089,14 +1103,9 @@ static int cmd_sbf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 3)
         return RedisModule_WrongArity(ctx);
-    RedisModuleKey *key;
-    sbfr_chain *c;
-    int st = open_chain(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &c);
-    RedisModule_CloseKey(key);
-    if (st != KEY_OK)
-        return reply_status(ctx, st);
-    if (c->loading)
-        return RedisModule_ReplyWithError(ctx, ERR_LOADING);
+    sbfr_chain *c = ready_chain(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
+    if (c == NULL)
+        return REDISMODULE_OK;
     if (c->layout != SBF_COUNTING)
         return RedisModule_ReplyWithError(ctx, "ERR SBF.DEL needs a counting filter");
     size_t n;
@@ -1121,14 +1130,9 @@ static int cmd_sbf_exportguava(RedisModuleCtx *ctx, RedisModuleString **argv, in
 {
     if (argc != 2)
         return RedisModule_WrongArity(ctx);
-    RedisModuleKey *key;
-    sbfr_chain *c;
-    int st = open_chain(ctx, argv[1], REDISMODULE_READ, &key, &c);
-    RedisModule_CloseKey(key);
-    if (st != KEY_OK)
-        return reply_status(ctx, st);
-    if (c->loading)
-        return RedisModule_ReplyWithError(ctx, ERR_LOADING);
+    sbfr_chain *c = ready_chain(ctx, argv[1], REDISMODULE_READ);
+    if (c == NULL)
+        return REDISMODULE_OK;
     if (c->layout != SBF_CLASSIC || c->nlinks != 1)
         return RedisModule_ReplyWithError(
             ctx, "ERR only a classic filter with one sub-filter has a Guava form");

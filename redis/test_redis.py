@@ -264,24 +264,20 @@ def items(prefix, n, start=0):
     return ["%s%d" % (prefix, i) for i in range(start, start + n)]
 
 
-def madd_all(r, key, its, per=500):
+def multi_all(r, cmd, key, its, per):
+    """cmd (BF.MADD or BF.MEXISTS) over many items, pipelined in slices."""
     p = r.pipeline(transaction=False)
     for i in range(0, len(its), per):
-        p.execute_command("BF.MADD", key, *its[i:i + per])
-    out = []
-    for rep in p.execute():
-        out.extend(rep)
-    return out
+        p.execute_command(cmd, key, *its[i:i + per])
+    return [x for rep in p.execute() for x in rep]
 
 
-def mexists_all(r, key, its, per=1000):
-    p = r.pipeline(transaction=False)
-    for i in range(0, len(its), per):
-        p.execute_command("BF.MEXISTS", key, *its[i:i + per])
-    out = []
-    for rep in p.execute():
-        out.extend(rep)
-    return out
+def madd_all(r, key, its):
+    return multi_all(r, "BF.MADD", key, its, 500)
+
+
+def mexists_all(r, key, its):
+    return multi_all(r, "BF.MEXISTS", key, its, 1000)
 
 
 def wait_for(pred, what, timeout=20):
