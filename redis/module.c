@@ -291,6 +291,20 @@ static sbfr_chain *ready_chain(RedisModuleCtx *ctx, RedisModuleString *name, int
     return c;
 }
 
+/* Opens a key that must not exist yet, for a command that creates it;
+ * otherwise the error is replied and NULL returned. */
+static RedisModuleKey *open_empty(RedisModuleCtx *ctx, RedisModuleString *name)
+{
+    RedisModuleKey *key;
+    sbfr_chain *c;
+    int st = open_chain(ctx, name, REDISMODULE_READ | REDISMODULE_WRITE, &key, &c);
+    if (st == KEY_EMPTY)
+        return key;
+    RedisModule_CloseKey(key);
+    reply_status(ctx, st == KEY_OK ? -1 : st);
+    return NULL;
+}
+
 static int arg_is(RedisModuleString *a, const char *word)
 {
     size_t n;
@@ -440,13 +454,10 @@ static int reserve_common(RedisModuleCtx *ctx, RedisModuleString **argv, int arg
             return RedisModule_ReplyWithError(ctx, "ERR expansion must be in the range [0, 32768]");
     }
 
-    RedisModuleKey *key;
+    RedisModuleKey *key = open_empty(ctx, argv[1]);
+    if (key == NULL)
+        return REDISMODULE_OK;
     sbfr_chain *c;
-    int st = open_chain(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &c);
-    if (st != KEY_EMPTY) {
-        RedisModule_CloseKey(key);
-        return reply_status(ctx, st == KEY_OK ? -1 : st);
-    }
     const char *why = "";
     if (chain_new(&c, layout, (uint64_t)capacity, error, nonscaling ? 0 : (uint32_t)expansion,
                   &why) != SBF_OK) {
@@ -1165,13 +1176,10 @@ static int cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, in
     const char *buf = RedisModule_StringPtrLen(argv[2], &len);
     if (len > g_max_bytes + 6)
         return RedisModule_ReplyWithError(ctx, "ERR the filter would exceed the module's MAX_BYTES");
-    RedisModuleKey *key;
+    RedisModuleKey *key = open_empty(ctx, argv[1]);
+    if (key == NULL)
+        return REDISMODULE_OK;
     sbfr_chain *c;
-    int st = open_chain(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &c);
-    if (st != KEY_EMPTY) {
-        RedisModule_CloseKey(key);
-        return reply_status(ctx, st == KEY_OK ? -1 : st);
-    }
     sbf_filter *f;
     int rc = sbf_import_guava(&f, buf, len);
     if (rc != SBF_OK) {

@@ -882,6 +882,18 @@ def test_fuzz(s, seconds, count):
             return ["BF.MEXISTS", key] + its
         return [rnd.choice(["BF.INFO", "SBF.INFO", "BF.CARD"]), key]
 
+    def verify_model():
+        checked = 0
+        for key, its in model.items():
+            if its:
+                its = sorted(its)
+                got = c.cmd("BF.MEXISTS", key, *its)
+                if got != [1] * len(its):
+                    eq(got, [1] * len(its), "fuzzed %s finds its items" % key)
+                checked += len(its)
+        return checked
+
+    followed = 0
     while n < count and time.time() < deadline:
         key = "fz%d" % rnd.randrange(20)
         if rnd.random() < 0.6:
@@ -922,15 +934,12 @@ def test_fuzz(s, seconds, count):
                 for it, one in zip(its, reps):
                     if not isinstance(one, Err):
                         model[key].add(it if isinstance(it, bytes) else str(it).encode())
-        if n % 200 == 0 and not s.alive():
-            break
-    followed = 0
-    for key, its in model.items():
-        if its:
-            its = sorted(its)
-            eq(c.cmd("BF.MEXISTS", key, *its), [1] * len(its), "fuzzed %s finds its items" % key)
-            followed += len(its)
-    check(followed > 100, "the fuzz model followed %d items" % followed)
+        if n % 500 == 0:
+            if not s.alive():
+                break
+            followed += verify_model()
+    followed += verify_model()
+    check(followed > 1000, "the fuzz model checked %d items" % followed)
     check(s.alive(), "server alive after %d fuzzed commands" % n)
     eq(c.cmd("PING"), Simple("PONG"), "server answers after the fuzz")
     check(n >= min(count, 500), "fuzz ran %d commands (%d errors)" % (n, errors))
@@ -943,7 +952,8 @@ def test_fuzz(s, seconds, count):
             info = c.cmd("BF.INFO", k)
             check(isinstance(info, list) and len(info) == 10, "BF.INFO of fuzzed key %r" % k)
     c.close()
-    print("fuzz: %d commands, %d error replies" % (n, errors))
+    print("fuzz: %d commands, %d error replies, %d acknowledged items checked" %
+          (n, errors, followed))
 
 
 def fuzz_server(a, workdir):
