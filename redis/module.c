@@ -26,6 +26,7 @@
 
 #define SBFR_API_DECLARE(ret, name, args) static ret(*RedisModule_##name) args;
 SBFR_API_LIST(SBFR_API_DECLARE)
+SBFR_API_OPTIONAL(SBFR_API_DECLARE)
 
 static int (*RedisModule_GetApi)(const char *name, void *fnptr);
 
@@ -41,6 +42,11 @@ static int sbfr_api_init(RedisModuleCtx *ctx, const char *name, int ver)
         return REDISMODULE_ERR;
     SBFR_API_LIST(SBFR_API_RESOLVE)
 #undef SBFR_API_RESOLVE
+#define SBFR_API_TRY(ret, fn, args) \
+    if (RedisModule_GetApi("RedisModule_" #fn, (void *)&RedisModule_##fn) != REDISMODULE_OK) \
+        RedisModule_##fn = NULL;
+    SBFR_API_OPTIONAL(SBFR_API_TRY)
+#undef SBFR_API_TRY
     if (RedisModule_IsModuleNameBusy(name))
         return REDISMODULE_ERR;
     RedisModule_SetModuleAttribs(ctx, name, ver, REDISMODULE_APIVER_1);
@@ -1469,29 +1475,61 @@ static int parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     return REDISMODULE_OK;
 }
 
+#define KEY_READ (REDISMODULE_CMD_KEY_RO | REDISMODULE_CMD_KEY_ACCESS)
+#define KEY_ADD (REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_INSERT)
+#define KEY_LOAD (REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_UPDATE)
+#define KEY_DEL (REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_DELETE)
+
 typedef struct command_def {
     const char *name;
     RedisModuleCmdFunc fn;
     const char *flags;
+    uint64_t key_flags; /* the key spec of argument 1 */
 } command_def;
 
 static const command_def commands[] = {
-    {"bf.reserve", cmd_bf_reserve, "write deny-oom"},
-    {"bf.add", cmd_bf_add, "write deny-oom"},
-    {"bf.madd", cmd_bf_madd, "write deny-oom"},
-    {"bf.insert", cmd_bf_insert, "write deny-oom"},
-    {"bf.exists", cmd_bf_exists, "readonly fast"},
-    {"bf.mexists", cmd_bf_mexists, "readonly fast"},
-    {"bf.info", cmd_bf_info, "readonly fast"},
-    {"bf.card", cmd_bf_card, "readonly fast"},
-    {"bf.scandump", cmd_bf_scandump, "readonly"},
-    {"bf.loadchunk", cmd_bf_loadchunk, "write deny-oom"},
-    {"sbf.reserve", cmd_sbf_reserve, "write deny-oom"},
-    {"sbf.info", cmd_sbf_info, "readonly"},
-    {"sbf.del", cmd_sbf_del, "write"},
-    {"sbf.exportguava", cmd_sbf_exportguava, "readonly"},
-    {"sbf.importguava", cmd_sbf_importguava, "write deny-oom"},
+    {"bf.reserve", cmd_bf_reserve, "write deny-oom", KEY_ADD},
+    {"bf.add", cmd_bf_add, "write deny-oom", KEY_ADD},
+    {"bf.madd", cmd_bf_madd, "write deny-oom", KEY_ADD},
+    {"bf.insert", cmd_bf_insert, "write deny-oom", KEY_ADD},
+    {"bf.exists", cmd_bf_exists, "readonly fast", KEY_READ},
+    {"bf.mexists", cmd_bf_mexists, "readonly fast", KEY_READ},
+    {"bf.info", cmd_bf_info, "readonly fast", KEY_READ},
+    {"bf.card", cmd_bf_card, "readonly fast", KEY_READ},
+    {"bf.scandump", cmd_bf_scandump, "readonly", KEY_READ},
+    {"bf.loadchunk", cmd_bf_loadchunk, "write deny-oom", KEY_LOAD},
+    {"sbf.reserve", cmd_sbf_reserve, "write deny-oom", KEY_ADD},
+    {"sbf.info", cmd_sbf_info, "readonly", KEY_READ},
+    {"sbf.del", cmd_sbf_del, "write", KEY_DEL},
+    {"sbf.exportguava", cmd_sbf_exportguava, "readonly", KEY_READ},
+    {"sbf.importguava", cmd_sbf_importguava, "write deny-oom", KEY_ADD},
 };
+
+/* Declares the key spec of one command where the server has the API
+ * (Redis 7.0): without it Redis derives one from first/last/step that says
+ * read-write for every command, which a read-only ACL user (%R~) fails. */
+static int set_key_spec(RedisModuleCtx *ctx, const command_def *d)
+{
+    if (RedisModule_GetCommand == NULL || RedisModule_SetCommandInfo == NULL)
+        return REDISMODULE_OK;
+    static const RedisModuleCommandInfoVersion version = {1, 2 * sizeof(char *),
+                                                          sizeof(RedisModuleCommandKeySpec), 0};
+    RedisModuleCommandKeySpec specs[2];
+    memset(specs, 0, sizeof specs);
+    specs[0].flags = d->key_flags;
+    specs[0].begin_search_type = REDISMODULE_KSPEC_BS_INDEX;
+    specs[0].bs.index.pos = 1;
+    specs[0].find_keys_type = REDISMODULE_KSPEC_FK_RANGE;
+    specs[0].fk.range.lastkey = 0;
+    specs[0].fk.range.keystep = 1;
+    specs[0].fk.range.limit = 0;
+    RedisModuleCommandInfo info;
+    memset(&info, 0, sizeof info);
+    info.version = &version;
+    info.key_specs = specs;
+    RedisModuleCommand *cmd = RedisModule_GetCommand(ctx, d->name);
+    return cmd != NULL ? RedisModule_SetCommandInfo(cmd, &info) : REDISMODULE_ERR;
+}
 
 __attribute__((visibility("default"))) int RedisModule_OnLoad(RedisModuleCtx *ctx,
                                                               RedisModuleString **argv, int argc);
@@ -1522,7 +1560,8 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return REDISMODULE_ERR;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (RedisModule_CreateCommand(ctx, commands[i].name, commands[i].fn, commands[i].flags,
-                                      1, 1, 1) != REDISMODULE_OK)
+                                      1, 1, 1) != REDISMODULE_OK ||
+            set_key_spec(ctx, &commands[i]) != REDISMODULE_OK)
             return REDISMODULE_ERR;
     RedisModule_Log(ctx, "notice", "simdbloom %s: %s kernels, default layout %s",
                     sbf_version_string(), sbf_isa_name(isa), layout_names[g_layout]);

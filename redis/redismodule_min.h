@@ -74,6 +74,60 @@ typedef struct RedisModuleTypeMethods {
     void (*copy2)(void);
 } RedisModuleTypeMethods;
 
+/* Key specs (Redis 7.0, RedisModule_SetCommandInfo): where a command's
+ * keys are and what it does to them; ACL key permissions (%R~, %W~) and
+ * Cluster read them. Version 1 of the command-info structures. */
+typedef struct RedisModuleCommand RedisModuleCommand;
+
+#define REDISMODULE_CMD_KEY_RO (1ULL << 0)
+#define REDISMODULE_CMD_KEY_RW (1ULL << 1)
+#define REDISMODULE_CMD_KEY_ACCESS (1ULL << 4)
+#define REDISMODULE_CMD_KEY_UPDATE (1ULL << 5)
+#define REDISMODULE_CMD_KEY_INSERT (1ULL << 6)
+#define REDISMODULE_CMD_KEY_DELETE (1ULL << 7)
+
+#define REDISMODULE_KSPEC_BS_INDEX 2 /* enum: INVALID 0, UNKNOWN 1, INDEX 2 */
+#define REDISMODULE_KSPEC_FK_RANGE 2 /* enum: OMITTED 0, UNKNOWN 1, RANGE 2 */
+
+typedef struct RedisModuleCommandKeySpec {
+    const char *notes;
+    uint64_t flags;
+    int begin_search_type;
+    union {
+        struct { int pos; } index;
+        struct { const char *keyword; int startfrom; } keyword;
+    } bs;
+    int find_keys_type;
+    union {
+        struct { int lastkey; int keystep; int limit; } range;
+        struct { int keynumidx; int firstkey; int keystep; } keynum;
+    } fk;
+} RedisModuleCommandKeySpec;
+
+typedef struct RedisModuleCommandInfoVersion {
+    int version; /* 1 */
+    size_t sizeof_historyentry;
+    size_t sizeof_keyspec;
+    size_t sizeof_arg;
+} RedisModuleCommandInfoVersion;
+
+typedef struct RedisModuleCommandInfo {
+    const RedisModuleCommandInfoVersion *version;
+    const char *summary;
+    const char *complexity;
+    const char *since;
+    void *history; /* we give none */
+    const char *tips;
+    int arity;     /* 0: the command checks its own arity */
+    RedisModuleCommandKeySpec *key_specs; /* ends with a zeroed entry */
+    void *args;    /* we give none */
+} RedisModuleCommandInfo;
+
+/* Functions a server may lack: resolved if present, else NULL. */
+#define SBFR_API_OPTIONAL(X) \
+    X(RedisModuleCommand *, GetCommand, (RedisModuleCtx *ctx, const char *name)) \
+    X(int, SetCommandInfo, (RedisModuleCommand *command, const RedisModuleCommandInfo *info))
+
 /*
  * X-macro list of every API function we use: return type, name, arguments.
  * SBFR_API_DECLARE makes the pointers (defined once in the module, static),

@@ -648,6 +648,22 @@ def test_extras(s):
     check({"readonly", "fast"} <= flags[1], "bf.mexists is readonly fast: %r" % flags[1])
     eq([list(cmd[3:6]) for cmd in info], [[1, 1, 1], [1, 1, 1]], "first, last, step key")
     eq(c.cmd("COMMAND", "GETKEYS", "BF.MADD", "thekey", "a", "b"), [b"thekey"], "GETKEYS")
+    # key specs: queries read, writes insert; a read-only ACL user may query
+    for name, want in (("bf.exists", {"RO", "access"}), ("bf.scandump", {"RO", "access"}),
+                       ("bf.madd", {"RW", "insert"}), ("bf.loadchunk", {"RW", "update"}),
+                       ("sbf.del", {"RW", "delete"})):
+        spec = c.cmd("COMMAND", "INFO", name)[0][8][0]
+        flags = set(x if isinstance(x, str) else x.decode() for x in spec[spec.index(b"flags") + 1])
+        eq(flags, want, name + " key spec flags")
+    eq(c.cmd("ACL", "SETUSER", "sbfro", "on", ">pw", "%R~*", "+@all"), Simple("OK"), "ACL user")
+    ro = s.raw()
+    eq(ro.cmd("AUTH", "sbfro", "pw"), Simple("OK"), "AUTH read-only user")
+    eq(ro.cmd("BF.EXISTS", "lay-blocked", "a"), 1, "read-only user queries")
+    eq(ro.cmd("SBF.INFO", "lay-blocked")[0], "Capacity", "read-only user reads SBF.INFO")
+    rep = ro.cmd("BF.ADD", "lay-blocked", "zz")
+    check(isinstance(rep, Err) and rep.args[0].startswith("NOPERM"), "read-only user cannot add")
+    ro.close()
+    c.cmd("ACL", "DELUSER", "sbfro")
     c.close()
 
 
