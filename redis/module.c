@@ -870,6 +870,20 @@ static int valid_rate(double e)
     return e > 0 && e < 1;
 }
 
+/* What a stored or dumped chain must be, whoever wrote it. */
+static int valid_chain(uint64_t layout, uint64_t expansion, double error, uint64_t nlinks)
+{
+    return layout <= SBF_COUNTING && expansion <= SBFR_MAX_EXPANSION && valid_rate(error) &&
+           nlinks >= 1 && nlinks <= SBFR_MAX_LINKS &&
+           !(layout == SBF_COUNTING && expansion != 0) && !(expansion == 0 && nlinks != 1);
+}
+
+static int valid_link(uint64_t capacity, double error, uint64_t nbytes)
+{
+    return capacity >= 1 && capacity <= SBFR_MAX_LINK_CAPACITY && valid_rate(error) &&
+           nbytes <= ITER_MASK;
+}
+
 /* A loading chain from a header, or NULL with *why set. */
 static sbfr_chain *chain_from_header(const unsigned char *h, size_t len, const char **why)
 {
@@ -886,16 +900,14 @@ static sbfr_chain *chain_from_header(const unsigned char *h, size_t len, const c
     if (nlinks == 0 || nlinks > SBFR_MAX_LINKS || len != DUMP_HDR + (size_t)nlinks * DUMP_LINK + 8)
         return NULL;
     sbf_murmur3_x64_128(h, len - 8, DUMP_SEED, sum);
-    if (sum[0] != get64(h + len - 8) ||
-        layout > SBF_COUNTING || expansion > SBFR_MAX_EXPANSION || !valid_rate(error) ||
-        (layout == SBF_COUNTING && expansion != 0) || (expansion == 0 && nlinks != 1))
+    if (sum[0] != get64(h + len - 8) || !valid_chain(layout, expansion, error, nlinks))
         return NULL;
     uint64_t items = 0;
     for (uint32_t i = 0; i < nlinks; i++) {
         const unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
         const uint64_t cap = get64(p), nb = get64(p + 24), it = get64(p + 16);
-        if (cap == 0 || cap > SBFR_MAX_LINK_CAPACITY || !valid_rate(bits_dbl(get64(p + 8))) ||
-            nb == 0 || nb > g_max_bytes + 4096 || nb > ITER_MASK || it > UINT64_MAX - items)
+        if (!valid_link(cap, bits_dbl(get64(p + 8)), nb) || nb == 0 || nb > g_max_bytes + 4096 ||
+            it > UINT64_MAX - items)
             return NULL;
         items += it;
     }
@@ -1275,8 +1287,7 @@ static void *rdb_load(RedisModuleIO *io, int encver)
     const uint64_t loading = RedisModule_LoadUnsigned(io);
     if (RedisModule_IsIOError(io))
         return rdb_load_fail(io, NULL, "short read");
-    if (layout > SBF_COUNTING || expansion > SBFR_MAX_EXPANSION || !valid_rate(error) ||
-        nlinks == 0 || nlinks > SBFR_MAX_LINKS || loading > 1)
+    if (!valid_chain(layout, expansion, error, nlinks) || loading > 1)
         return rdb_load_fail(io, NULL, "bad header");
     sbfr_chain *c = chain_alloc((uint32_t)nlinks);
     c->nlinks = (uint32_t)nlinks;
@@ -1294,8 +1305,7 @@ static void *rdb_load(RedisModuleIO *io, int encver)
         l->nbytes = RedisModule_LoadUnsigned(io);
         if (RedisModule_IsIOError(io))
             return rdb_load_fail(io, c, "short read");
-        if (l->capacity == 0 || l->capacity > SBFR_MAX_LINK_CAPACITY || !valid_rate(l->error) ||
-            l->nbytes > ITER_MASK || l->items > UINT64_MAX - sum)
+        if (!valid_link(l->capacity, l->error, l->nbytes) || l->items > UINT64_MAX - sum)
             return rdb_load_fail(io, c, "bad sub-filter header");
         sum += l->items;
     }
