@@ -249,5 +249,6 @@ help:
 	@echo "targets: all lib test test-san test-neon bench bench-quick bench-compare"
 	@echo "         bench-check bench-baseline install uninstall symbols deps clean"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
+	@echo "redis:   redis test-redis test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
