@@ -45,6 +45,11 @@ CASES = [
     ("SISMEMBER", ["SISMEMBER", "set1", "__rand_int__"], 1, 600000),
     ("BF.EXISTS", ["BF.EXISTS", "bf1", "__rand_int__"], 1, 600000),
 ]
+# --large: RedisBloom's DRAM-sized anchor (20M capacity, ~24 MB there)
+LARGE = [
+    ("BF.MADD x100 20M", ["BF.MADD", "bf20"] + ["__rand_int__"] * 100, 100, 100000),
+    ("BF.MEXISTS x100 20M", ["BF.MEXISTS", "bf20"] + ["__rand_int__"] * 100, 100, 150000),
+]
 RATIOS = [("BF.MADD x100", "SADD x100", 3.37), ("BF.MEXISTS x100", "SMISMEMBER x100", 2.64),
           ("BF.ADD", "SADD", None), ("BF.EXISTS", "SISMEMBER", None),
           ("BF.MEXISTS x100", "BF.MEXISTS x100 no key", None),
@@ -88,6 +93,7 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies the request counts")
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", default=None, help="comma-separated case names")
+    ap.add_argument("--large", action="store_true", help="also a 20M-capacity filter")
     a = ap.parse_args()
     port = free_port()
     proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port),
@@ -108,12 +114,15 @@ def main():
                 time.sleep(0.05)
         r.execute_command("BF.RESERVE", "bf", "0.01", "2000000")
         r.execute_command("BF.RESERVE", "bf1", "0.01", "2000000")
+        if a.large:
+            r.execute_command("BF.RESERVE", "bf20", "0.01", "20000000")
         sinfo = r.execute_command("SBF.INFO", "bf")
         sinfo = {k.decode(): v for k, v in zip(sinfo[0::2], sinfo[1::2])}
         isa = sinfo["ISA"].decode()
         only = set(a.only.split(",")) if a.only else None
         cases = [(name, words, per, max(1000, int(n * a.scale)))
-                 for name, words, per, n in CASES if not only or name in only]
+                 for name, words, per, n in CASES + (LARGE if a.large else [])
+                 if not only or name in only]
         for name, words, per, n in cases:  # warm-up: fills the set and the filter
             run_benchmark(port, words, max(1000, n // 4))
         # Runs interleaved (every case once per round), so that the load of the
