@@ -179,7 +179,11 @@ SBF_API void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
                                  uint64_t out[2]);
 
 /* The same hash of each key's 8 little-endian bytes, batched in SIMD lanes
- * by the active ISA. h1 and h2 receive n values each. */
+ * by the active ISA. h1 and h2 receive n values each; nothing is written
+ * when n is 0 or a pointer is NULL. Every ISA gives the same values. When
+ * the ISA choice is an error (SBF_ISA names an unknown or unavailable ISA:
+ * sbf_isa_active() < 0), the scalar reference computes them; the error
+ * shows in sbf_isa_active() and sbf_create(), never here. Thread safe. */
 SBF_API void sbf_murmur3_x64_128_u64(const uint64_t *keys, size_t n,
                                      uint32_t seed, uint64_t *h1, uint64_t *h2);
 
@@ -320,6 +324,13 @@ SBF_API int sbf_isa_available(int isa);
 SBF_API const char *sbf_isa_name(int isa);
 /* The sbf_isa for a name as above, or SBF_E_ISA_UNKNOWN (NULL too). */
 SBF_API int sbf_isa_from_name(const char *name);
+/*
+ * The ISAs this library knows (every sbf_isa but AUTO), best first: the
+ * order in which detection tries them, scalar last. Writes the first
+ * min(count, cap) of them to out (out may be NULL) and returns the count.
+ * Which of them run here: sbf_isa_available(). Thread safe.
+ */
+SBF_API size_t sbf_isa_list(int *out, size_t cap);
 
 #if defined(__cplusplus)
 }

@@ -261,12 +261,10 @@ PIPE_ENTRIES(SBF_BLOCKED, blocked)
 PIPE_ENTRIES(SBF_SPLIT_BLOCK, split)
 PIPE_ENTRIES(SBF_COUNTING, counting)
 
-#define PIPE_TABLE(table, name, isa, hash)                                     \
-    const sbfi_kernels table = {                                               \
-        name, isa, hash,                                                       \
-        { add_classic, add_blocked, add_split, add_counting },                 \
-        { contains_classic, contains_blocked, contains_split,                  \
-          contains_counting },                                                 \
-    }
+/* The kernels above, named in each file's table (written out there, after
+ * this header, with designated initializers):
+ *   .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+ *   .contains_u64 = { contains_classic, contains_blocked, contains_split,
+ *                     contains_counting }, */
 
 #endif /* SBFI_PIPELINE_H */

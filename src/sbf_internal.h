@@ -70,19 +70,53 @@ typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const uint64_t *keys,
                                    size_t n, uint8_t *out);
 
 /*
- * One table per ISA. Entries indexed by sbf_layout. Every entry is non-NULL
- * (an ISA without a special kernel for a layout points at the scalar one).
- * `out` of contains may be NULL (count only).
+ * One table per ISA: its identity (name, sbf_isa, the CPU features it
+ * needs) and its kernels. Kernel entries are indexed by sbf_layout; every one
+ * is non-NULL (an ISA without a special kernel for a layout points at the
+ * scalar one). `out` of contains may be NULL (count only).
+ *
+ * Tables are defined with designated initializers (`.hash_u64 = ...`), so
+ * a new entry is one line in this struct and one in each table. The
+ * identity comes from the SBFI_ID_* macros below, which the registry in
+ * src/dispatch.c also uses for an ISA that is not compiled into this build
+ * (a table with no kernels: it has a name, and forcing it is
+ * SBF_E_ISA_UNAVAILABLE).
  */
 struct sbfi_kernels {
-    const char *name;
+    const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */
-    sbfi_hash_fn hash_u64;
+    uint32_t requires;       /* SBFI_CPU_* bits the CPU (and OS) must have */
+    sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
     sbfi_add_fn add_u64[SBFI_NLAYOUTS];
     sbfi_contains_fn contains_u64[SBFI_NLAYOUTS];
 };
 
-extern const sbfi_kernels sbfi_kernels_scalar;
+/* CPU features a table may require; src/dispatch.c detects them once
+ * (CPUID + XGETBV on x86-64, hwcaps on aarch64). */
+#define SBFI_CPU_AVX2      (1u << 0)  /* CPUID.7.0:EBX[5] */
+#define SBFI_CPU_BMI2      (1u << 1)  /* CPUID.7.0:EBX[8] */
+#define SBFI_CPU_OS_YMM    (1u << 2)  /* AVX, OSXSAVE, XCR0 saves XMM+YMM */
+#define SBFI_CPU_AVX512F   (1u << 3)  /* CPUID.7.0:EBX[16] */
+#define SBFI_CPU_AVX512DQ  (1u << 4)  /* CPUID.7.0:EBX[17] */
+#define SBFI_CPU_AVX512BW  (1u << 5)  /* CPUID.7.0:EBX[30] */
+#define SBFI_CPU_AVX512VL  (1u << 6)  /* CPUID.7.0:EBX[31] */
+#define SBFI_CPU_OS_ZMM    (1u << 7)  /* XCR0 saves opmask, ZMM_Hi256, Hi16_ZMM */
+#define SBFI_CPU_ASIMD     (1u << 8)  /* aarch64 HWCAP_ASIMD */
+
+/* Each ISA's identity, written once. The features match the flags its
+ * object is compiled with (Makefile FLAGS_<name>). */
+#define SBFI_ID_SCALAR .name = "scalar", .isa = SBF_ISA_SCALAR, .requires = 0
+#define SBFI_ID_SIMDE  .name = "simde", .isa = SBF_ISA_SIMDE, .requires = 0
+#define SBFI_ID_AVX2   .name = "avx2", .isa = SBF_ISA_AVX2,                     \
+                       .requires = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM
+#define SBFI_ID_AVX512 .name = "avx512", .isa = SBF_ISA_AVX512,                 \
+                       .requires = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM | \
+                                   SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ |       \
+                                   SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL |      \
+                                   SBFI_CPU_OS_ZMM
+#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .requires = SBFI_CPU_ASIMD
+
+extern const sbfi_kernels sbfi_kernels_scalar;  /* src/scalar.c */
 extern const sbfi_kernels sbfi_kernels_simde;   /* simd/avx2.c, no flags */
 extern const sbfi_kernels sbfi_kernels_avx2;    /* simd/avx2.c, -mavx2 */
 extern const sbfi_kernels sbfi_kernels_avx512;  /* simd/avx512.c */
@@ -103,6 +137,10 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2);
 /* Dispatch (src/dispatch.c): the table for new filters, or an error code. */
 int sbfi_kernels_current(const sbfi_kernels **out);
 const sbfi_kernels *sbfi_kernels_for(int isa); /* NULL if not compiled in */
+/* The registry: every ISA this library knows, best first (the order
+ * detection tries them), *n of them. Entries with hash_u64 == NULL are
+ * placeholders for ISAs not compiled in. */
+const sbfi_kernels *const *sbfi_registry(size_t *n);
 
 /* Memory (src/filter.c). */
 void *sbfi_alloc_filter(size_t bytes, size_t *map_bytes);

@@ -216,8 +216,10 @@ size_t sbfi_contains_u64_scalar(const sbf_filter *f, const uint64_t *keys,
 }
 
 const sbfi_kernels sbfi_kernels_scalar = {
-    "scalar", SBF_ISA_SCALAR, sbfi_hash_u64_scalar,
-    { sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar },
-    { sbfi_contains_u64_scalar, sbfi_contains_u64_scalar, sbfi_contains_u64_scalar,
-      sbfi_contains_u64_scalar },
+    SBFI_ID_SCALAR,
+    .hash_u64 = sbfi_hash_u64_scalar,
+    .add_u64 = { sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar,
+                 sbfi_add_u64_scalar },
+    .contains_u64 = { sbfi_contains_u64_scalar, sbfi_contains_u64_scalar,
+                      sbfi_contains_u64_scalar, sbfi_contains_u64_scalar },
 };

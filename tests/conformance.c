@@ -185,9 +185,11 @@ int main(void)
     CHECK(sbf_isa_set(SBF_ISA_AVX2) == SBF_E_ISA_UNAVAILABLE, "avx2 unavailable");
     CHECK(sbf_isa_set(SBF_ISA_AVX512) == SBF_E_ISA_UNAVAILABLE, "avx512 unavailable");
 #endif
-    int tested = 0;
-    for (int isa = SBF_ISA_SIMDE; isa <= SBF_ISA_NEON; isa++) {
-        if (!sbf_isa_available(isa))
+    int tested = 0, isas[16];
+    const size_t nisa = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < nisa && i < 16; i++) {
+        const int isa = isas[i];
+        if (isa == SBF_ISA_SCALAR || !sbf_isa_available(isa))
             continue;
         conf_isa(isa, SBF_CONF_KEYS);
         tested++;
