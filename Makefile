@@ -75,7 +75,7 @@ BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
 .PHONY: all lib test bench bench-quick bench-compare bench-check bench-baseline \
-        test-neon test-san install uninstall clean help deps symbols
+        test-neon test-san install uninstall clean help deps symbols kat
 
 all: lib
 lib: $(LIB_A) $(LIB_SO)
@@ -130,6 +130,17 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
 $(TEST_BIN): $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcriterion $(LIBS) -lpthread
+
+# Known-answer vectors of the bit layouts (tests/kat.h): `make kat`
+# regenerates the committed file with the scalar reference. `make test`
+# never needs it; it checks the committed file.
+KAT_FILE := tests/vectors/layouts_kat.inc
+$(BUILD)/sbf-gen-kat: $(BUILD)/obj/tests/gen_kat.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+kat: $(BUILD)/sbf-gen-kat
+	$(BUILD)/sbf-gen-kat > $(KAT_FILE).tmp && mv $(KAT_FILE).tmp $(KAT_FILE)
 
 ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1

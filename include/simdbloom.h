@@ -72,6 +72,13 @@ SBF_API const char *sbf_strerror(int code);
 
 /* ----------------------------------------------------------------- layouts */
 
+/* Each layout's bit layout (which bits or counters a key sets, given its
+ * MurmurHash3 and the filter's size, k and seed) is part of the format:
+ * filters built by any version and any ISA, and saved by sbf_serialize or
+ * sbf_export_guava, answer the same everywhere. It is pinned by
+ * known-answer tests (tests/vectors/layouts_kat.inc) and changes only with
+ * a new layout id, never under an existing one. */
+
 typedef enum sbf_layout {
     SBF_CLASSIC = 0,     /* Guava-compatible: k bits anywhere in m bits */
     SBF_BLOCKED = 1,     /* k bits inside one 512-bit cache-line block */

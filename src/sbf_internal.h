@@ -211,6 +211,16 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
  * Bit p of a block is byte p/8, bit p%8 (so word p/64 bit p%64 on our
  * little-endian targets). Counter c is byte c/2, low nibble for even c.
  * Repeated positions of one key touch their bit/counter once.
+ *
+ * SBFI_SALT: 16 odd 32-bit multipliers (odd, so x -> x * salt is a
+ * bijection mod 2^32 and the top bits of the product mix all of x). They
+ * have been these values since the first commit (75070ee), which records no
+ * derivation: treat them as arbitrary constants, not as the output of a
+ * formula in this tree. Filters are saved and loaded (sbf_serialize), so
+ * these values, the multiply-shift block index and the shifts 23/27/25 are
+ * the file format: tests/vectors/layouts_kat.inc pins them on every ISA
+ * (tests/test_kat.c, tests/conformance.c). Changing any of them is a new
+ * layout id, never an edit.
  */
 static const uint32_t SBFI_SALT[16] = {
     0xb3315ad9u, 0xa977c1a5u, 0xe6b33c3bu, 0xa63e4075u,
