@@ -57,7 +57,7 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_TRUNCATED        -7  /* serialized bytes end early */
 #define SBF_E_TRAILING         -8  /* serialized bytes continue past the end */
 #define SBF_E_STRATEGY         -9  /* unknown Guava strategy ordinal */
-#define SBF_E_WORDCOUNT       -10  /* serialized word count is <= 0 or too large */
+#define SBF_E_WORDCOUNT       -10  /* serialized (Guava) word count is <= 0 */
 #define SBF_E_INCOMPATIBLE    -11  /* filters differ in layout, size, k or seed */
 #define SBF_E_UNSUPPORTED     -12  /* operation not defined for this layout */
 #define SBF_E_NOT_PRESENT     -13  /* remove: the filter says the key is surely absent */
@@ -160,7 +160,8 @@ SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
  * sbf_add_u64 returns SBF_OK or SBF_E_NULL (keys may be NULL when n is 0).
  * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
  * and returns how many keys may be present; it returns SIZE_MAX (and writes
- * nothing) when f is NULL or keys is NULL with n > 0.
+ * nothing) when f is NULL or keys is NULL with n > 0: that is
+ * (size_t)SBF_E_NULL, and sbf_is_error() tells it from a count.
  */
 SBF_API int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n);
 SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
@@ -176,6 +177,22 @@ SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
                           const size_t *lens, size_t n);
 SBF_API size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
                                   const size_t *lens, size_t n, uint8_t *out);
+
+/*
+ * Functions that return a size_t (sbf_contains_u64, sbf_contains_batch)
+ * follow zstd's convention: a count, or an error code c converted to
+ * size_t, (size_t)c. Their only error today is SBF_E_NULL, i.e. SIZE_MAX.
+ * sbf_is_error(r) returns 1 when r is such an error (r >= (size_t)-255:
+ * codes run from -1 down, never below -255) and 0 for a count (a count is
+ * at most n, and n keys fill 8n bytes of memory, so no count comes near).
+ * Then -(int)(SIZE_MAX - r) - 1 is the code. Test with sbf_is_error rather
+ * than against SIZE_MAX: an error added later keeps this form. Thread safe.
+ *
+ *     size_t hits = sbf_contains_u64(f, keys, n, NULL);
+ *     if (sbf_is_error(hits))
+ *         return -(int)(SIZE_MAX - hits) - 1;   (SBF_E_NULL)
+ */
+SBF_API int sbf_is_error(size_t r);
 
 /* ----------------------------------------------------------------- hashing */
 

@@ -35,7 +35,7 @@ const char *sbf_strerror(int code)
     case SBF_E_TRUNCATED: return "serialized filter is truncated";
     case SBF_E_TRAILING: return "serialized filter has trailing bytes";
     case SBF_E_STRATEGY: return "unknown Guava strategy (only MURMUR128_MITZ_64 = 1)";
-    case SBF_E_WORDCOUNT: return "serialized word count is not positive or too large";
+    case SBF_E_WORDCOUNT: return "serialized word count is not positive";
     case SBF_E_INCOMPATIBLE: return "filters differ in layout, size, k or seed";
     case SBF_E_UNSUPPORTED: return "operation not supported by this filter's layout";
     case SBF_E_NOT_PRESENT: return "key is not in the filter";
@@ -243,6 +243,11 @@ size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n,
     if (f == NULL || (keys == NULL && n != 0))
         return SIZE_MAX;
     return n ? f->kt->contains_u64[f->layout](f, keys, n, out) : 0;
+}
+
+int sbf_is_error(size_t r)
+{
+    return r >= (size_t)-255;
 }
 
 static int check_batch(const void *const *keys, const size_t *lens, size_t n)
