@@ -26,6 +26,8 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 BASE    := -std=c11 -fPIC -fvisibility=hidden -MMD -MP $(WARN)
 CPPFLAGS += -Iinclude -Isrc
 ifeq ($(SAN),1)
+  # SBF_DEBUG: the library's internal assertions (SBFI_ASSERT) too.
+  CPPFLAGS += -DSBF_DEBUG
   CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=all
   LDFLAGS += -fsanitize=address,undefined
@@ -60,7 +62,7 @@ FLAGS_neon   := -DSBFI_KERNEL_NEON
 
 # Objects depend on a stamp of the flags, so changing CC, CFLAGS, SIMD or
 # SAN rebuilds what they affect without a `make clean`.
-FLAGS_NOW   := $(CC) | $(CFLAGS) | $(BASE) | $(LDFLAGS) | $(SIMD_DEFS) | $(FLAGS_simde) | $(FLAGS_avx2) | $(FLAGS_avx512)
+FLAGS_NOW   := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(BASE) | $(LDFLAGS) | $(SIMD_DEFS) | $(FLAGS_simde) | $(FLAGS_avx2) | $(FLAGS_avx512) | $(FLAGS_neon)
 FLAGS_STAMP := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD) && (printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) 2>/dev/null || printf '%s\n' '$(FLAGS_NOW)' > $(FLAGS_STAMP)))
 

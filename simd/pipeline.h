@@ -193,6 +193,9 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
         }
         void *blk = (void *)(uintptr_t)s->a[j];
         const uint64_t h2 = s->h2[j];
+        SBFI_ASSERT(layout == SBF_CLASSIC ||
+                    (s->a[j] - (uintptr_t)f->words < f->bytes &&
+                     (s->a[j] - (uintptr_t)f->words) % f->block_bytes == 0));
         if (is_add) {
             switch (layout) {
             case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j]); break;

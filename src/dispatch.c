@@ -248,6 +248,7 @@ int sbfi_kernels_current(const sbfi_kernels **out)
     const sbfi_kernels *k = sbfi_kernels_for(c);
     if (k == NULL)
         return SBF_E_ISA_UNAVAILABLE;
+    SBFI_ASSERT(k->isa == c && k->hash_u64 != NULL && runs_here(k));
     *out = k;
     return SBF_OK;
 }

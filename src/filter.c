@@ -153,6 +153,7 @@ int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
         free(f);
         return SBF_E_NOMEM;
     }
+    SBFI_ASSERT(sbfi_filter_ok(f));
     *out = f;
     return SBF_OK;
 }
@@ -199,6 +200,7 @@ void sbf_buffer_free(void *buf) { free(buf); }
 int sbf_add(sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     uint64_t h[2];
     sbf_murmur3_x64_128(key, len, f->seed, h);
     f->added++;
@@ -208,6 +210,7 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     uint64_t h[2];
     sbf_murmur3_x64_128(key, len, f->seed, h);
     return sbfi_contains_hashed(f, h[0], h[1]);
@@ -231,6 +234,7 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
 {
     SBFI_RETURN_IF(f == NULL || (keys == NULL && n != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     if (n)
         f->kt->add_u64[f->layout](f, keys, n);
     f->added += n;
@@ -242,6 +246,7 @@ size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n,
 {
     if (f == NULL || (keys == NULL && n != 0))
         return SIZE_MAX;
+    SBFI_ASSERT(sbfi_filter_ok(f));
     return n ? f->kt->contains_u64[f->layout](f, keys, n, out) : 0;
 }
 
@@ -379,6 +384,7 @@ static int compatible(const sbf_filter *a, const sbf_filter *b)
     SBFI_RETURN_IF(a == NULL || b == NULL, SBF_E_NULL);
     SBFI_RETURN_IF(a->layout != b->layout || a->bits != b->bits || a->k != b->k ||
                    a->seed != b->seed, SBF_E_INCOMPATIBLE);
+    SBFI_ASSERT(sbfi_filter_ok(a) && sbfi_filter_ok(b) && a->bytes == b->bytes);
     return SBF_OK;
 }
 

@@ -40,6 +40,26 @@
 #  define SBFI_PREFETCH_W(p) ((void)(p))
 #endif
 
+/*
+ * Debug assertions on internal invariants (never on inputs: those get error
+ * codes). On with -DSBF_DEBUG, which the SAN=1 build sets; there a failed
+ * one prints where to stderr and aborts, the one place the library may.
+ * Otherwise the condition is not evaluated (sizeof keeps its variables
+ * "used").
+ */
+#if defined(SBF_DEBUG)
+#  include <stdio.h>
+#  include <stdlib.h>
+static inline void sbfi_assert_fail(const char *cond, const char *file, int line)
+{
+    fprintf(stderr, "simdbloom: %s:%d: internal invariant failed: %s\n", file, line, cond);
+    abort();
+}
+#  define SBFI_ASSERT(c) ((c) ? (void)0 : sbfi_assert_fail(#c, __FILE__, __LINE__))
+#else
+#  define SBFI_ASSERT(c) ((void)sizeof((c) ? 1 : 0))
+#endif
+
 /* zstd-style early returns for src/. */
 #define SBFI_RETURN_IF(cond, err) do { if (cond) return (err); } while (0)
 #define SBFI_FORWARD_IF_ERROR(expr) \
@@ -241,19 +261,22 @@ static inline uint32_t sbfi_lane32(uint64_t h2, uint32_t i)
 
 static inline uint32_t sbfi_hashbits(uint64_t h2, uint32_t i, int shift)
 {
+    SBFI_ASSERT(i < 16);
     return (uint32_t)(sbfi_lane32(h2, i) * SBFI_SALT[i]) >> shift;
 }
 
 /* Block of a blocked-layout key. */
 static inline uint64_t *sbfi_block_ptr(const sbf_filter *f, uint64_t h1)
 {
-    return (uint64_t *)((unsigned char *)f->words +
-                        sbfi_block_index(h1, f->nblocks) * f->block_bytes);
+    const uint64_t b = sbfi_block_index(h1, f->nblocks);
+    SBFI_ASSERT(b < f->nblocks && (b + 1) * f->block_bytes <= f->bytes);
+    return (uint64_t *)((unsigned char *)f->words + b * f->block_bytes);
 }
 
 /* The 512-bit mask of a blocked key, as 8 words. */
 static inline void sbfi_blocked_mask(uint64_t h2, uint32_t k, uint64_t m[8])
 {
+    SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
     for (int w = 0; w < 8; w++)
         m[w] = 0;
     for (uint32_t i = 0; i < k; i++) {
@@ -265,6 +288,7 @@ static inline void sbfi_blocked_mask(uint64_t h2, uint32_t k, uint64_t m[8])
 /* The split-block mask: one bit in each of k (8 or 16) 32-bit words. */
 static inline void sbfi_split_mask(uint64_t h2, uint32_t k, uint32_t m[16])
 {
+    SBFI_ASSERT(k == 8 || k == 16);
     for (uint32_t i = 0; i < k; i++)
         m[i] = UINT32_C(1) << sbfi_hashbits(h2, i, 27);
 }
@@ -272,11 +296,31 @@ static inline void sbfi_split_mask(uint64_t h2, uint32_t k, uint32_t m[16])
 /* The set of counters (0..127) a counting key touches, as a 128-bit mask. */
 static inline void sbfi_counting_mask(uint64_t h2, uint32_t k, uint64_t m[2])
 {
+    SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
     m[0] = m[1] = 0;
     for (uint32_t i = 0; i < k; i++) {
         uint32_t c = sbfi_hashbits(h2, i, 25);
         m[c >> 6] |= UINT64_C(1) << (c & 63);
     }
+}
+
+/* The invariants of a filter object, for SBFI_ASSERT (sbfi_make makes
+ * them true; nothing after it changes the geometry). */
+static inline int sbfi_filter_ok(const sbf_filter *f)
+{
+    if (f->layout < SBF_CLASSIC || f->layout > SBF_COUNTING || f->k == 0 ||
+        f->kt == NULL || f->kt->hash_u64 == NULL || f->words == NULL ||
+        ((uintptr_t)f->words & (SBFI_LINE - 1)) != 0 || f->bytes % SBFI_LINE != 0 ||
+        f->bits == 0 || f->bits % 64 != 0 || f->bits > (uint64_t)f->bytes * 8 ||
+        f->bytes - f->bits / 8 >= SBFI_LINE)
+        return 0;
+    if (f->layout == SBF_CLASSIC)
+        return f->k <= SBF_MAX_K_CLASSIC && f->bits % 64 == 0 && f->nblocks == f->bits &&
+               f->block_bytes == 8;
+    if (f->layout == SBF_SPLIT_BLOCK && f->k != 8 && f->k != 16)
+        return 0;
+    return f->k <= SBF_MAX_K_BLOCKED && f->block_bytes >= 32 &&
+           f->nblocks * f->block_bytes * 8 == f->bits;
 }
 
 static inline unsigned sbfi_nibble(const unsigned char *blk, uint32_t c)
