@@ -30,17 +30,17 @@ static uint64_t *random_keys(size_t n, uint64_t seed)
     return k;
 }
 
-/* The registry's ISAs as Criterion parameters; without scalar when
- * `vector_only` (comparing the reference with itself proves nothing). */
-static int g_isas[16];
-static size_t registry_params(int vector_only)
+/* The registry's ISAs into out[16] as Criterion parameters; without scalar
+ * when `vector_only` (comparing the reference with itself proves nothing).
+ * Each parameterised test has its own static array. */
+static size_t registry_params(int *out, int vector_only)
 {
     int all[16];
     const size_t n = sbf_isa_list(all, 16);
     size_t m = 0;
     for (size_t i = 0; i < n && i < 16; i++)
         if (!vector_only || all[i] != SBF_ISA_SCALAR)
-            g_isas[m++] = all[i];
+            out[m++] = all[i];
     return m;
 }
 
@@ -104,8 +104,9 @@ static void check_hash(int isa)
 
 ParameterizedTestParameters(isa, hash)
 {
-    const size_t n = registry_params(0);
-    return cr_make_param_array(int, g_isas, n);
+    static int isas[16];
+    const size_t n = registry_params(isas, 0);
+    return cr_make_param_array(int, isas, n);
 }
 ParameterizedTest(int *isa, isa, hash, .description = "each ISA's batched murmur3 (scalar: the batch) equals the one-key hash") { check_hash(*isa); }
 
@@ -245,15 +246,17 @@ static void check_isa_large(int isa)
 
 ParameterizedTestParameters(isa, equiv)
 {
-    const size_t n = registry_params(1);
-    return cr_make_param_array(int, g_isas, n);
+    static int isas[16];
+    const size_t n = registry_params(isas, 1);
+    return cr_make_param_array(int, isas, n);
 }
 ParameterizedTest(int *isa, isa, equiv, .description = "each vector ISA's kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(*isa); }
 
 ParameterizedTestParameters(isa, equiv_1e6)
 {
-    const size_t n = registry_params(1);
-    return cr_make_param_array(int, g_isas, n);
+    static int isas[16];
+    const size_t n = registry_params(isas, 1);
+    return cr_make_param_array(int, isas, n);
 }
 ParameterizedTest(int *isa, isa, equiv_1e6, .description = "each vector ISA equals scalar on 1e6 keys, every layout") { check_isa_large(*isa); }
 

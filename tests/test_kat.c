@@ -16,18 +16,18 @@
 #define NEXACT (sizeof kat_exact_vectors / sizeof kat_exact_vectors[0])
 #define NDIGEST (sizeof kat_digest_vectors / sizeof kat_digest_vectors[0])
 
-static int g_isas[16];
-
 ParameterizedTestParameters(kat, exact)
 {
-    const size_t n = sbf_isa_list(g_isas, 16);
-    return cr_make_param_array(int, g_isas, n < 16 ? n : 16);
+    static int isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    return cr_make_param_array(int, isas, n < 16 ? n : 16);
 }
 
 ParameterizedTestParameters(kat, digest)
 {
-    const size_t n = sbf_isa_list(g_isas, 16);
-    return cr_make_param_array(int, g_isas, n < 16 ? n : 16);
+    static int isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    return cr_make_param_array(int, isas, n < 16 ? n : 16);
 }
 
 static void use_isa(int isa)
