@@ -155,7 +155,7 @@ static uint32_t cpu_features(void)
 
 static int runs_here(const sbfi_kernels *e)
 {
-    return e != NULL && e->hash_u64 != NULL && (e->requires & ~cpu_features()) == 0;
+    return e != NULL && e->hash_u64 != NULL && (e->features & ~cpu_features()) == 0;
 }
 
 int sbf_isa_available(int isa)

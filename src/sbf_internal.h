@@ -105,7 +105,7 @@ typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const uint64_t *keys,
 struct sbfi_kernels {
     const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */
-    uint32_t requires;       /* SBFI_CPU_* bits the CPU (and OS) must have */
+    uint32_t features;       /* SBFI_CPU_* bits it requires of the CPU (and OS) */
     sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
     sbfi_add_fn add_u64[SBFI_NLAYOUTS];
     sbfi_contains_fn contains_u64[SBFI_NLAYOUTS];
@@ -125,16 +125,16 @@ struct sbfi_kernels {
 
 /* Each ISA's identity, written once. The features match the flags its
  * object is compiled with (Makefile FLAGS_<name>). */
-#define SBFI_ID_SCALAR .name = "scalar", .isa = SBF_ISA_SCALAR, .requires = 0
-#define SBFI_ID_SIMDE  .name = "simde", .isa = SBF_ISA_SIMDE, .requires = 0
+#define SBFI_ID_SCALAR .name = "scalar", .isa = SBF_ISA_SCALAR, .features = 0
+#define SBFI_ID_SIMDE  .name = "simde", .isa = SBF_ISA_SIMDE, .features = 0
 #define SBFI_ID_AVX2   .name = "avx2", .isa = SBF_ISA_AVX2,                     \
-                       .requires = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM
+                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM
 #define SBFI_ID_AVX512 .name = "avx512", .isa = SBF_ISA_AVX512,                 \
-                       .requires = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM | \
+                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM | \
                                    SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ |       \
                                    SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL |      \
                                    SBFI_CPU_OS_ZMM
-#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .requires = SBFI_CPU_ASIMD
+#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .features = SBFI_CPU_ASIMD
 
 extern const sbfi_kernels sbfi_kernels_scalar;  /* src/scalar.c */
 extern const sbfi_kernels sbfi_kernels_simde;   /* simd/avx2.c, no flags */

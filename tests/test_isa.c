@@ -440,9 +440,9 @@ Test(isa, priority, .description = "the registry's order: avx512, avx2, neon, si
     /* a better ISA needs everything a worse one of its family needs */
     size_t n;
     const sbfi_kernels *const *reg = sbfi_registry(&n);
-    cr_assert_eq(reg[0]->requires & reg[1]->requires, reg[1]->requires,
+    cr_assert_eq(reg[0]->features & reg[1]->features, reg[1]->features,
                  "avx512 requires what avx2 requires");
-    cr_assert_eq(reg[n - 1]->requires, 0u, "scalar runs everywhere");
+    cr_assert_eq(reg[n - 1]->features, 0u, "scalar runs everywhere");
     cr_assert(sbf_isa_available(SBF_ISA_AVX512) <= sbf_isa_available(SBF_ISA_AVX2) ||
               sbfi_kernels_for(SBF_ISA_AVX2) == NULL);
 }
