@@ -194,30 +194,19 @@ static void conf_kat(int isa)
     for (size_t i = 0; i < nex; i++) {
         const kat_exact *v = &kat_exact_vectors[i];
         for (int how = 0; how < 3; how++) {
-            sbf_filter *f = NULL;
-            const int rc = kat_build(v->layout, v->bits, v->k, v->seed, v->keys,
-                                     v->nkeys, how, &f);
-            size_t len = 0;
-            const void *d = rc == SBF_OK ? sbf_data(f, &len) : NULL;
-            CHECK(rc == SBF_OK && len == v->len && kat_first_diff(d, len, v->hex) == len &&
-                  kat_present(f, v->keys, v->nkeys) == v->nkeys,
-                  "%s: known answer %zu (%s k %u, way %d)", name, i,
+            const kat_result r = kat_run_exact(v, how);
+            CHECK(r.rc == SBF_OK && r.isa == isa && r.len == v->len && r.at == r.len &&
+                  r.present == v->nkeys, "%s: known answer %zu (%s k %u, way %d)", name, i,
                   kat_layout_name(v->layout), v->k, how);
-            sbf_free(f);
         }
     }
     const size_t ndg = sizeof kat_digest_vectors / sizeof kat_digest_vectors[0];
     for (size_t i = 0; i < ndg; i++) {
         const kat_digest *v = &kat_digest_vectors[i];
-        sbf_filter *f = NULL;
-        const int rc = kat_build(v->layout, v->bits, v->k, v->seed, v->keys, v->nkeys, 0, &f);
-        size_t len = 0;
-        uint64_t h[2] = { 0, 0 };
-        if (rc == SBF_OK)
-            sbf_murmur3_x64_128(sbf_data(f, &len), len, 0, h);
-        CHECK(rc == SBF_OK && len == v->len && h[0] == v->d1 && h[1] == v->d2,
+        const kat_result r = kat_run_digest(v);
+        CHECK(r.rc == SBF_OK && r.isa == isa && r.len == v->len && r.h[0] == v->d1 &&
+              r.h[1] == v->d2 && r.present == v->nkeys,
               "%s: known digest %zu (%s k %u)", name, i, kat_layout_name(v->layout), v->k);
-        sbf_free(f);
     }
     printf("kernel %-6s known answers: %zu exact filters x 3 ways, %zu digests: %s\n",
            name, nex, ndg, g_fail == before ? "ok" : "FAILED");

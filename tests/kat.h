@@ -197,6 +197,54 @@ static inline size_t kat_first_diff(const void *data, size_t len, const char *he
     return hex[2 * len] == '\0' ? len : 0;
 }
 
+/* What rebuilding one vector on the active ISA gave. */
+typedef struct kat_result {
+    int rc;          /* SBF_OK, or the code that stopped the build */
+    int isa;         /* sbf_info's isa of the filter */
+    size_t len;      /* bytes of filter data */
+    size_t at;       /* exact: first byte differing from the answer (len: none) */
+    size_t present;  /* keys answered "maybe" (all nkeys, or a false negative) */
+    uint64_t h[2];   /* digest: sbf_murmur3_x64_128 of the bytes, seed 0 */
+} kat_result;
+
+static inline kat_result kat_measure(sbf_filter *f, int rc, int keys, size_t n,
+                                     const char *hex)
+{
+    kat_result r;
+    memset(&r, 0, sizeof r);
+    r.rc = rc;
+    if (rc != SBF_OK)
+        return r;
+    struct sbf_info info;
+    r.isa = sbf_info(f, &info) == SBF_OK ? info.isa : -1;
+    const void *d = sbf_data(f, &r.len);
+    if (hex != NULL)
+        r.at = kat_first_diff(d, r.len, hex);
+    else
+        sbf_murmur3_x64_128(d, r.len, 0, r.h);
+    r.present = kat_present(f, keys, n);
+    sbf_free(f);
+    return r;
+}
+
+/* Rebuilds an exact vector the `how` way (see kat_build). It matches when
+ * rc == SBF_OK, len == v->len, at == len and present == v->nkeys. */
+static inline kat_result kat_run_exact(const kat_exact *v, int how)
+{
+    sbf_filter *f = NULL;
+    const int rc = kat_build(v->layout, v->bits, v->k, v->seed, v->keys, v->nkeys, how, &f);
+    return kat_measure(f, rc, v->keys, v->nkeys, v->hex);
+}
+
+/* Rebuilds a digest vector the generator's way. It matches when
+ * rc == SBF_OK, len == v->len, h == (d1, d2) and present == v->nkeys. */
+static inline kat_result kat_run_digest(const kat_digest *v)
+{
+    sbf_filter *f = NULL;
+    const int rc = kat_build(v->layout, v->bits, v->k, v->seed, v->keys, v->nkeys, 0, &f);
+    return kat_measure(f, rc, v->keys, v->nkeys, NULL);
+}
+
 static inline const char *kat_layout_name(int layout)
 {
     switch (layout) {

@@ -43,24 +43,15 @@ ParameterizedTest(int *isa, kat, exact, .description = "every layout's exact fil
     for (size_t i = 0; i < NEXACT; i++) {
         const kat_exact *v = &kat_exact_vectors[i];
         for (int how = 0; how < 3; how++) {
-            sbf_filter *f = NULL;
-            const int rc = kat_build(v->layout, v->bits, v->k, v->seed, v->keys, v->nkeys,
-                                     how, &f);
-            cr_assert_eq(rc, SBF_OK, "vector %zu: %s", i, sbf_strerror(rc));
-            struct sbf_info info;
-            cr_assert_eq(sbf_info(f, &info), SBF_OK);
-            cr_assert_eq(info.isa, *isa);
-            size_t len;
-            const void *d = sbf_data(f, &len);
-            cr_assert_eq(len, v->len, "vector %zu: %zu bytes, expected %zu", i, len, v->len);
-            const size_t at = kat_first_diff(d, len, v->hex);
-            cr_assert_eq(at, len, "%s: %s bits %" PRIu64 " k %u seed %u %s keys (way %d): "
+            const kat_result r = kat_run_exact(v, how);
+            cr_assert_eq(r.rc, SBF_OK, "vector %zu: %s", i, sbf_strerror(r.rc));
+            cr_assert_eq(r.isa, *isa);
+            cr_assert_eq(r.len, v->len, "vector %zu: %zu bytes, expected %zu", i, r.len, v->len);
+            cr_assert_eq(r.at, r.len, "%s: %s bits %" PRIu64 " k %u seed %u %s keys (way %d): "
                          "byte %zu differs from the known answer", sbf_isa_name(*isa),
                          kat_layout_name(v->layout), v->bits, v->k, v->seed,
-                         v->keys == KAT_U64 ? "u64" : "byte-string", how, at);
-            cr_assert_eq(kat_present(f, v->keys, v->nkeys), v->nkeys,
-                         "vector %zu: a false negative", i);
-            sbf_free(f);
+                         v->keys == KAT_U64 ? "u64" : "byte-string", how, r.at);
+            cr_assert_eq(r.present, v->nkeys, "vector %zu: a false negative", i);
         }
     }
 }
@@ -69,20 +60,16 @@ ParameterizedTest(int *isa, kat, digest, .description = "every layout's filter d
     use_isa(*isa);
     for (size_t i = 0; i < NDIGEST; i++) {
         const kat_digest *v = &kat_digest_vectors[i];
-        sbf_filter *f = NULL;
-        const int rc = kat_build(v->layout, v->bits, v->k, v->seed, v->keys, v->nkeys, 0, &f);
-        cr_assert_eq(rc, SBF_OK, "vector %zu: %s", i, sbf_strerror(rc));
-        size_t len;
-        const void *d = sbf_data(f, &len);
-        cr_assert_eq(len, v->len, "vector %zu: %zu bytes, expected %zu", i, len, v->len);
-        uint64_t h[2];
-        sbf_murmur3_x64_128(d, len, 0, h);
-        cr_assert(h[0] == v->d1 && h[1] == v->d2,
+        const kat_result r = kat_run_digest(v);
+        cr_assert_eq(r.rc, SBF_OK, "vector %zu: %s", i, sbf_strerror(r.rc));
+        cr_assert_eq(r.isa, *isa);
+        cr_assert_eq(r.len, v->len, "vector %zu: %zu bytes, expected %zu", i, r.len, v->len);
+        cr_assert(r.h[0] == v->d1 && r.h[1] == v->d2,
                   "%s: %s bits %" PRIu64 " k %u seed %u, %zu %s keys: digest %016" PRIx64
                   "%016" PRIx64 " is not the known answer", sbf_isa_name(*isa),
                   kat_layout_name(v->layout), v->bits, v->k, v->seed, v->nkeys,
-                  v->keys == KAT_U64 ? "u64" : "byte-string", h[0], h[1]);
-        sbf_free(f);
+                  v->keys == KAT_U64 ? "u64" : "byte-string", r.h[0], r.h[1]);
+        cr_assert_eq(r.present, v->nkeys, "vector %zu: a false negative", i);
     }
 }
 
