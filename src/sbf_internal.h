@@ -169,6 +169,21 @@ void sbfi_free_filter(void *p, size_t bytes, size_t map_bytes);
 int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
               uint32_t seed, const sbfi_kernels *kt);
 
+/* Sizing and geometry rules (src/size.c): the one place that knows which k
+ * each layout accepts, its granule and its largest size. */
+int sbfi_check_k(int layout, uint32_t k);            /* SBF_OK or SBF_E_K */
+uint64_t sbfi_granule_bits(int layout, uint32_t k);  /* bits are a multiple */
+uint64_t sbfi_max_bits(int layout);
+/* SBF_OK if a filter of exactly (layout, bits, k) may exist: SBF_E_LAYOUT,
+ * SBF_E_K, SBF_E_TOO_LARGE, or SBF_E_PARAM (bits 0 or not a granule
+ * multiple) otherwise. Cheap: loaders call it before allocating. */
+int sbfi_check_geometry(int layout, uint64_t bits, uint32_t k);
+/* Bytes of filter data for a valid bit count (whole 64-byte lines). */
+size_t sbfi_data_bytes(uint64_t bits);
+/* sbf_create's bits and k from its parameters (layout, k, bits or n + fpp),
+ * with sbf_create's codes; p is not NULL. */
+int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);
+
 /* ------------------------------------------------------ MurmurHash3 pieces */
 
 #define SBFI_C1 UINT64_C(0x87c37b91114253d5)

@@ -160,6 +160,8 @@ static const geometry geoms[] = {
     { SBF_SPLIT_BLOCK, 16, 512 * 201, 0 },
     { SBF_SPLIT_BLOCK, 16, 512 * 2, 5 },
     { SBF_COUNTING, 13, 512 * 2, 0 }, /* every counter saturates */
+    { SBF_CLASSIC, 32, 64, 0 },       /* k >= lanes: issue 13, finding 1 */
+    { SBF_CLASSIC, 255, 64 * 101, 9 },
 };
 
 static void conf_isa(int isa, size_t bulk)
