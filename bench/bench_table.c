@@ -101,7 +101,72 @@ static const char *const variants[6][3] = {
     { "contains", "single", "negative" },
 };
 
-/* Per layout: rows size x operation, one ns/key column per ISA. */
+/* One row of a layout's throughput table (size si, keys, variant v) at
+ * row; 0 when no ISA measured it (no row). */
+static int tput_row(sbfb_tbl *t, int row, const sbfb_opts *o, const sbfb_results *r,
+                    int layout, int def, int si, const char *keys, int v)
+{
+    const char *op = variants[v][0], *mode = variants[v][1], *lookup = variants[v][2];
+    int have = 0;
+    for (int i = 0; i < o->nisa; i++)
+        have |= sbfb_find_tput(r, layout, o->isas[i], si, op, mode, keys, lookup) != NULL;
+    if (!have)
+        return 0;
+    char lab[64], b[32];
+    int c = 0;
+    sbfb_tbl_set(t, row, c++, "%s", o->sizes[si].label);
+    sbfb_tbl_set(t, row, c++, "%s", keys);
+    sbfb_tbl_set(t, row, c++, "%s", op_label(op, mode, lookup, lab, sizeof lab));
+    for (int i = 0; i < o->nisa; i++) {
+        const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, op, mode, keys, lookup);
+        sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
+        sbfb_tbl_set(t, row, c++, "%s", b);
+    }
+    const sbfb_tput *d = sbfb_find_tput(r, layout, def, si, op, mode, keys, lookup);
+    if (d && d->speedup > 0)
+        sbfb_tbl_set(t, row, c++, "%.2fx", d->speedup);
+    else
+        sbfb_tbl_set(t, row, c++, "-");
+    if (d && d->roof_ratio > 0)
+        sbfb_tbl_set(t, row, c++, "%.2f", d->roof_ratio);
+    else
+        sbfb_tbl_set(t, row, c++, "-");
+    return 1;
+}
+
+/* One layout: rows size x keys x operation, one ns/key column per ISA. */
+static void tput_layout(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md,
+                        int layout, int def, uint32_t k)
+{
+    const char *per = layout == SBF_COUNTING ? "counters" : "bits";
+    if (md)
+        fprintf(out, "\n#### %s (k = %u, %g %s per key)\n\n", sbfb_layout_name(layout), k,
+                o->bits_per_key, per);
+    else
+        fprintf(out, "\n%s (k = %u, %g %s/key), ns/key:\n", sbfb_layout_name(layout), k,
+                o->bits_per_key, per);
+    sbfb_tbl *t = sbfb_tbl_new(5 + o->nisa);
+    int c = 0;
+    sbfb_tbl_set(t, 0, c++, "size");
+    sbfb_tbl_set(t, 0, c++, "keys");
+    sbfb_tbl_set(t, 0, c++, "operation");
+    for (int i = 0; i < o->nisa; i++) {
+        t->right[c] = 1;
+        sbfb_tbl_set(t, 0, c++, "%s", sbf_isa_name(o->isas[i]));
+    }
+    t->right[c] = 1;
+    sbfb_tbl_set(t, 0, c++, "%s vs scalar", sbf_isa_name(def));
+    t->right[c] = 1;
+    sbfb_tbl_set(t, 0, c++, "/ roofline");
+    int row = 1;
+    for (int si = 0; si < o->nsizes; si++)
+        for (int kk = 0; kk < 2; kk++)
+            for (int v = 0; v < 6; v++)
+                row += tput_row(t, row, o, r, layout, def, si, kk ? "str" : "u64", v);
+    sbfb_tbl_print(t, out, md);
+    free(t);
+}
+
 void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
 {
     const int def = sbfb_default_isa_of(r);
@@ -113,67 +178,8 @@ void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
                 any = 1;
                 k = r->tput[i].k;
             }
-        if (!any)
-            continue;
-        if (md)
-            fprintf(out, "\n#### %s (k = %u, %g %s per key)\n\n", sbfb_layout_name(layout), k,
-                    o->bits_per_key, layout == SBF_COUNTING ? "counters" : "bits");
-        else
-            fprintf(out, "\n%s (k = %u, %g %s/key), ns/key:\n", sbfb_layout_name(layout), k,
-                    o->bits_per_key, layout == SBF_COUNTING ? "counters" : "bits");
-        sbfb_tbl *t = sbfb_tbl_new(5 + o->nisa);
-        int c = 0;
-        sbfb_tbl_set(t, 0, c++, "size");
-        sbfb_tbl_set(t, 0, c++, "keys");
-        sbfb_tbl_set(t, 0, c++, "operation");
-        for (int i = 0; i < o->nisa; i++) {
-            t->right[c] = 1;
-            sbfb_tbl_set(t, 0, c++, "%s", sbf_isa_name(o->isas[i]));
-        }
-        t->right[c] = 1;
-        sbfb_tbl_set(t, 0, c++, "%s vs scalar", sbf_isa_name(def));
-        t->right[c] = 1;
-        sbfb_tbl_set(t, 0, c++, "/ roofline");
-        int row = 1;
-        for (int si = 0; si < o->nsizes; si++) {
-            for (int kk = 0; kk < 2; kk++) {
-                const char *keys = kk ? "str" : "u64";
-                for (int v = 0; v < 6; v++) {
-                    int have = 0;
-                    for (int i = 0; i < o->nisa; i++)
-                        have |= sbfb_find_tput(r, layout, o->isas[i], si, variants[v][0],
-                                          variants[v][1], keys, variants[v][2]) != NULL;
-                    if (!have)
-                        continue;
-                    char lab[64], b[32];
-                    c = 0;
-                    sbfb_tbl_set(t, row, c++, "%s", o->sizes[si].label);
-                    sbfb_tbl_set(t, row, c++, "%s", keys);
-                    sbfb_tbl_set(t, row, c++, "%s",
-                            op_label(variants[v][0], variants[v][1], variants[v][2], lab,
-                                     sizeof lab));
-                    for (int i = 0; i < o->nisa; i++) {
-                        const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, variants[v][0],
-                                                       variants[v][1], keys, variants[v][2]);
-                        sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
-                        sbfb_tbl_set(t, row, c++, "%s", b);
-                    }
-                    const sbfb_tput *d = sbfb_find_tput(r, layout, def, si, variants[v][0],
-                                                   variants[v][1], keys, variants[v][2]);
-                    if (d && d->speedup > 0)
-                        sbfb_tbl_set(t, row, c++, "%.2fx", d->speedup);
-                    else
-                        sbfb_tbl_set(t, row, c++, "-");
-                    if (d && d->roof_ratio > 0)
-                        sbfb_tbl_set(t, row, c++, "%.2f", d->roof_ratio);
-                    else
-                        sbfb_tbl_set(t, row, c++, "-");
-                    row++;
-                }
-            }
-        }
-        sbfb_tbl_print(t, out, md);
-        free(t);
+        if (any)
+            tput_layout(out, o, r, md, layout, def, k);
     }
 }
 
@@ -206,7 +212,8 @@ void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, i
         for (int l = 0; l < SBFB_NLAYOUTS; l++) {
             if (!(o->layouts & (1u << l)))
                 continue;
-            const sbfb_tput *x = sbfb_find_tput(r, l, def, si, "contains", "batch", "u64", "negative");
+            const sbfb_tput *x =
+                sbfb_find_tput(r, l, def, si, "contains", "batch", "u64", "negative");
             sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
             sbfb_tbl_set(t, row, c++, "%s", b);
         }
@@ -230,7 +237,7 @@ void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, i
 /* Per ISA, one layout: batched contains of absent keys at every size, with
  * the speedup against scalar and, at the largest size, the roofline ratio. */
 void sbfb_table_isa_summary(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md,
-                              int layout)
+                            int layout)
 {
     if (!(o->layouts & (1u << layout)) || r->ntput == 0)
         return;
@@ -254,8 +261,8 @@ void sbfb_table_isa_summary(FILE *out, const sbfb_opts *o, const sbfb_results *r
         sbfb_tbl_set(t, row, c++, "%s", sbf_isa_name(o->isas[i]));
         const sbfb_tput *last = NULL;
         for (int si = 0; si < o->nsizes; si++) {
-            const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, "contains", "batch", "u64",
-                                           "negative");
+            const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, "contains", "batch",
+                                                "u64", "negative");
             char b[32];
             sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
             if (x && x->speedup > 0 && o->isas[i] != SBF_ISA_SCALAR)
@@ -341,8 +348,8 @@ void sbfb_table_peer(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
             sbfb_tbl_set(t, row, 3, "%s", op_label(p->op, "single", p->lookup, lab, sizeof lab));
             sbfb_fmt_ns(b, sizeof b, p->ns);
             sbfb_tbl_set(t, row, 4, "%s", b);
-            const sbfb_tput *x = sbfb_find_tput(r, SBF_BLOCKED, def, si, p->op, "single", p->keys,
-                                           p->lookup);
+            const sbfb_tput *x = sbfb_find_tput(r, SBF_BLOCKED, def, si, p->op, "single",
+                                                p->keys, p->lookup);
             sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
             sbfb_tbl_set(t, row, 5, "%s", b);
             if (x && p->ns > 0)
