@@ -73,8 +73,11 @@ typedef struct sbfb_opts {
     int fpr_lo, fpr_hi;          /* bits/key range */
     uint64_t fpr_n;              /* keys per FPR filter */
     double fpr_time;             /* seconds for all FPR probes */
-    uint64_t fpr_max_probes;     /* cap per filter */
-    uint64_t lat_samples;        /* timed single operations per histogram */
+    uint64_t fpr_max_probes;     /* cap per row (all its filters) */
+    int fpr_threads;             /* 0: every online CPU */
+    uint64_t lat_samples;        /* timed samples per histogram */
+    unsigned lat_group;          /* calls per sample: 0 = chosen per row */
+    size_t lat_group_max;        /* larger filters: single calls (the L2 size) */
     uint64_t seed;
     const char *json_path;
     const char *outdir;
@@ -128,21 +131,27 @@ typedef struct sbfb_peer {
     const char *note;      /* NULL, or why it was not measured */
 } sbfb_peer;
 
-#define SBFB_LAT_SUB 16                 /* linear steps per power of two */
+#define SBFB_LAT_SUB_LOG2 6
+#define SBFB_LAT_SUB (1u << SBFB_LAT_SUB_LOG2)  /* linear steps per power of two */
 #define SBFB_LAT_BUCKETS (64 * SBFB_LAT_SUB)
 
 typedef struct sbfb_lat {
-    char name[64];
+    char name[80];
     int layout, isa, size_idx;
     size_t bytes;
     const char *op;        /* "contains" */
     const char *mode;      /* "single", "batch" */
-    const char *lookup;    /* "positive", "negative", "mixed" */
+    const char *lookup;    /* "positive", "negative", "alternating" */
+    const char *timing;    /* "chain": the next key derived from the previous
+                            * answer (latency); "independent" (throughput) */
     unsigned batch;        /* keys per timed call */
+    unsigned group;        /* G: calls per timed sample (a sample is their mean) */
     uint64_t samples;
-    double overhead_ns;    /* subtracted per sample */
+    double overhead_ns;    /* one timed region's cost, subtracted per sample */
+    double unit_ns;        /* ns per histogram unit: tick / G */
+    double resolution_ns;  /* clock granularity / G */
     double min, p50, p90, p99, p999, p9999, max, mean;   /* ns per call */
-    uint64_t *counts;      /* SBFB_LAT_BUCKETS, in ticks after subtraction */
+    uint64_t *counts;      /* SBFB_LAT_BUCKETS, in units of unit_ns */
 } sbfb_lat;
 
 typedef struct sbfb_fpr {
@@ -159,6 +168,11 @@ typedef struct sbfb_fpr {
     double classic, putze, exact;
     int outside;           /* exact formula outside [flo, fhi] */
     int outside_wilson;    /* exact formula outside [lo, hi] */
+    double expected_fp;    /* exact * probes */
+    int low_res;           /* fewer than 10^4 expected: --fpr-max-probes stopped it */
+    double wilson_rel;     /* Wilson half-width / measured */
+    double filters_rel;    /* half-width across filters / measured */
+    double seconds;        /* wall time of the row */
 } sbfb_fpr;
 
 typedef struct sbfb_metric {
@@ -222,6 +236,21 @@ uint64_t sbfb_ticks_begin(void);
 uint64_t sbfb_ticks_end(void);
 double sbfb_ticks_hz(void);            /* measured once, cached */
 const char *sbfb_timer_name(void);
+/* What the clock resolves, measured once (at start-up: sbfb_run_sections). */
+typedef struct sbfb_clock {
+    double hz, tick_ns;
+    uint64_t gran_ticks;     /* smallest usual non-zero step of back-to-back reads */
+    uint64_t ovh_ticks;      /* median cost of an empty timed region (begin/end) */
+    uint64_t ovh_min_ticks;  /* its minimum */
+} sbfb_clock;
+const sbfb_clock *sbfb_clock_get(void);
+/* The smallest non-zero value among d[0..n) that makes up at least 10% of
+ * the non-zero values (1 when none is): the clock's usual step, given
+ * differences of back-to-back reads. Sorts d. */
+uint64_t sbfb_usual_step(uint64_t *d, size_t n);
+/* The median cost of an empty timed region, measured now (min: its minimum,
+ * may be NULL). */
+uint64_t sbfb_timer_overhead(uint64_t *min);
 
 /* Progress on stderr. */
 void sbfb_progress_init(int mode, int total);
@@ -322,7 +351,7 @@ void sbfb_lat_print_hist(FILE *out, const sbfb_lat *l);
 /* -------------------------------------------------------------- tables */
 /* bench_table.c: a table printed either aligned (text) or as Markdown. */
 #define SBFB_TBL_ROWS 512
-#define SBFB_TBL_COLS 12
+#define SBFB_TBL_COLS 16
 typedef struct sbfb_tbl {
     int ncol, nrow;
     char cells[SBFB_TBL_ROWS][SBFB_TBL_COLS][48];
@@ -400,7 +429,7 @@ int sbfb_plot_fpr(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_re
  * run NULL is an output-only section (the headline); an output callback
  * NULL means the section adds nothing there. Output callbacks write nothing
  * when their rows are absent. Sections are listed once, in order, in
- * SBFB_SECTIONS (bench_section.c): runs happen in that order (a run
+ * SBFB_SECTIONS (below): runs happen in that order (a run
  * function shared by two selected sections runs once), and every output
  * follows it too. bench/README.md, "Adding a section".
  */

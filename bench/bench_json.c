@@ -137,8 +137,13 @@ static void json_meta(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r, con
     sbfb_jw_close(j, ']');
     sbf_isa_set(SBF_ISA_AUTO);
     sbfb_jw_str(j, "isa_default", sbf_isa_name(sbf_isa_active()));
+    const sbfb_clock *clk = sbfb_clock_get();
     sbfb_jw_str(j, "timer", sbfb_timer_name());
-    sbfb_jw_num(j, "timer_hz", sbfb_ticks_hz());
+    sbfb_jw_num(j, "timer_hz", clk->hz);
+    sbfb_jw_u64(j, "timer_granularity_ticks", clk->gran_ticks);
+    sbfb_jw_num(j, "timer_granularity_ns", (double)clk->gran_ticks * clk->tick_ns);
+    sbfb_jw_u64(j, "timer_overhead_ticks", clk->ovh_ticks);
+    sbfb_jw_num(j, "timer_overhead_ns", (double)clk->ovh_ticks * clk->tick_ns);
     sbfb_jw_int(j, "quick", o->quick);
     sbfb_jw_u64(j, "seed", o->seed);
     sbfb_jw_num(j, "bits_per_key", o->bits_per_key);
@@ -269,7 +274,6 @@ void sbfb_json_peer(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
 void sbfb_json_lat(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
 {
     sbfb_jw_open(j, "latency", '[', 0);
-    const double tick_ns = 1e9 / sbfb_ticks_hz();
     for (size_t i = 0; i < r->nlat; i++) {
         const sbfb_lat *l = &r->lat[i];
         sbfb_jw_open(j, NULL, '{', 0);
@@ -281,9 +285,13 @@ void sbfb_json_lat(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
         sbfb_jw_str(j, "op", l->op);
         sbfb_jw_str(j, "mode", l->mode);
         sbfb_jw_str(j, "lookup", l->lookup);
+        sbfb_jw_str(j, "timing", l->timing);
         sbfb_jw_int(j, "keys_per_call", l->batch);
+        sbfb_jw_int(j, "group", l->group);
+        sbfb_jw_str(j, "sample", l->group > 1 ? "group mean" : "call");
         sbfb_jw_u64(j, "samples", l->samples);
         sbfb_jw_num(j, "overhead_ns", l->overhead_ns);
+        sbfb_jw_num(j, "resolution_ns", l->resolution_ns);
         sbfb_jw_num(j, "min_ns", l->min);
         sbfb_jw_num(j, "p50_ns", l->p50);
         sbfb_jw_num(j, "p90_ns", l->p90);
@@ -299,8 +307,8 @@ void sbfb_json_lat(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
             double lo, hi;
             sbfb_hist_range(b, &lo, &hi);
             sbfb_jw_open(j, NULL, '[', 1);
-            sbfb_jw_num(j, NULL, lo * tick_ns);
-            sbfb_jw_num(j, NULL, hi * tick_ns);
+            sbfb_jw_num(j, NULL, lo * l->unit_ns);
+            sbfb_jw_num(j, NULL, hi * l->unit_ns);
             sbfb_jw_u64(j, NULL, l->counts[b]);
             sbfb_jw_close(j, ']');
         }
@@ -336,6 +344,11 @@ void sbfb_json_fpr(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
         sbfb_jw_num(j, "classic", e->classic);
         sbfb_jw_bool(j, "exact_outside", e->outside);
         sbfb_jw_bool(j, "exact_outside_wilson", e->outside_wilson);
+        sbfb_jw_num(j, "expected_false_positives", e->expected_fp);
+        sbfb_jw_num(j, "wilson95_rel_halfwidth", e->wilson_rel);
+        sbfb_jw_num(j, "filters95_rel_halfwidth", e->filters_rel);
+        sbfb_jw_bool(j, "low_resolution", e->low_res);
+        sbfb_jw_num(j, "seconds", e->seconds);
         sbfb_jw_close(j, '}');
     }
     sbfb_jw_close(j, ']');

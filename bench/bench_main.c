@@ -40,9 +40,15 @@ static void usage(FILE *out)
 "  --reps N             repetitions per measurement, best kept (default 3)\n"
 "  --fpr-bits A-B       bits per key for the FPR table (default 4-24)\n"
 "  --fpr-n N            keys per FPR filter (default 1000000)\n"
-"  --fpr-time S         seconds for all FPR probes (default 100, quick 12)\n"
-"  --fpr-max-probes N   cap per FPR filter (default 1e9, quick 2e7)\n"
-"  --lat-samples N      timed calls per latency histogram (default 1000000)\n"
+"  --fpr-time S         seconds for FPR probes beyond each row's minimum of 10^4\n"
+"                       expected false positives (default 60, quick 12)\n"
+"  --fpr-max-probes N   cap per FPR row; a row it stops short of its minimum is\n"
+"                       marked low-resolution (default 2e9, quick 2e7)\n"
+"  --fpr-threads N      threads building and probing FPR filters (default: CPUs)\n"
+"  --lat-samples N      timed samples per latency histogram (default 1000000)\n"
+"  --lat-group auto|N   calls per latency sample: auto (the default) groups calls\n"
+"                       shorter than 20 clock steps on filters within the L2\n"
+"                       cache; N forces it (1: every call timed alone)\n"
 "  --seed N             key generator seed (default 42)\n"
 "  --json FILE          write every result as JSON (schema: bench/README.md)\n"
 "  --outdir DIR         write bench.json, REPORT.md and plot data into DIR\n"
@@ -187,39 +193,33 @@ static void finish_defaults(sbfb_opts *o)
     if (o->quick && o->reps == 3)
         o->reps = 2;
     if (o->fpr_time < 0)
-        o->fpr_time = o->quick ? 12 : 100;
+        o->fpr_time = o->quick ? 12 : 60;
     if (o->fpr_max_probes == 0)
-        o->fpr_max_probes = o->quick ? 20000000 : 1000000000;
+        o->fpr_max_probes = o->quick ? 20000000 : 2000000000;
     if (o->lat_samples == 0)
         o->lat_samples = o->quick ? 100000 : 1000000;
 }
 
-static unsigned parse_suites(const char *v)
+static unsigned layout_bit(const char *name)
 {
-    char buf[256], *s = buf, *it;
-    snprintf(buf, sizeof buf, "%s", v);
-    unsigned suites = 0;
-    while ((it = next_item(&s))) {
-        const unsigned bit = sbfb_suite_bit(it);
-        if (bit == 0)
-            die("unknown suite", it);
-        suites |= bit;
-    }
-    return suites;
+    const int l = sbfb_layout_from_name(name);
+    return l < 0 ? 0 : 1u << l;
 }
 
-static unsigned parse_layouts(const char *v)
+/* A comma list of names, each mapped to bits by bit_of (0: unknown, which
+ * stops the run with `what`); the union of the bits. */
+static unsigned parse_bits(const char *v, unsigned (*bit_of)(const char *), const char *what)
 {
     char buf[256], *s = buf, *it;
     snprintf(buf, sizeof buf, "%s", v);
-    unsigned layouts = 0;
+    unsigned bits = 0;
     while ((it = next_item(&s))) {
-        const int l = sbfb_layout_from_name(it);
-        if (l < 0)
-            die("unknown layout", it);
-        layouts |= 1u << l;
+        const unsigned bit = bit_of(it);
+        if (bit == 0)
+            die(what, it);
+        bits |= bit;
     }
-    return layouts;
+    return bits;
 }
 
 /* Option a is `name`, and has a value (else the run stops). */
@@ -247,6 +247,10 @@ static int parse_fpr_option(sbfb_opts *o, const char *a, const char *v)
         o->fpr_time = atof(v);
     } else if (IS("--fpr-max-probes")) {
         o->fpr_max_probes = (uint64_t)atof(v);
+    } else if (IS("--fpr-threads")) {
+        o->fpr_threads = atoi(v);
+        if (o->fpr_threads < 1 || o->fpr_threads > 8)
+            die("--fpr-threads takes 1..8", v);
     } else {
         return 0;
     }
@@ -258,9 +262,9 @@ static int parse_fpr_option(sbfb_opts *o, const char *a, const char *v)
 static int parse_valued(sbfb_opts *o, cli *c, const char *a, const char *v)
 {
     if (IS("--suite")) {
-        o->suites = parse_suites(v);
+        o->suites = parse_bits(v, sbfb_suite_bit, "unknown suite");
     } else if (IS("--layout")) {
-        o->layouts = parse_layouts(v);
+        o->layouts = parse_bits(v, layout_bit, "unknown layout");
     } else if (IS("--isa")) {
         c->isa_arg = v;
     } else if (IS("--sizes")) {
@@ -279,6 +283,10 @@ static int parse_valued(sbfb_opts *o, cli *c, const char *a, const char *v)
         /* done */
     } else if (IS("--lat-samples")) {
         o->lat_samples = (uint64_t)atof(v);
+    } else if (IS("--lat-group")) {
+        o->lat_group = !strcmp(v, "auto") ? 0 : (unsigned)atoi(v);
+        if (strcmp(v, "auto") != 0 && (o->lat_group < 1 || o->lat_group > 4096))
+            die("--lat-group takes auto or 1..4096", v);
     } else if (IS("--seed")) {
         o->seed = strtoull(v, NULL, 0);
     } else if (IS("--json")) {
@@ -421,6 +429,7 @@ int main(int argc, char **argv)
     sbfb_machine m;
     sbfb_machine_get(&m);
     pick_sizes(&o, &m, c.size_arg);
+    o.lat_group_max = m.l2 ? m.l2 : (size_t)1 << 20;
 
     sbfb_results r;
     memset(&r, 0, sizeof r);

@@ -95,44 +95,63 @@ int sbfb_plot_fpr(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_re
     return r->nfpr > 0;
 }
 
-/* The variables of one latency panel (size si, single calls or batches):
- * its files, their titles and the x range. */
-static void lat_panel_vars(FILE *v, const sbfb_results *r, int si, int batch)
+/* The three latency figures: single-key chains, single-key independent
+ * calls, batches. */
+static const char *const lat_kinds[3] = { "chain", "indep", "batch" };
+
+static int lat_in(const sbfb_lat *l, int si, int kind)
 {
-    const char *kind = batch ? "batch" : "single";
-    fprintf(v, "lat_%s_%d_files = \"", kind, si + 1);
+    if (l->size_idx != si)
+        return 0;
+    if (kind == 2)
+        return l->batch > 1;
+    return l->batch == 1 && (l->timing[0] == 'c') == (kind == 0);
+}
+
+/* The variables of one latency panel (size si, one kind): its files, their
+ * titles (with the group size) and the x range. */
+static void lat_panel_vars(FILE *v, const sbfb_results *r, int si, int kind)
+{
+    const char *k = lat_kinds[kind];
+    fprintf(v, "lat_%s_%d_files = \"", k, si + 1);
     int first = 1;
     for (size_t i = 0; i < r->nlat; i++) {
-        const sbfb_lat *l = &r->lat[i];
-        if (l->size_idx != si || (l->batch > 1) != batch)
+        if (!lat_in(&r->lat[i], si, kind))
             continue;
         fprintf(v, "%slat_%zu.dat", first ? "" : " ", i);
         first = 0;
     }
-    fprintf(v, "\"\nlat_%s_%d_titles = \"", kind, si + 1);
+    fprintf(v, "\"\nlat_%s_%d_titles = \"", k, si + 1);
     first = 1;
     for (size_t i = 0; i < r->nlat; i++) {
         const sbfb_lat *l = &r->lat[i];
-        if (l->size_idx != si || (l->batch > 1) != batch)
+        if (!lat_in(l, si, kind))
             continue;
-        fprintf(v, "%s%s%s", first ? "" : " ", sbfb_layout_name(l->layout),
-                batch ? "" : l->lookup[0] == 'p' ? "/pos" : "/neg");
+        fprintf(v, "%s%s%s,G=%u", first ? "" : " ", sbfb_layout_name(l->layout),
+                kind == 2 ? "" : l->lookup[0] == 'p' ? "/pos" : "/neg", l->group);
         first = 0;
     }
     fprintf(v, "\"\n");
-    /* x axis: up to the largest p99.99 of the panel, not the max */
-    double xmax = 0;
-    for (size_t i = 0; i < r->nlat; i++)
-        if (r->lat[i].size_idx == si && (r->lat[i].batch > 1) == batch &&
-            r->lat[i].p9999 > xmax)
-            xmax = r->lat[i].p9999;
-    fprintf(v, "lat_%s_%d_xmax = %.6g\n", kind, si + 1, xmax > 0 ? xmax * 1.5 : 1e6);
+    /* x axis: the body and the tail that means something: up to p99 of
+     * grouped rows (their tails are means of G calls), p99.9 of single calls */
+    double xmin = 0, xmax = 0;
+    for (size_t i = 0; i < r->nlat; i++) {
+        const sbfb_lat *l = &r->lat[i];
+        if (!lat_in(l, si, kind))
+            continue;
+        const double top = l->group > 1 ? l->p99 : l->p999;
+        xmax = top > xmax ? top : xmax;
+        if (l->min > 0 && (xmin == 0 || l->min < xmin))
+            xmin = l->min;
+    }
+    fprintf(v, "lat_%s_%d_xmin = %.6g\n", k, si + 1, xmin > 0 ? xmin * 0.8 : 1);
+    fprintf(v, "lat_%s_%d_xmax = %.6g\n", k, si + 1, xmax > 0 ? xmax * 1.5 : 1e6);
 }
 
-/* lat_<i>.dat: the CDF (upper edge of each bucket, cumulative fraction). */
+/* lat_<i>.dat: the CDF (upper edge of each bucket in ns per call,
+ * cumulative fraction of the samples). */
 static void lat_cdf_file(const char *dir, const sbfb_lat *l, size_t i)
 {
-    const double tick_ns = 1e9 / sbfb_ticks_hz();
     char name[64];
     snprintf(name, sizeof name, "lat_%zu.dat", i);
     FILE *f = sbfb_open_in(dir, name);
@@ -146,7 +165,7 @@ static void lat_cdf_file(const char *dir, const sbfb_lat *l, size_t i)
         cum += l->counts[b];
         double lo, hi;
         sbfb_hist_range(b, &lo, &hi);
-        fprintf(f, "%.6g %.9g\n", hi * tick_ns, (double)cum / (double)l->samples);
+        fprintf(f, "%.6g %.9g\n", hi * l->unit_ns, (double)cum / (double)l->samples);
     }
     fclose(f);
 }
@@ -157,8 +176,8 @@ int sbfb_plot_lat(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_re
     if (r->nlat == 0)
         return 0;
     for (int si = 0; si < o->nsizes; si++)
-        for (int batch = 0; batch < 2; batch++)
-            lat_panel_vars(vars, r, si, batch);
+        for (int kind = 0; kind < 3; kind++)
+            lat_panel_vars(vars, r, si, kind);
     for (size_t i = 0; i < r->nlat; i++)
         lat_cdf_file(dir, &r->lat[i], i);
     return 1;

@@ -72,7 +72,7 @@ void sbfb_run_sections(const sbfb_opts *o, sbfb_results *r)
 {
     void (*done[SBFB_MAX_SECTIONS])(const sbfb_opts *, sbfb_results *);
     int ndone = 0;
-    (void)sbfb_ticks_hz();
+    (void)sbfb_clock_get();   /* frequency, granularity, overhead: at start-up */
     for (int i = 0; sbfb_sections[i]; i++) {
         const sbfb_section *s = sbfb_sections[i];
         if (!s->run || !(o->suites & s->suite))

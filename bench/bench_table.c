@@ -101,7 +101,72 @@ static const char *const variants[6][3] = {
     { "contains", "single", "negative" },
 };
 
-/* Per layout: rows size x operation, one ns/key column per ISA. */
+/* One row of a layout's throughput table (size si, keys, variant v) at
+ * row; 0 when no ISA measured it (no row). */
+static int tput_row(sbfb_tbl *t, int row, const sbfb_opts *o, const sbfb_results *r,
+                    int layout, int def, int si, const char *keys, int v)
+{
+    const char *op = variants[v][0], *mode = variants[v][1], *lookup = variants[v][2];
+    int have = 0;
+    for (int i = 0; i < o->nisa; i++)
+        have |= sbfb_find_tput(r, layout, o->isas[i], si, op, mode, keys, lookup) != NULL;
+    if (!have)
+        return 0;
+    char lab[64], b[32];
+    int c = 0;
+    sbfb_tbl_set(t, row, c++, "%s", o->sizes[si].label);
+    sbfb_tbl_set(t, row, c++, "%s", keys);
+    sbfb_tbl_set(t, row, c++, "%s", op_label(op, mode, lookup, lab, sizeof lab));
+    for (int i = 0; i < o->nisa; i++) {
+        const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, op, mode, keys, lookup);
+        sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
+        sbfb_tbl_set(t, row, c++, "%s", b);
+    }
+    const sbfb_tput *d = sbfb_find_tput(r, layout, def, si, op, mode, keys, lookup);
+    if (d && d->speedup > 0)
+        sbfb_tbl_set(t, row, c++, "%.2fx", d->speedup);
+    else
+        sbfb_tbl_set(t, row, c++, "-");
+    if (d && d->roof_ratio > 0)
+        sbfb_tbl_set(t, row, c++, "%.2f", d->roof_ratio);
+    else
+        sbfb_tbl_set(t, row, c++, "-");
+    return 1;
+}
+
+/* One layout: rows size x keys x operation, one ns/key column per ISA. */
+static void tput_layout(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md,
+                        int layout, int def, uint32_t k)
+{
+    const char *per = layout == SBF_COUNTING ? "counters" : "bits";
+    if (md)
+        fprintf(out, "\n#### %s (k = %u, %g %s per key)\n\n", sbfb_layout_name(layout), k,
+                o->bits_per_key, per);
+    else
+        fprintf(out, "\n%s (k = %u, %g %s/key), ns/key:\n", sbfb_layout_name(layout), k,
+                o->bits_per_key, per);
+    sbfb_tbl *t = sbfb_tbl_new(5 + o->nisa);
+    int c = 0;
+    sbfb_tbl_set(t, 0, c++, "size");
+    sbfb_tbl_set(t, 0, c++, "keys");
+    sbfb_tbl_set(t, 0, c++, "operation");
+    for (int i = 0; i < o->nisa; i++) {
+        t->right[c] = 1;
+        sbfb_tbl_set(t, 0, c++, "%s", sbf_isa_name(o->isas[i]));
+    }
+    t->right[c] = 1;
+    sbfb_tbl_set(t, 0, c++, "%s vs scalar", sbf_isa_name(def));
+    t->right[c] = 1;
+    sbfb_tbl_set(t, 0, c++, "/ roofline");
+    int row = 1;
+    for (int si = 0; si < o->nsizes; si++)
+        for (int kk = 0; kk < 2; kk++)
+            for (int v = 0; v < 6; v++)
+                row += tput_row(t, row, o, r, layout, def, si, kk ? "str" : "u64", v);
+    sbfb_tbl_print(t, out, md);
+    free(t);
+}
+
 void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
 {
     const int def = sbfb_default_isa_of(r);
@@ -113,67 +178,8 @@ void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
                 any = 1;
                 k = r->tput[i].k;
             }
-        if (!any)
-            continue;
-        if (md)
-            fprintf(out, "\n#### %s (k = %u, %g %s per key)\n\n", sbfb_layout_name(layout), k,
-                    o->bits_per_key, layout == SBF_COUNTING ? "counters" : "bits");
-        else
-            fprintf(out, "\n%s (k = %u, %g %s/key), ns/key:\n", sbfb_layout_name(layout), k,
-                    o->bits_per_key, layout == SBF_COUNTING ? "counters" : "bits");
-        sbfb_tbl *t = sbfb_tbl_new(5 + o->nisa);
-        int c = 0;
-        sbfb_tbl_set(t, 0, c++, "size");
-        sbfb_tbl_set(t, 0, c++, "keys");
-        sbfb_tbl_set(t, 0, c++, "operation");
-        for (int i = 0; i < o->nisa; i++) {
-            t->right[c] = 1;
-            sbfb_tbl_set(t, 0, c++, "%s", sbf_isa_name(o->isas[i]));
-        }
-        t->right[c] = 1;
-        sbfb_tbl_set(t, 0, c++, "%s vs scalar", sbf_isa_name(def));
-        t->right[c] = 1;
-        sbfb_tbl_set(t, 0, c++, "/ roofline");
-        int row = 1;
-        for (int si = 0; si < o->nsizes; si++) {
-            for (int kk = 0; kk < 2; kk++) {
-                const char *keys = kk ? "str" : "u64";
-                for (int v = 0; v < 6; v++) {
-                    int have = 0;
-                    for (int i = 0; i < o->nisa; i++)
-                        have |= sbfb_find_tput(r, layout, o->isas[i], si, variants[v][0],
-                                          variants[v][1], keys, variants[v][2]) != NULL;
-                    if (!have)
-                        continue;
-                    char lab[64], b[32];
-                    c = 0;
-                    sbfb_tbl_set(t, row, c++, "%s", o->sizes[si].label);
-                    sbfb_tbl_set(t, row, c++, "%s", keys);
-                    sbfb_tbl_set(t, row, c++, "%s",
-                            op_label(variants[v][0], variants[v][1], variants[v][2], lab,
-                                     sizeof lab));
-                    for (int i = 0; i < o->nisa; i++) {
-                        const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, variants[v][0],
-                                                       variants[v][1], keys, variants[v][2]);
-                        sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
-                        sbfb_tbl_set(t, row, c++, "%s", b);
-                    }
-                    const sbfb_tput *d = sbfb_find_tput(r, layout, def, si, variants[v][0],
-                                                   variants[v][1], keys, variants[v][2]);
-                    if (d && d->speedup > 0)
-                        sbfb_tbl_set(t, row, c++, "%.2fx", d->speedup);
-                    else
-                        sbfb_tbl_set(t, row, c++, "-");
-                    if (d && d->roof_ratio > 0)
-                        sbfb_tbl_set(t, row, c++, "%.2f", d->roof_ratio);
-                    else
-                        sbfb_tbl_set(t, row, c++, "-");
-                    row++;
-                }
-            }
-        }
-        sbfb_tbl_print(t, out, md);
-        free(t);
+        if (any)
+            tput_layout(out, o, r, md, layout, def, k);
     }
 }
 
@@ -206,7 +212,8 @@ void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, i
         for (int l = 0; l < SBFB_NLAYOUTS; l++) {
             if (!(o->layouts & (1u << l)))
                 continue;
-            const sbfb_tput *x = sbfb_find_tput(r, l, def, si, "contains", "batch", "u64", "negative");
+            const sbfb_tput *x =
+                sbfb_find_tput(r, l, def, si, "contains", "batch", "u64", "negative");
             sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
             sbfb_tbl_set(t, row, c++, "%s", b);
         }
@@ -230,7 +237,7 @@ void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, i
 /* Per ISA, one layout: batched contains of absent keys at every size, with
  * the speedup against scalar and, at the largest size, the roofline ratio. */
 void sbfb_table_isa_summary(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md,
-                              int layout)
+                            int layout)
 {
     if (!(o->layouts & (1u << layout)) || r->ntput == 0)
         return;
@@ -254,8 +261,8 @@ void sbfb_table_isa_summary(FILE *out, const sbfb_opts *o, const sbfb_results *r
         sbfb_tbl_set(t, row, c++, "%s", sbf_isa_name(o->isas[i]));
         const sbfb_tput *last = NULL;
         for (int si = 0; si < o->nsizes; si++) {
-            const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, "contains", "batch", "u64",
-                                           "negative");
+            const sbfb_tput *x = sbfb_find_tput(r, layout, o->isas[i], si, "contains", "batch",
+                                                "u64", "negative");
             char b[32];
             sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
             if (x && x->speedup > 0 && o->isas[i] != SBF_ISA_SCALAR)
@@ -341,8 +348,8 @@ void sbfb_table_peer(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
             sbfb_tbl_set(t, row, 3, "%s", op_label(p->op, "single", p->lookup, lab, sizeof lab));
             sbfb_fmt_ns(b, sizeof b, p->ns);
             sbfb_tbl_set(t, row, 4, "%s", b);
-            const sbfb_tput *x = sbfb_find_tput(r, SBF_BLOCKED, def, si, p->op, "single", p->keys,
-                                           p->lookup);
+            const sbfb_tput *x = sbfb_find_tput(r, SBF_BLOCKED, def, si, p->op, "single",
+                                                p->keys, p->lookup);
             sbfb_fmt_ns(b, sizeof b, x ? x->ns : 0);
             sbfb_tbl_set(t, row, 5, "%s", b);
             if (x && p->ns > 0)
@@ -363,74 +370,103 @@ void sbfb_table_peer(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
     free(t);
 }
 
+/* One row per histogram. G > 1: each sample is the mean of G calls. */
 void sbfb_table_lat(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
 {
     if (r->nlat == 0)
         return;
-    sbfb_tbl *t = sbfb_tbl_new(12);
-    const char *h[12] = { "layout", "size", "call", "lookup", "overhead", "min", "p50",
-                          "p90", "p99", "p99.9", "p99.99", "max" };
-    for (int c = 0; c < 12; c++) {
+    enum { NC = 14 };
+    sbfb_tbl *t = sbfb_tbl_new(NC);
+    const char *h[NC] = { "layout", "size", "call", "timing", "lookup", "G", "overhead", "min",
+                          "p50", "p90", "p99", "p99.9", "p99.99", "max" };
+    for (int c = 0; c < NC; c++) {
         sbfb_tbl_set(t, 0, c, "%s", h[c]);
-        t->right[c] = c >= 4;
+        t->right[c] = c >= 5;
     }
-    for (size_t i = 0; i < r->nlat && i < 500; i++) {
+    for (size_t i = 0; i < r->nlat && i < SBFB_TBL_ROWS - 1; i++) {
         const sbfb_lat *l = &r->lat[i];
+        const int row = (int)i + 1;
         const double v[8] = { l->overhead_ns, l->min, l->p50, l->p90, l->p99, l->p999,
                               l->p9999, l->max };
-        sbfb_tbl_set(t, (int)i + 1, 0, "%s", sbfb_layout_name(l->layout));
-        sbfb_tbl_set(t, (int)i + 1, 1, "%s", o->sizes[l->size_idx].label);
-        sbfb_tbl_set(t, (int)i + 1, 2, "%s", l->batch > 1 ? "batch of 256" : "single");
-        sbfb_tbl_set(t, (int)i + 1, 3, "%s", l->lookup);
+        sbfb_tbl_set(t, row, 0, "%s", sbfb_layout_name(l->layout));
+        sbfb_tbl_set(t, row, 1, "%s", o->sizes[l->size_idx].label);
+        sbfb_tbl_set(t, row, 2, "%s", l->batch > 1 ? "batch of 256" : "single");
+        sbfb_tbl_set(t, row, 3, "%s", l->timing);
+        sbfb_tbl_set(t, row, 4, "%s", l->lookup);
+        sbfb_tbl_set(t, row, 5, "%u", l->group);
         for (int c = 0; c < 8; c++) {
             char b[32];
-            if (c > 0 && v[c] == 0)
+            if (v[c] == 0)
                 snprintf(b, sizeof b, "0");
             else
                 sbfb_fmt_ns(b, sizeof b, v[c]);
-            sbfb_tbl_set(t, (int)i + 1, 4 + c, "%s", b);
+            sbfb_tbl_set(t, row, 6 + c, "%s", b);
         }
     }
-    if (!md)
-        fprintf(out, "\nLatency per call, ns (timer %s at %.3f GHz, overhead subtracted):\n",
-                sbfb_timer_name(), sbfb_ticks_hz() * 1e-9);
+    if (!md) {
+        const sbfb_clock *c = sbfb_clock_get();
+        fprintf(out, "\nLatency per call, ns (timer %s at %.3f GHz, steps of %.1f ns; overhead "
+                     "subtracted per sample; G > 1: each sample is the mean of G calls):\n",
+                sbfb_timer_name(), c->hz * 1e-9, (double)c->gran_ticks * c->tick_ns);
+    }
     sbfb_tbl_print(t, out, md);
     free(t);
+}
+
+/* A relative half-width as a percentage with two significant digits. */
+static void fmt_rel(char *buf, size_t cap, double rel)
+{
+    if (!isfinite(rel))
+        snprintf(buf, cap, "-");
+    else if (rel < 0.0995)
+        snprintf(buf, cap, "%.2g%%", rel * 100);
+    else
+        snprintf(buf, cap, "%.0f%%", rel * 100);
 }
 
 void sbfb_table_fpr(FILE *out, const sbfb_results *r, int md)
 {
     if (r->nfpr == 0)
         return;
-    sbfb_tbl *t = sbfb_tbl_new(11);
-    const char *h[11] = { "layout", "bits/key", "k", "filters x probes", "measured",
-                          "95% Wilson", "95% across filters", "exact", "putze", "classic", "" };
-    for (int c = 0; c < 11; c++) {
+    enum { NC = 13 };
+    sbfb_tbl *t = sbfb_tbl_new(NC);
+    const char *h[NC] = { "layout", "bits/key", "k", "filters x probes", "expected FP",
+                          "measured", "95% Wilson", "95% across filters", "+- Wilson / filters",
+                          "exact", "putze", "classic", "" };
+    for (int c = 0; c < NC; c++) {
         sbfb_tbl_set(t, 0, c, "%s", h[c]);
-        t->right[c] = c == 1 || c == 2 || (c >= 4 && c <= 9);
+        t->right[c] = c == 1 || c == 2 || (c >= 4 && c <= 11);
     }
-    sbfb_tbl_set(t, 0, 10, md ? "exact outside" : "");
-    for (size_t i = 0; i < r->nfpr && i < 500; i++) {
+    sbfb_tbl_set(t, 0, NC - 1, md ? "marks" : "");
+    for (size_t i = 0; i < r->nfpr && i < SBFB_TBL_ROWS - 1; i++) {
         const sbfb_fpr *e = &r->fpr[i];
         const int row = (int)i + 1;
+        char a[16], b[16];
         sbfb_tbl_set(t, row, 0, "%s", sbfb_layout_name(e->layout));
         sbfb_tbl_set(t, row, 1, "%d", e->bits_per_key);
         sbfb_tbl_set(t, row, 2, "%u", e->k);
-        sbfb_tbl_set(t, row, 3, "%d x %.3g", e->filters, (double)e->probes / e->filters);
-        sbfb_tbl_set(t, row, 4, "%.5g", e->measured);
-        sbfb_tbl_set(t, row, 5, "[%.5g, %.5g]", e->lo, e->hi);
-        sbfb_tbl_set(t, row, 6, "[%.5g, %.5g]", e->flo, e->fhi);
-        sbfb_tbl_set(t, row, 7, "%.5g", e->exact);
+        sbfb_tbl_set(t, row, 3, "%d x %.3g", e->filters,
+                     e->filters ? (double)e->probes / e->filters : 0.0);
+        sbfb_tbl_set(t, row, 4, "%.3g", e->expected_fp);
+        sbfb_tbl_set(t, row, 5, "%.5g", e->measured);
+        sbfb_tbl_set(t, row, 6, "[%.5g, %.5g]", e->lo, e->hi);
+        sbfb_tbl_set(t, row, 7, "[%.5g, %.5g]", e->flo, e->fhi);
+        fmt_rel(a, sizeof a, e->wilson_rel);
+        fmt_rel(b, sizeof b, e->filters_rel);
+        sbfb_tbl_set(t, row, 8, "%s / %s", a, b);
+        sbfb_tbl_set(t, row, 9, "%.5g", e->exact);
         if (isnan(e->putze))
-            sbfb_tbl_set(t, row, 8, "-");
+            sbfb_tbl_set(t, row, 10, "-");
         else
-            sbfb_tbl_set(t, row, 8, "%.5g", e->putze);
-        sbfb_tbl_set(t, row, 9, "%.5g", e->classic);
-        sbfb_tbl_set(t, row, 10, "%s%s", e->outside ? "*" : "", e->outside_wilson ? "w" : "");
+            sbfb_tbl_set(t, row, 10, "%.5g", e->putze);
+        sbfb_tbl_set(t, row, 11, "%.5g", e->classic);
+        sbfb_tbl_set(t, row, 12, "%s%s%s", e->outside ? "*" : "", e->outside_wilson ? "w" : "",
+                     e->low_res ? "~" : "");
     }
     if (!md)
         fprintf(out, "\nFalse-positive rate (n = %llu keys per filter; * = exact formula outside "
-                     "the 95%% interval across filters, w = outside the Wilson interval):\n",
+                     "the 95%% interval across filters, w = outside the Wilson interval, ~ = "
+                     "low resolution: fewer than 10^4 expected false positives):\n",
                 (unsigned long long)r->fpr[0].n);
     sbfb_tbl_print(t, out, md);
     free(t);

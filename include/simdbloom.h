@@ -58,7 +58,7 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_TRUNCATED        -7  /* serialized bytes end early */
 #define SBF_E_TRAILING         -8  /* serialized bytes continue past the end */
 #define SBF_E_STRATEGY         -9  /* unknown Guava strategy ordinal */
-#define SBF_E_WORDCOUNT       -10  /* serialized word count is <= 0 or too large */
+#define SBF_E_WORDCOUNT       -10  /* serialized (Guava) word count is <= 0 */
 #define SBF_E_INCOMPATIBLE    -11  /* filters differ in layout, size, k or seed */
 #define SBF_E_UNSUPPORTED     -12  /* operation not defined for this layout */
 #define SBF_E_NOT_PRESENT     -13  /* remove: the filter says the key is surely absent */
@@ -73,6 +73,13 @@ SBF_API const char *sbf_version_string(void);
 SBF_API const char *sbf_strerror(int code);
 
 /* ----------------------------------------------------------------- layouts */
+
+/* Each layout's bit layout (which bits or counters a key sets, given its
+ * MurmurHash3 and the filter's size, k and seed) is part of the format:
+ * filters built by any version and any ISA, and saved by sbf_serialize or
+ * sbf_export_guava, answer the same everywhere. It is pinned by
+ * known-answer tests (tests/vectors/layouts_kat.inc) and changes only with
+ * a new layout id, never under an existing one. */
 
 typedef enum sbf_layout {
     SBF_CLASSIC = 0,     /* Guava-compatible: k bits anywhere in m bits */
@@ -183,7 +190,8 @@ SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
  * sbf_add_u64 returns SBF_OK or SBF_E_NULL (keys may be NULL when n is 0).
  * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
  * and returns how many keys may be present; it returns SIZE_MAX (and writes
- * nothing) when f is NULL or keys is NULL with n > 0.
+ * nothing) when f is NULL or keys is NULL with n > 0: that is
+ * (size_t)SBF_E_NULL, and sbf_is_error() tells it from a count.
  */
 SBF_API int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n);
 SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
@@ -200,6 +208,22 @@ SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
 SBF_API size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
                                   const size_t *lens, size_t n, uint8_t *out);
 
+/*
+ * Functions that return a size_t (sbf_contains_u64, sbf_contains_batch)
+ * follow zstd's convention: a count, or an error code c converted to
+ * size_t, (size_t)c. Their only error today is SBF_E_NULL, i.e. SIZE_MAX.
+ * sbf_is_error(r) returns 1 when r is such an error (r >= (size_t)-255:
+ * codes run from -1 down, never below -255) and 0 for a count (a count is
+ * at most n, and n keys fill 8n bytes of memory, so no count comes near).
+ * Then -(int)(SIZE_MAX - r) - 1 is the code. Test with sbf_is_error rather
+ * than against SIZE_MAX: an error added later keeps this form. Thread safe.
+ *
+ *     size_t hits = sbf_contains_u64(f, keys, n, NULL);
+ *     if (sbf_is_error(hits))
+ *         return -(int)(SIZE_MAX - hits) - 1;   (SBF_E_NULL)
+ */
+SBF_API int sbf_is_error(size_t r);
+
 /* ----------------------------------------------------------------- hashing */
 
 /* MurmurHash3_x64_128 (SMHasher), bit-exact: out[0] = h1, out[1] = h2, the
@@ -209,7 +233,11 @@ SBF_API void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
                                  uint64_t out[2]);
 
 /* The same hash of each key's 8 little-endian bytes, batched in SIMD lanes
- * by the active ISA. h1 and h2 receive n values each. */
+ * by the active ISA. h1 and h2 receive n values each; nothing is written
+ * when n is 0 or a pointer is NULL. Every ISA gives the same values. When
+ * the ISA choice is an error (SBF_ISA names an unknown or unavailable ISA:
+ * sbf_isa_active() < 0), the scalar reference computes them; the error
+ * shows in sbf_isa_active() and sbf_create(), never here. Thread safe. */
 SBF_API void sbf_murmur3_x64_128_u64(const uint64_t *keys, size_t n,
                                      uint32_t seed, uint64_t *h1, uint64_t *h2);
 
@@ -364,6 +392,13 @@ SBF_API int sbf_isa_available(int isa);
 SBF_API const char *sbf_isa_name(int isa);
 /* The sbf_isa for a name as above, or SBF_E_ISA_UNKNOWN (NULL too). */
 SBF_API int sbf_isa_from_name(const char *name);
+/*
+ * The ISAs this library knows (every sbf_isa but AUTO), best first: the
+ * order in which detection tries them, scalar last. Writes the first
+ * min(count, cap) of them to out (out may be NULL) and returns the count.
+ * Which of them run here: sbf_isa_available(). Thread safe.
+ */
+SBF_API size_t sbf_isa_list(int *out, size_t cap);
 
 #if defined(__cplusplus)
 }

@@ -273,4 +273,12 @@ static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
 
 #include "pipeline.h"
 
-PIPE_TABLE(sbfi_kernels_avx512, "avx512", SBF_ISA_AVX512, hash_u64);
+const sbfi_kernels sbfi_kernels_avx512 = {
+    SBFI_ID_AVX512,
+    .hash_u64 = hash_u64,
+    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+    .contains_u64 = { contains_classic, contains_blocked, contains_split,
+                      contains_counting },
+    /* single keys and SBF_CONCURRENT (issue 8) */
+    PIPE_HOT_ENTRIES,
+};

@@ -279,6 +279,9 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
         }
         void *blk = (void *)(uintptr_t)s->a[j];
         const uint64_t h2 = s->h2[j];
+        SBFI_ASSERT(layout == SBF_CLASSIC ||
+                    (s->a[j] - (uintptr_t)f->words < f->bytes &&
+                     (s->a[j] - (uintptr_t)f->words) % f->block_bytes == 0));
         if (is_add && atomic) {
             switch (layout) {
             case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j], 1); break;
@@ -443,24 +446,26 @@ PIPE_ENTRIES(SBF_BLOCKED, blocked)
 PIPE_ENTRIES(SBF_SPLIT_BLOCK, split)
 PIPE_ENTRIES(SBF_COUNTING, counting)
 
-#define PIPE_TABLE(table, name, isa, hash)                                     \
-    const sbfi_kernels table = {                                               \
-        name, isa, hash,                                                       \
-        { add_classic, add_blocked, add_split, add_counting },                 \
-        { contains_classic, contains_blocked, contains_split,                  \
-          contains_counting },                                                 \
-        /* single keys and SBF_CONCURRENT */                                   \
-        { add_key_classic, add_key_blocked, add_key_split, add_key_counting }, \
-        { contains_key_classic, contains_key_blocked, contains_key_split,      \
-          contains_key_counting },                                             \
-        { add_key_atomic_classic, add_key_atomic_blocked,                      \
-          add_key_atomic_split, add_key_atomic_counting },                     \
-        { contains_key_atomic_classic, contains_key_atomic_blocked,            \
-          contains_key_atomic_split, contains_key_atomic_counting },           \
-        { add_atomic_classic, add_atomic_blocked, add_atomic_split,            \
-          add_atomic_counting },                                               \
-        { contains_atomic_classic, contains_atomic_blocked,                    \
-          contains_atomic_split, contains_atomic_counting },                   \
-    }
+/* The kernels above, named in each file's table (written out there, after
+ * this header, with designated initializers):
+ *   .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+ *   .contains_u64 = { contains_classic, contains_blocked, contains_split,
+ *                     contains_counting },
+ * and the single-key / SBF_CONCURRENT group (issue 8): PIPE_HOT_ENTRIES. */
+#define PIPE_HOT_ENTRIES                                                       \
+    .add_key = { add_key_classic, add_key_blocked, add_key_split,              \
+                 add_key_counting },                                           \
+    .contains_key = { contains_key_classic, contains_key_blocked,              \
+                      contains_key_split, contains_key_counting },             \
+    .add_key_atomic = { add_key_atomic_classic, add_key_atomic_blocked,        \
+                        add_key_atomic_split, add_key_atomic_counting },       \
+    .contains_key_atomic = { contains_key_atomic_classic,                      \
+                             contains_key_atomic_blocked,                      \
+                             contains_key_atomic_split,                        \
+                             contains_key_atomic_counting },                   \
+    .add_u64_atomic = { add_atomic_classic, add_atomic_blocked,                \
+                        add_atomic_split, add_atomic_counting },               \
+    .contains_u64_atomic = { contains_atomic_classic, contains_atomic_blocked, \
+                             contains_atomic_split, contains_atomic_counting }
 
 #endif /* SBFI_PIPELINE_H */

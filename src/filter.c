@@ -35,7 +35,7 @@ const char *sbf_strerror(int code)
     case SBF_E_TRUNCATED: return "serialized filter is truncated";
     case SBF_E_TRAILING: return "serialized filter has trailing bytes";
     case SBF_E_STRATEGY: return "unknown Guava strategy (only MURMUR128_MITZ_64 = 1)";
-    case SBF_E_WORDCOUNT: return "serialized word count is not positive or too large";
+    case SBF_E_WORDCOUNT: return "serialized word count is not positive";
     case SBF_E_INCOMPATIBLE: return "filters differ in layout, size, k or seed";
     case SBF_E_UNSUPPORTED: return "operation not supported by this filter's layout";
     case SBF_E_NOT_PRESENT: return "key is not in the filter";
@@ -119,6 +119,7 @@ int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
         return SBF_E_NOMEM;
     }
     (void)sbfi_bind(f, 0); /* plain: allocates nothing, cannot fail */
+    SBFI_ASSERT(sbfi_filter_ok(f));
     *out = f;
     return SBF_OK;
 }
@@ -236,6 +237,7 @@ void sbf_buffer_free(void *buf) { free(buf); }
 int sbf_add(sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     if (SBFI_UNLIKELY(f->stripes != NULL))
         sbfi_count_added(f, 1);
     else
@@ -246,6 +248,7 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     return f->contains1(f, key, len);
 }
 
@@ -273,6 +276,7 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
 {
     SBFI_RETURN_IF(f == NULL || (keys == NULL && n != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     if (n)
         f->addn(f, keys, n);
     sbfi_count_added(f, n);
@@ -284,7 +288,13 @@ size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n,
 {
     if (f == NULL || (keys == NULL && n != 0))
         return SIZE_MAX;
+    SBFI_ASSERT(sbfi_filter_ok(f));
     return n ? f->containsn(f, keys, n, out) : 0;
+}
+
+int sbf_is_error(size_t r)
+{
+    return r >= (size_t)-255;
 }
 
 static int check_batch(const void *const *keys, const size_t *lens, size_t n)
@@ -423,6 +433,7 @@ static int compatible(const sbf_filter *a, const sbf_filter *b)
     SBFI_RETURN_IF(a == NULL || b == NULL, SBF_E_NULL);
     SBFI_RETURN_IF(a->layout != b->layout || a->bits != b->bits || a->k != b->k ||
                    a->seed != b->seed, SBF_E_INCOMPATIBLE);
+    SBFI_ASSERT(sbfi_filter_ok(a) && sbfi_filter_ok(b) && a->bytes == b->bytes);
     return SBF_OK;
 }
 

@@ -136,6 +136,7 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2)
         for (uint64_t bits = m[half]; bits; bits &= bits - 1) {
             const uint32_t c = (uint32_t)(half * 64 + __builtin_ctzll(bits));
             const unsigned v = sbfi_nibble(blk, c);
+            SBFI_ASSERT(v > 0); /* sbf_remove checked the key is "maybe" */
             if (v > 0 && v < 15)
                 blk[c >> 1] = (unsigned char)(blk[c >> 1] - (1u << ((c & 1u) * 4)));
         }
@@ -380,15 +381,20 @@ static size_t contains_u64_atomic(const sbf_filter *f, const uint64_t *keys,
 }
 
 const sbfi_kernels sbfi_kernels_scalar = {
-    "scalar", SBF_ISA_SCALAR, sbfi_hash_u64_scalar,
-    { sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar },
-    { sbfi_contains_u64_scalar, sbfi_contains_u64_scalar, sbfi_contains_u64_scalar,
-      sbfi_contains_u64_scalar },
-    /* single keys and SBF_CONCURRENT */
-    { add_key_classic, add_key_blocked, add_key_split, add_key_counting },
-    { contains_key_classic, contains_key_blocked, contains_key_split, contains_key_counting },
-    { add_key_atomic, add_key_atomic, add_key_atomic, add_key_atomic },
-    { contains_key_atomic, contains_key_atomic, contains_key_atomic, contains_key_atomic },
-    { add_u64_atomic, add_u64_atomic, add_u64_atomic, add_u64_atomic },
-    { contains_u64_atomic, contains_u64_atomic, contains_u64_atomic, contains_u64_atomic },
+    SBFI_ID_SCALAR,
+    .hash_u64 = sbfi_hash_u64_scalar,
+    .add_u64 = { sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar,
+                 sbfi_add_u64_scalar },
+    .contains_u64 = { sbfi_contains_u64_scalar, sbfi_contains_u64_scalar,
+                      sbfi_contains_u64_scalar, sbfi_contains_u64_scalar },
+    /* single keys and SBF_CONCURRENT (issue 8) */
+    .add_key = { add_key_classic, add_key_blocked, add_key_split, add_key_counting },
+    .contains_key = { contains_key_classic, contains_key_blocked, contains_key_split,
+                      contains_key_counting },
+    .add_key_atomic = { add_key_atomic, add_key_atomic, add_key_atomic, add_key_atomic },
+    .contains_key_atomic = { contains_key_atomic, contains_key_atomic, contains_key_atomic,
+                             contains_key_atomic },
+    .add_u64_atomic = { add_u64_atomic, add_u64_atomic, add_u64_atomic, add_u64_atomic },
+    .contains_u64_atomic = { contains_u64_atomic, contains_u64_atomic, contains_u64_atomic,
+                             contains_u64_atomic },
 };
