@@ -6,6 +6,7 @@
  * length, every layout and k.
  */
 #include "testutil.h"
+#include "sbf_internal.h"
 
 static sbf_filter *make1(int isa, int layout, uint32_t k, uint64_t bits,
                         uint32_t seed, uint32_t flags)
@@ -111,4 +112,20 @@ Test(single, null_key, .description = "a NULL key of length 0 is the empty key o
     cr_assert_eq(sbf_contains(b, NULL, 3), SBF_E_NULL);
     sbf_free(a);
     sbf_free(b);
+}
+
+Test(single, tables, .description = "every compiled-in table fills the single-key and SBF_CONCURRENT group for every layout") {
+    size_t n;
+    const sbfi_kernels *const *reg = sbfi_registry(&n);
+    cr_assert_gt(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        const sbfi_kernels *kt = sbfi_kernels_for(reg[i]->isa);
+        if (kt == NULL)
+            continue; /* a placeholder, not compiled in */
+        for (int l = 0; l < SBFI_NLAYOUTS; l++)
+            cr_assert(kt->add_key[l] && kt->contains_key[l] && kt->add_key_atomic[l] &&
+                          kt->contains_key_atomic[l] && kt->add_u64_atomic[l] &&
+                          kt->contains_u64_atomic[l],
+                      "%s layout %d: a NULL single-key or concurrent entry", kt->name, l);
+    }
 }
