@@ -27,21 +27,6 @@ static const geometry geos[] = {
 };
 #define NGEOS (sizeof geos / sizeof geos[0])
 
-static sbf_filter *make(int isa, const geometry *g, uint32_t flags)
-{
-    sbf_params p = { 0 };
-    p.layout = g->layout;
-    p.bits = g->bits;
-    p.k = g->k;
-    p.seed = g->seed;
-    p.flags = flags;
-    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
-    sbf_filter *f = NULL;
-    const int rc = sbf_create(&f, &p);
-    cr_assert_eq(rc, SBF_OK, "sbf_create: %s", sbf_strerror(rc));
-    return f;
-}
-
 typedef struct shared {
     sbf_filter *f;
     const uint64_t *keys;           /* ADDERS * PER */
@@ -122,12 +107,12 @@ static void race_adds(int isa, const geometry *g)
 {
     uint64_t *keys = equiv_keys(ADDERS * PER, 77 + (uint64_t)g->layout);
     cr_assert_not_null(keys);
-    sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
+    sbf_filter *ref = tu_make_on(SBF_ISA_SCALAR, g, 0);
     cr_assert_eq(sbf_add_u64(ref, keys, ADDERS * PER), SBF_OK);
 
     shared s;
     memset(&s, 0, sizeof s);
-    s.f = make(isa, g, SBF_CONCURRENT);
+    s.f = tu_make_on(isa, g, SBF_CONCURRENT);
     s.keys = keys;
     for (int t = 0; t < ADDERS; t++)
         atomic_init(&s.pub[t], 0);
@@ -241,7 +226,7 @@ static void check_counting(int isa)
 
     /* No counter may reach 15 in any order, or add/remove would not
      * commute: every add at once leaves none saturated. */
-    sbf_filter *all = make(SBF_ISA_SCALAR, &g, 0);
+    sbf_filter *all = tu_make_on(SBF_ISA_SCALAR, &g, 0);
     cr_assert_eq(sbf_add_u64(all, keys, 6 * PER), SBF_OK);
     struct sbf_info in;
     cr_assert_eq(sbf_info(all, &in), SBF_OK);
@@ -249,7 +234,7 @@ static void check_counting(int isa)
                  (unsigned long long)in.saturated);
     sbf_free(all);
 
-    sbf_filter *ref = make(SBF_ISA_SCALAR, &g, 0);
+    sbf_filter *ref = tu_make_on(SBF_ISA_SCALAR, &g, 0);
     cr_assert_eq(sbf_add_u64(ref, del, 2 * PER), SBF_OK);
     cr_assert_eq(sbf_add_u64(ref, keep, 2 * PER), SBF_OK);
     cr_assert_eq(sbf_add_u64(ref, add, 2 * PER), SBF_OK);
@@ -258,7 +243,7 @@ static void check_counting(int isa)
 
     cshared s;
     memset(&s, 0, sizeof s);
-    s.f = make(isa, &g, SBF_CONCURRENT);
+    s.f = tu_make_on(isa, &g, SBF_CONCURRENT);
     s.add = add;
     s.del = del;
     s.keep = keep;
@@ -324,13 +309,13 @@ Test(concurrent, unions, .description = "sbf_union into a concurrent filter raci
         const geometry *g = &geos[gi];
         uint64_t *keys = equiv_keys(2 * ADDERS * PER, 31 + gi);
         cr_assert_not_null(keys);
-        sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
+        sbf_filter *ref = tu_make_on(SBF_ISA_SCALAR, g, 0);
         cr_assert_eq(sbf_add_u64(ref, keys, 2 * ADDERS * PER), SBF_OK);
         ushared s;
         s.keys = keys;
-        s.dst = make(SBF_ISA_AUTO, g, SBF_CONCURRENT);
+        s.dst = tu_make_on(SBF_ISA_AUTO, g, SBF_CONCURRENT);
         for (int t = 0; t < ADDERS; t++) {
-            s.src[t] = make(SBF_ISA_AUTO, g, t == 0 ? SBF_CONCURRENT : 0);
+            s.src[t] = tu_make_on(SBF_ISA_AUTO, g, t == 0 ? SBF_CONCURRENT : 0);
             cr_assert_eq(sbf_add_u64(s.src[t], keys + (size_t)(ADDERS + t) * PER, PER), SBF_OK);
         }
         pthread_t th[ADDERS];

@@ -9,19 +9,10 @@
 #include "sbf_internal.h"
 
 static sbf_filter *make1(int isa, int layout, uint32_t k, uint64_t bits,
-                        uint32_t seed, uint32_t flags)
+                         uint32_t seed, uint32_t flags)
 {
-    sbf_params p = { 0 };
-    p.layout = layout;
-    p.bits = bits;
-    p.k = k;
-    p.seed = seed;
-    p.flags = flags;
-    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
-    sbf_filter *f = NULL;
-    const int rc = sbf_create(&f, &p);
-    cr_assert_eq(rc, SBF_OK, "sbf_create: %s", sbf_strerror(rc));
-    return f;
+    const geometry g = { layout, k, bits, seed };
+    return tu_make_on(isa, &g, flags);
 }
 
 /* Key i: 8 bytes for even i, else 0..40 bytes of a byte stream. */

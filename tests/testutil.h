@@ -84,6 +84,23 @@ static inline sbf_filter *tu_make(int layout, uint64_t n, double fpp, uint64_t b
     return f;
 }
 
+/* A filter of geometry g on this ISA's kernels with these sbf_params.flags
+ * (the single-key and SBF_CONCURRENT suites); fails the test on an error. */
+static inline sbf_filter *tu_make_on(int isa, const geometry *g, uint32_t flags)
+{
+    sbf_params p = { 0 };
+    p.layout = g->layout;
+    p.bits = g->bits;
+    p.k = g->k;
+    p.seed = g->seed;
+    p.flags = flags;
+    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
+    sbf_filter *f = NULL;
+    const int rc = sbf_create(&f, &p);
+    cr_assert_eq(rc, SBF_OK, "sbf_create: %s", sbf_strerror(rc));
+    return f;
+}
+
 /* Wilson score interval for x successes in n trials at z. */
 static inline void tu_wilson(double x, double n, double z, double *lo, double *hi)
 {
