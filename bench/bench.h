@@ -230,6 +230,9 @@ double sbfb_now(void);                 /* seconds, monotonic */
 void *sbfb_alloc_huge(size_t bytes);   /* 2 MiB aligned, THP advised, zeroed */
 void sbfb_free_huge(void *p, size_t bytes);
 void *sbfb_xmalloc(size_t bytes);      /* exits on failure */
+/* The ISAs of the library's registry (sbf_isa_list), the reference (scalar)
+ * first and the best last; only the available ones when `available_only`. */
+int sbfb_isas(int *out, int cap, int available_only);
 
 /* Cycle counter (TSC / CNTVCT; clock_gettime ns elsewhere). */
 uint64_t sbfb_ticks_begin(void);

@@ -268,11 +268,15 @@ static int check_ratios(const sbfb_opts *o, sbfb_results *r)
     sbf_isa_set(SBF_ISA_AUTO);
     /* ISAs this machine cannot measure: the checker skips their metrics. */
     r->skipped[0] = '\0';
-    for (int isa = SBF_ISA_SIMDE; isa <= SBF_ISA_NEON; isa++)
-        if (!sbf_isa_available(isa)) {
+    int all[32];
+    const int nall = sbfb_isas(all, 32, 0);
+    for (int i = 0; i < nall; i++) {
+        const int isa = all[i];
+        if (isa != SBF_ISA_SCALAR && !sbf_isa_available(isa)) {
             strncat(r->skipped, sbf_isa_name(isa), sizeof r->skipped - strlen(r->skipped) - 2);
             strncat(r->skipped, " ", sizeof r->skipped - strlen(r->skipped) - 1);
         }
+    }
     free(keys);
     free(neg);
     free(h1);

@@ -127,9 +127,10 @@ static void json_meta(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r, con
     sbfb_jw_int(j, "libbloom", 0);
 #endif
     sbfb_jw_open(j, "isa_available", '[', 1);
-    for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++)
-        if (sbf_isa_available(isa))
-            sbfb_jw_str(j, NULL, sbf_isa_name(isa));
+    int avail[32];
+    const int navail = sbfb_isas(avail, 32, 1);
+    for (int i = 0; i < navail; i++)
+        sbfb_jw_str(j, NULL, sbf_isa_name(avail[i]));
     sbfb_jw_close(j, ']');
     sbfb_jw_open(j, "isa_measured", '[', 1);
     for (int i = 0; i < o->nisa; i++)

@@ -336,9 +336,7 @@ static void parse_args(int argc, char **argv, sbfb_opts *o, cli *c)
 static void pick_isas(sbfb_opts *o, const char *isa_arg)
 {
     if (isa_arg == NULL || !strcmp(isa_arg, "all")) {
-        for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++)
-            if (sbf_isa_available(isa))
-                o->isas[o->nisa++] = isa;
+        o->nisa = sbfb_isas(o->isas, (int)(sizeof o->isas / sizeof o->isas[0]), 1);
         return;
     }
     char buf[256], *s = buf, *it;

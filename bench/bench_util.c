@@ -113,6 +113,19 @@ void sbfb_strs_free(sbfb_strs *s)
 
 /* ---------------------------------------------------------------- memory */
 
+int sbfb_isas(int *out, int cap, int available_only)
+{
+    int all[32];
+    size_t n = sbf_isa_list(all, sizeof all / sizeof all[0]);
+    if (n > sizeof all / sizeof all[0])
+        n = sizeof all / sizeof all[0];
+    int k = 0;
+    for (size_t i = n; i-- > 0 && k < cap;)
+        if (!available_only || sbf_isa_available(all[i]))
+            out[k++] = all[i];
+    return k;
+}
+
 void *sbfb_xmalloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
