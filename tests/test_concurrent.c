@@ -387,3 +387,22 @@ Test(concurrent, flags, .description = "unknown flag bits are SBF_E_FLAGS; copie
     sbf_free(c);
     sbf_free(f);
 }
+
+Test(concurrent, guava_export, .description = "a concurrent classic filter exports Guava bytes equal to a plain one's") {
+    const geometry g = { SBF_CLASSIC, 5, 64 * 100, 0 };
+    sbf_filter *a = tu_make_on(SBF_ISA_AUTO, &g, SBF_CONCURRENT);
+    sbf_filter *b = tu_make_on(SBF_ISA_AUTO, &g, 0);
+    for (uint64_t i = 0; i < 300; i++) {
+        cr_assert_geq(sbf_add(a, &i, 8), 0);
+        cr_assert_geq(sbf_add(b, &i, 8), 0);
+    }
+    void *ba = NULL, *bb = NULL;
+    size_t la = 0, lb = 0;
+    cr_assert_eq(sbf_export_guava(a, &ba, &la), SBF_OK);
+    cr_assert_eq(sbf_export_guava(b, &bb, &lb), SBF_OK);
+    cr_assert(la == lb && memcmp(ba, bb, la) == 0);
+    sbf_buffer_free(ba);
+    sbf_buffer_free(bb);
+    sbf_free(a);
+    sbf_free(b);
+}
