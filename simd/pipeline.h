@@ -349,6 +349,13 @@ PIPE_INLINE size_t pipe_run(sbf_filter *f, const uint64_t *keys, size_t n,
  * Hash (the u64 path inline for 8-byte keys), the block from one
  * multiply-shift, the ISA's vector probe; an add first asks whether every
  * bit is already set (its return value, and no store when it is).
+ * Where a blocked add's time goes (AVX-512, 256 KiB filter, k = 7, u64 keys,
+ * best of 41 runs per 2048-key chunk): contains 6.05 ns, add 13.1. The extra
+ * ~7 ns are the k positions, whatever their form: the add with only its
+ * probe (no bits set) ran 6.2 ns; without the probe 13.3; a 512-bit mask of
+ * masked byte broadcasts OR-ed into the block with one load/compare/store
+ * 14.2 (13.9 with no store at all); a mask of per-position vpermd/vpsllvd
+ * 17.8; the positions unrolled by a switch on k 13.9. So the probe stays.
  */
 PIPE_INLINE int pipe_key(sbf_filter *f, const void *key, size_t len,
                          const int layout, const int is_add, const int atomic)
