@@ -155,6 +155,49 @@ int sbf_serialize(const sbf_filter *f, void **buf, size_t *len)
     return SBF_OK;
 }
 
+/*
+ * The data bytes of a filter of this geometry, derived from the layout's
+ * rules alone (the same as sbf_create and sbfi_make), so that a header is
+ * checked against the buffer before anything is allocated.
+ */
+static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes)
+{
+    uint64_t granule, max;
+    switch (layout) {
+    case SBF_CLASSIC:
+        SBFI_RETURN_IF(k < 1 || k > SBF_MAX_K_CLASSIC, SBF_E_K);
+        granule = 64;
+        max = UINT64_C(64) * INT32_MAX;
+        break;
+    case SBF_SPLIT_BLOCK:
+        SBFI_RETURN_IF(k != 8 && k != 16, SBF_E_K);
+        granule = UINT64_C(32) * k;
+        max = SBF_MAX_BITS;
+        break;
+    case SBF_BLOCKED:
+    case SBF_COUNTING:
+        SBFI_RETURN_IF(k < 1 || k > SBF_MAX_K_BLOCKED, SBF_E_K);
+        granule = SBF_BLOCK_BITS;
+        max = SBF_MAX_BITS;
+        break;
+    default:
+        return SBF_E_LAYOUT;
+    }
+    SBFI_RETURN_IF(bits == 0 || bits % granule != 0, SBF_E_FORMAT);
+    SBFI_RETURN_IF(bits > max, SBF_E_TOO_LARGE);
+    *bytes = (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
+    return SBF_OK;
+}
+
+/* The bytes past bits / 8 are padding: no kernel, set operation or import
+ * ever sets them, so a buffer with a non-zero padding byte is corrupt. */
+static int own_padding_zero(const unsigned char *data, uint64_t bits, size_t bytes)
+{
+    for (size_t i = (size_t)(bits / 8); i < bytes; i++)
+        SBFI_RETURN_IF(data[i] != 0, SBF_E_FORMAT);
+    return SBF_OK;
+}
+
 int sbf_deserialize(sbf_filter **out, const void *buf, size_t len)
 {
     if (out != NULL)
@@ -169,23 +212,21 @@ int sbf_deserialize(sbf_filter **out, const void *buf, size_t len)
     SBFI_RETURN_IF(dlen > len - OWN_HEADER, SBF_E_TRUNCATED);
     SBFI_RETURN_IF(dlen < len - OWN_HEADER, SBF_E_TRAILING);
     SBFI_RETURN_IF(get_le64(p + 48) != own_checksum(p, p + OWN_HEADER, dlen), SBF_E_FORMAT);
-    SBFI_RETURN_IF(layout > SBF_COUNTING, SBF_E_LAYOUT);
     SBFI_RETURN_IF(get_le32(p + 20) != 0, SBF_E_FORMAT);
-    /* Re-derive the geometry through the same checks as sbf_create. */
-    sbf_params prm = { 0 };
-    prm.layout = (int)layout;
-    prm.bits = bits;
-    prm.k = k;
-    prm.seed = get_le32(p + 16);
-    SBFI_RETURN_IF(bits == 0, SBF_E_FORMAT);
-    SBFI_RETURN_IF(k == 0, SBF_E_K);
+    /* Geometry, data length and padding, all before any allocation. */
+    size_t bytes;
+    SBFI_FORWARD_IF_ERROR(own_geometry(layout, bits, k, &bytes));
+    SBFI_RETURN_IF(dlen != bytes, SBF_E_FORMAT);
+    SBFI_FORWARD_IF_ERROR(own_padding_zero(p + OWN_HEADER, bits, bytes));
+    const sbfi_kernels *kt;
+    SBFI_FORWARD_IF_ERROR(sbfi_kernels_current(&kt));
     sbf_filter *f;
-    SBFI_FORWARD_IF_ERROR(sbf_create(&f, &prm));
-    if (f->bits != bits || f->bytes != dlen) { /* not a size we would make */
+    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, (int)layout, bits, k, get_le32(p + 16), kt));
+    if (f->bytes != bytes) { /* cannot happen: own_geometry mirrors sbfi_make */
         sbf_free(f);
         return SBF_E_FORMAT;
     }
-    memcpy(f->words, p + OWN_HEADER, dlen);
+    memcpy(f->words, p + OWN_HEADER, bytes);
     f->added = get_le64(p + 32);
     *out = f;
     return SBF_OK;
