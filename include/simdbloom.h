@@ -66,6 +66,10 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_PARAM           -16  /* other invalid argument (named in the doc) */
 #define SBF_E_FORMAT          -17  /* serialized bytes are corrupt (bad magic, checksum) */
 #define SBF_E_VERSION         -18  /* serialized by a newer, unknown format version */
+/* files (sbf_save, sbf_load, sbf_map; format 2) */
+#define SBF_E_READONLY        -19  /* the filter is a read-only mapping (sbf_map) */
+#define SBF_E_IO              -20  /* a system call on a file failed; errno says which */
+#define SBF_E_ENDIAN          -21  /* format 2 is little endian and this host is not */
 
 /* A static, human-readable string for any int (unknown codes included). */
 SBF_API const char *sbf_strerror(int code);
@@ -200,12 +204,21 @@ SBF_API int sbf_export_guava(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_import_guava(sbf_filter **out, const void *buf, size_t len);
 
 /*
- * simdbloom's own portable form, for every layout: magic "SBF1", format
- * version, parameters, keys added, the filter bytes, and a checksum.
- * sbf_deserialize returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED,
- * SBF_E_TRAILING, SBF_E_FORMAT (bad magic or checksum, or inconsistent
- * parameters), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
- * SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
+ * simdbloom's own portable form, for every layout (README "File format"):
+ * sbf_serialize writes format version 2: a 4096-byte little-endian header
+ * (magic "SBF1", version, layout, k, seed, bits, keys added, data length,
+ * XXH3-64 checksums of the data and of the header), then the filter bytes,
+ * sbf_data's, at offset 4096. The buffer is byte for byte what sbf_save
+ * writes to a file; it is page aligned (free() or sbf_buffer_free releases
+ * it). sbf_deserialize reads versions 1 and 2 at any alignment.
+ * sbf_serialize returns SBF_OK, SBF_E_NULL, SBF_E_NOMEM, SBF_E_ENDIAN.
+ * sbf_deserialize checks everything (header, geometry against the data
+ * length, both checksums, zero padding) before it allocates, and returns
+ * SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED, SBF_E_TRAILING, SBF_E_FORMAT (bad
+ * magic or checksum, inconsistent parameters, non-zero padding or reserved
+ * bytes), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
+ * SBF_E_ENDIAN, SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
+ * Both are thread safe (f is only read).
  */
 SBF_API int sbf_serialize(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_deserialize(sbf_filter **out, const void *buf, size_t len);

@@ -44,6 +44,9 @@ const char *sbf_strerror(int code)
     case SBF_E_PARAM: return "invalid argument";
     case SBF_E_FORMAT: return "serialized filter is corrupt";
     case SBF_E_VERSION: return "serialized filter has an unknown format version";
+    case SBF_E_READONLY: return "filter is a read-only mapping";
+    case SBF_E_IO: return "file input/output failed";
+    case SBF_E_ENDIAN: return "file format is little endian and this host is not";
     default: return "unknown error code";
     }
 }

@@ -61,6 +61,8 @@ struct sbf_filter {
     uint32_t block_bytes;   /* 64; 32 for split-block with k = 8; 8 classic */
     uint64_t added;         /* adds minus removes since creation or clear */
     const sbfi_kernels *kt; /* kernels chosen at creation */
+    /* --- files (src/file.c) --- */
+    int readonly;           /* mapped by sbf_map: modifying calls refuse */
 };
 
 typedef void (*sbfi_hash_fn)(const uint64_t *keys, size_t n, uint32_t seed,
@@ -110,6 +112,37 @@ void sbfi_free_filter(void *p, size_t bytes, size_t map_bytes);
 /* A zeroed filter of exactly this geometry (bits a multiple of the granule). */
 int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
               uint32_t seed, const sbfi_kernels *kt);
+
+/* ------------------------------------------------ files: formats 1 and 2
+ * (src/persist.c parses and checks, src/file.c does the I/O). */
+#define SBFI_V1_HEADER 56u
+#define SBFI_V2_HEADER 4096u    /* format 2: data at this page-aligned offset */
+
+typedef struct sbfi_header {
+    uint32_t version;       /* 1 or 2 */
+    int layout;
+    uint32_t k, seed;
+    uint64_t bits, added;
+    size_t bytes;           /* data length, equal to the geometry's */
+    size_t data_off;        /* SBFI_V1_HEADER or SBFI_V2_HEADER */
+    uint64_t data_sum;      /* format 2: XXH3-64 of the data */
+} sbfi_header;
+
+/* Checks the header of a filter of `total` bytes whose first `avail` bytes
+ * are at p (avail >= min(total, SBFI_V2_HEADER)): magic, version, header
+ * checksum (format 2), geometry and lengths. Allocates nothing. */
+int sbfi_header_parse(const unsigned char *p, size_t avail, uint64_t total,
+                      sbfi_header *h);
+/* Checks the data of a parsed header: checksum (format 1 needs the header
+ * bytes `head`) and zero padding. SBF_OK or SBF_E_FORMAT. */
+int sbfi_data_check(const sbfi_header *h, const unsigned char *head,
+                    const void *data);
+/* Only the padding: SBF_OK or SBF_E_FORMAT. */
+int sbfi_padding_check(const sbfi_header *h, const void *data);
+/* The format-2 header of f (one pass over the data for its checksum). */
+int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER]);
+/* A zeroed filter of the header's geometry on the current kernels. */
+int sbfi_make_from(sbf_filter **out, const sbfi_header *h);
 
 /* ------------------------------------------------------ MurmurHash3 pieces */
 

@@ -5,6 +5,10 @@
  */
 #define _GNU_SOURCE 1
 #include "testutil.h"
+#include "vectors/sbf_files.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -216,4 +220,160 @@ Test(persist, no_operation_sets_padding,
     cr_assert_eq(in.fill_ratio, 1.0);
     sbf_free(f);
     free(keys);
+}
+
+/* ------------------------------------------------------ format 2: pinned */
+
+static uint64_t rd64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)rd64((const unsigned char[8]){ p[0], p[1], p[2], p[3], 0, 0, 0, 0 });
+}
+
+/* XXH3-64 of the data and of header bytes 0..63, as written by the
+ * generator (cross-checked with `xxhsum -H3` of the same byte ranges). */
+static const uint64_t v2_sums[SBF_FILES_N][2] = {
+    { UINT64_C(0x5c209ffb8b5f5e63), UINT64_C(0xbb673b6820cc5374) },
+    { UINT64_C(0x322d0c1d156bb75d), UINT64_C(0x51f6e5ba7ddbef05) },
+    { UINT64_C(0xe9a0ac452801d660), UINT64_C(0x4d603d8605e295a6) },
+    { UINT64_C(0x508934c73b0af4a9), UINT64_C(0x719cbcba7660afc3) },
+};
+
+Test(persist, v2_known_answer_files,
+     .description = "sbf_serialize writes tests/vectors/sbf_v2_*.bin byte for byte; every field pinned")
+{
+    for (int i = 0; i < SBF_FILES_N; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "sbf_v2_%s.bin", sbf_files[i].name);
+        size_t flen;
+        unsigned char *file = tu_read_vector(name, &flen);
+        cr_assert_eq(flen, 4096 + 128, "%s", name);
+        cr_assert_eq(memcmp(file, "SBF1", 4), 0);
+        cr_assert_eq(rd32(file + 4), 2);
+        cr_assert_eq(rd32(file + 8), (uint32_t)sbf_files[i].layout);
+        cr_assert_eq(rd32(file + 12), sbf_files[i].k);
+        cr_assert_eq(rd32(file + 16), sbf_files[i].seed);
+        cr_assert_eq(rd32(file + 20), 0);
+        cr_assert_eq(rd64(file + 24), sbf_files[i].bits);
+        cr_assert_eq(rd64(file + 32), 150);
+        cr_assert_eq(rd64(file + 40), 128);
+        cr_assert_eq(rd64(file + 48), 4096);
+        cr_assert_eq(rd64(file + 56), v2_sums[i][0], "%s data checksum", name);
+        cr_assert_eq(rd64(file + 64), v2_sums[i][1], "%s header checksum", name);
+        cr_assert_eq(XXH3_64bits(file + 4096, 128), v2_sums[i][0]);
+        cr_assert_eq(XXH3_64bits(file, 64), v2_sums[i][1]);
+        for (size_t j = 72; j < 4096; j++)
+            cr_assert_eq(file[j], 0, "%s header byte %zu", name, j);
+        sbf_filter *f, *g;
+        cr_assert_eq(sbf_files_make(i, &f), SBF_OK);
+        void *buf;
+        size_t len;
+        cr_assert_eq(sbf_serialize(f, &buf, &len), SBF_OK);
+        cr_assert_eq(len, flen);
+        cr_assert_eq(memcmp(buf, file, len), 0, "%s: sbf_serialize output changed", name);
+        cr_assert_eq(((uintptr_t)buf + 4096) % 64, 0, "data cache-line aligned in the buffer");
+        cr_assert_eq(sbf_deserialize(&g, file, flen), SBF_OK);
+        cr_assert(equiv_same_bytes(f, g));
+        for (uint64_t key = 0; key < 100; key++)
+            cr_assert_eq(sbf_contains(g, &key, 8), 1);
+        sbf_buffer_free(buf);
+        sbf_free(f);
+        sbf_free(g);
+        free(file);
+    }
+}
+
+Test(persist, v1_files_still_read,
+     .description = "tests/vectors/sbf_v1_*.bin (written by 6f0bfd5) load to the same bytes as today's filters")
+{
+    for (int i = 0; i < SBF_FILES_N; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "sbf_v1_%s.bin", sbf_files[i].name);
+        size_t flen;
+        unsigned char *file = tu_read_vector(name, &flen);
+        cr_assert_eq(flen, 56 + 128);
+        cr_assert_eq(rd32(file + 4), 1);
+        sbf_filter *f, *g;
+        cr_assert_eq(sbf_files_make(i, &f), SBF_OK);
+        cr_assert_eq(sbf_deserialize(&g, file, flen), SBF_OK, "%s", name);
+        cr_assert(equiv_same_bytes(f, g), "%s", name);
+        struct sbf_info a, b;
+        sbf_info(f, &a);
+        sbf_info(g, &b);
+        cr_assert_eq(b.keys_added, 150);
+        cr_assert_eq(a.k, b.k);
+        cr_assert_eq(a.seed, b.seed);
+        cr_assert_eq(a.bits, b.bits);
+        sbf_free(f);
+        sbf_free(g);
+        free(file);
+    }
+}
+
+/* A format-2 buffer of the classic vector with a change, checksums redone. */
+static unsigned char *v2_edit(size_t off, unsigned char val, size_t *len)
+{
+    unsigned char *b = tu_read_vector("sbf_v2_classic.bin", len);
+    b[off] = val;
+    uint64_t d = XXH3_64bits(b + 4096, *len - 4096), h;
+    for (int i = 0; i < 8; i++)
+        b[56 + i] = (unsigned char)(d >> (8 * i));
+    h = XXH3_64bits(b, 64);
+    for (int i = 0; i < 8; i++)
+        b[64 + i] = (unsigned char)(h >> (8 * i));
+    return b;
+}
+
+static int v2_edit_rc(size_t off, unsigned char val)
+{
+    size_t len;
+    unsigned char *b = v2_edit(off, val, &len);
+    sbf_filter *f = (sbf_filter *)1;
+    const int rc = sbf_deserialize(&f, b, len);
+    if (rc != SBF_OK)
+        cr_assert_null(f);
+    sbf_free(f);
+    free(b);
+    return rc;
+}
+
+Test(persist, v2_refusals,
+     .description = "format 2 with valid checksums: padding, reserved bytes, flags, offset, geometry refused")
+{
+    cr_assert_eq(v2_edit_rc(4096, 0xb7), SBF_OK, "the control: an unchanged byte");
+    cr_assert_eq(v2_edit_rc(4096 + 80, 1), SBF_E_FORMAT, "padding (classic 640 bits: bytes 80..127)");
+    cr_assert_eq(v2_edit_rc(4096 + 127, 0x80), SBF_E_FORMAT, "last padding byte");
+    cr_assert_eq(v2_edit_rc(4096 + 79, 0xff), SBF_OK, "last used byte");
+    cr_assert_eq(v2_edit_rc(20, 1), SBF_E_FORMAT, "flags");
+    cr_assert_eq(v2_edit_rc(72, 1), SBF_E_FORMAT, "reserved header byte 72");
+    cr_assert_eq(v2_edit_rc(4095, 1), SBF_E_FORMAT, "reserved header byte 4095");
+    cr_assert_eq(v2_edit_rc(49, 0x20), SBF_E_FORMAT, "data offset 8192");
+    cr_assert_eq(v2_edit_rc(4, 3), SBF_E_VERSION);
+    cr_assert_eq(v2_edit_rc(8, 4), SBF_E_LAYOUT);
+    cr_assert_eq(v2_edit_rc(12, 0), SBF_E_K);
+    cr_assert_eq(v2_edit_rc(24, 0x81), SBF_E_FORMAT, "bits not a multiple of 64");
+    cr_assert_eq(v2_edit_rc(25, 0x06), SBF_E_FORMAT, "bits 1664: 256 data bytes, not 128");
+    cr_assert_eq(v2_edit_rc(28, 0x20), SBF_E_TOO_LARGE, "bits 2^37 + 640: above Guava's maximum");
+    cr_assert_eq(v2_edit_rc(28, 0x01), SBF_E_FORMAT, "bits 2^32 + 640 against 128 bytes");
+}
+
+Test(persist, file_error_codes_named,
+     .description = "SBF_E_READONLY, SBF_E_IO, SBF_E_ENDIAN: fixed numbers, own messages")
+{
+    cr_assert_eq(SBF_E_READONLY, -19);
+    cr_assert_eq(SBF_E_IO, -20);
+    cr_assert_eq(SBF_E_ENDIAN, -21);
+    const char *unknown = sbf_strerror(-999);
+    for (int c = SBF_E_READONLY; c >= SBF_E_ENDIAN; c--) {
+        cr_assert_str_neq(sbf_strerror(c), unknown, "code %d", c);
+        for (int d = 0; d > c; d--)
+            cr_assert_str_neq(sbf_strerror(c), sbf_strerror(d), "codes %d and %d", c, d);
+    }
 }
