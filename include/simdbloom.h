@@ -223,6 +223,61 @@ SBF_API int sbf_import_guava(sbf_filter **out, const void *buf, size_t len);
 SBF_API int sbf_serialize(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_deserialize(sbf_filter **out, const void *buf, size_t len);
 
+/* ------------------------------------------------------------------- files
+ * Files hold format version 2 (README "File format"), byte for byte what
+ * sbf_serialize returns. On SBF_E_IO, errno is the failed call's. A refused
+ * file changes nothing and leaves *out NULL. All three are thread safe
+ * (sbf_save only reads f).
+ */
+
+/*
+ * Writes f to path, crash-safe: a temporary file beside path (same
+ * directory, mode 0666 minus the umask) is written, fsync'd and renamed over
+ * path, then the directory is fsync'd. A save killed at any moment leaves at
+ * path either the old file or the new one; a failed save removes its
+ * temporary file. Readers that mapped the old file keep it.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (empty path), SBF_E_NOMEM,
+ * SBF_E_ENDIAN, SBF_E_IO (open, write, fsync, close or rename failed: the
+ * old file is untouched; or the directory fsync failed after the rename: the
+ * new file is in place but may not survive a power loss).
+ */
+SBF_API int sbf_save(const sbf_filter *f, const char *path);
+
+/*
+ * Reads a file of format version 1 or 2 into the library's own memory (2 MiB
+ * aligned, huge-page advised from 2 MiB, as sbf_create). Header, geometry and
+ * lengths are checked before allocating; both checksums and the padding
+ * before returning. Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open, fstat, read;
+ * not a regular file: EISDIR / EINVAL), SBF_E_NOMEM, and every code of
+ * sbf_deserialize.
+ */
+SBF_API int sbf_load(sbf_filter **out, const char *path);
+
+/* sbf_map flags */
+#define SBF_MAP_NO_VERIFY 1u  /* check the header only; touch no data page */
+
+/*
+ * Maps a format-2 file's data read-only and shared (MAP_SHARED, PROT_READ):
+ * zero copy, and every process mapping one file shares one copy in the page
+ * cache. flags 0 verifies the data checksum and the padding (one pass over
+ * the data); SBF_MAP_NO_VERIFY checks the header only (its checksum, the
+ * geometry against the file size), so mapping costs a few system calls and
+ * no data is read until queried: use it for files this program or sbf_save
+ * wrote. The mapping is advised MADV_RANDOM (a probe reads one page, not a
+ * readahead window); a verified map has read every page into the page cache
+ * on the way. Every query works on the mapping (single, batched, sbf_info,
+ * sbf_data, sbf_copy: the copy is writable); every modifying call (sbf_add*,
+ * sbf_remove, sbf_clear, sbf_union / sbf_intersect into it) returns
+ * SBF_E_READONLY and changes nothing. sbf_free unmaps. The file must not be
+ * truncated while mapped (the kernel would raise SIGBUS); sbf_save replaces
+ * files by rename, which is safe.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags), SBF_E_VERSION
+ * (also for a version-1 file, whose data is not page aligned: sbf_load it),
+ * SBF_E_IO (open, fstat, read, mmap), SBF_E_NOMEM, every code of
+ * sbf_deserialize, and the forced-ISA errors of sbf_create.
+ */
+SBF_API int sbf_map(sbf_filter **out, const char *path, unsigned flags);
+
 /* ------------------------------------------------- life cycle and set ops */
 
 /* Information about a filter. */

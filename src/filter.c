@@ -201,6 +201,7 @@ void sbf_buffer_free(void *buf) { free(buf); }
 
 int sbf_add(sbf_filter *f, const void *key, size_t len)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     uint64_t h[2];
     sbf_murmur3_x64_128(key, len, f->seed, h);
@@ -218,6 +219,7 @@ int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 
 int sbf_remove(sbf_filter *f, const void *key, size_t len)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     SBFI_RETURN_IF(f->layout != SBF_COUNTING, SBF_E_UNSUPPORTED);
     uint64_t h[2];
@@ -233,6 +235,7 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 
 int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (keys == NULL && n != 0), SBF_E_NULL);
     if (n)
         f->kt->add_u64[f->layout](f, keys, n);
@@ -290,6 +293,7 @@ static size_t batch(sbf_filter *f, const void *const *keys, const size_t *lens,
 int sbf_add_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
                   size_t n)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     SBFI_FORWARD_IF_ERROR(check_batch(keys, lens, n));
     (void)batch(f, keys, lens, n, NULL, 1);
@@ -353,6 +357,7 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
 
 int sbf_clear(sbf_filter *f)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     memset(f->words, 0, f->bytes);
     f->added = 0;
@@ -382,6 +387,7 @@ static int compatible(const sbf_filter *a, const sbf_filter *b)
 
 int sbf_union(sbf_filter *dst, const sbf_filter *src)
 {
+    SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
     if (dst->layout == SBF_COUNTING) {
         unsigned char *d = (unsigned char *)dst->words;
@@ -402,6 +408,7 @@ int sbf_union(sbf_filter *dst, const sbf_filter *src)
 
 int sbf_intersect(sbf_filter *dst, const sbf_filter *src)
 {
+    SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
     if (dst->layout == SBF_COUNTING) {
         unsigned char *d = (unsigned char *)dst->words;

@@ -166,7 +166,8 @@ static uint64_t v1_checksum(const unsigned char *hdr, const void *data, size_t l
  * rules alone (the same as sbf_create and sbfi_make), so that a header is
  * checked against the buffer before anything is allocated.
  */
-static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes)
+static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes,
+                        uint64_t *granule_out)
 {
     uint64_t granule, max;
     switch (layout) {
@@ -191,6 +192,7 @@ static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *byte
     }
     SBFI_RETURN_IF(bits == 0 || bits % granule != 0, SBF_E_FORMAT);
     SBFI_RETURN_IF(bits > max, SBF_E_TOO_LARGE);
+    *granule_out = granule;
     *bytes = (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
     return SBF_OK;
 }
@@ -238,7 +240,8 @@ int sbfi_header_parse(const unsigned char *p, size_t avail, uint64_t total,
     h->bits = get_le64(p + 24);
     h->added = get_le64(p + 32);
     /* Geometry and data length, before anything is allocated. */
-    SBFI_FORWARD_IF_ERROR(own_geometry(get_le32(p + 8), h->bits, h->k, &h->bytes));
+    SBFI_FORWARD_IF_ERROR(own_geometry(get_le32(p + 8), h->bits, h->k, &h->bytes,
+                                       &h->granule));
     SBFI_RETURN_IF(dlen != h->bytes, SBF_E_FORMAT);
     if (h->version == 2) {
         SBFI_RETURN_IF(dlen > total - SBFI_V2_HEADER, SBF_E_TRUNCATED);
@@ -266,6 +269,18 @@ int sbfi_data_check(const sbfi_header *h, const unsigned char *head, const void 
     return sbfi_padding_check(h, data);
 }
 
+void sbfi_fill_from(sbf_filter *f, const sbfi_header *h)
+{
+    f->layout = h->layout;
+    f->bits = h->bits;
+    f->k = h->k;
+    f->seed = h->seed;
+    f->added = h->added;
+    f->bytes = h->bytes;
+    f->block_bytes = h->layout == SBF_CLASSIC ? 8 : (uint32_t)(h->granule / 8);
+    f->nblocks = h->layout == SBF_CLASSIC ? h->bits : h->bits / h->granule;
+}
+
 int sbfi_make_from(sbf_filter **out, const sbfi_header *h)
 {
     *out = NULL;
@@ -273,7 +288,11 @@ int sbfi_make_from(sbf_filter **out, const sbfi_header *h)
     SBFI_FORWARD_IF_ERROR(sbfi_kernels_current(&kt));
     sbf_filter *f;
     SBFI_FORWARD_IF_ERROR(sbfi_make(&f, h->layout, h->bits, h->k, h->seed, kt));
-    if (f->bytes != h->bytes) { /* cannot happen: own_geometry mirrors sbfi_make */
+    sbf_filter want = *f;
+    sbfi_fill_from(&want, h);
+    /* Cannot differ: own_geometry and sbfi_fill_from mirror sbfi_make. */
+    if (f->bytes != want.bytes || f->nblocks != want.nblocks ||
+        f->block_bytes != want.block_bytes) {
         sbf_free(f);
         return SBF_E_FORMAT;
     }

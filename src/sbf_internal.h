@@ -125,6 +125,7 @@ typedef struct sbfi_header {
     uint64_t bits, added;
     size_t bytes;           /* data length, equal to the geometry's */
     size_t data_off;        /* SBFI_V1_HEADER or SBFI_V2_HEADER */
+    uint64_t granule;       /* bits per block (classic: 64), for sbfi_make's geometry */
     uint64_t data_sum;      /* format 2: XXH3-64 of the data */
 } sbfi_header;
 
@@ -141,6 +142,8 @@ int sbfi_data_check(const sbfi_header *h, const unsigned char *head,
 int sbfi_padding_check(const sbfi_header *h, const void *data);
 /* The format-2 header of f (one pass over the data for its checksum). */
 int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER]);
+/* Sets f's geometry fields (not words, kernels or memory) from a header. */
+void sbfi_fill_from(sbf_filter *f, const sbfi_header *h);
 /* A zeroed filter of the header's geometry on the current kernels. */
 int sbfi_make_from(sbf_filter **out, const sbfi_header *h);
 
