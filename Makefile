@@ -75,7 +75,7 @@ BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
 .PHONY: all lib test bench bench-quick bench-compare bench-check bench-baseline \
-        test-neon test-san install uninstall clean help deps symbols
+        test-neon test-san install uninstall clean help deps symbols fuzz
 
 all: lib
 lib: $(LIB_A) $(LIB_SO)
@@ -198,6 +198,12 @@ uninstall:
 	rm -f $(DESTDIR)$(INCDIR)/simdbloom.h $(DESTDIR)$(LIBDIR)/libsimdbloom.a \
 	      $(DESTDIR)$(LIBDIR)/libsimdbloom.so* $(DESTDIR)$(LIBDIR)/pkgconfig/simdbloom.pc
 
+# ------------------------------------------------------------------- fuzz
+# libFuzzer targets for the loaders (fuzz/README.md), FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(BENCH_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
 # Installs the Debian packages the targets need when something is missing.
 deps:
 	@bash scripts/deps.sh
@@ -208,6 +214,7 @@ clean:
 help:
 	@echo "targets: all lib test test-san test-neon bench bench-quick bench-compare"
 	@echo "         bench-check bench-baseline install uninstall symbols deps clean"
+	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

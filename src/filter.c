@@ -346,7 +346,8 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
         set = (double)nz;
     } else {
         cells = (double)f->bits;
-        set = (double)popcount_words(f->words, f->bytes / 8);
+        /* the used words only: an unverified mapping may hold padding bits */
+        set = (double)popcount_words(f->words, (size_t)(f->bits / 64));
     }
     out->fill_ratio = set / cells;
     out->est_cardinality = set >= cells ? INFINITY
