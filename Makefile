@@ -74,10 +74,10 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib test bench bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test bench bench-quick bench-compare bench-check bench-baseline \
         test-neon test-san install uninstall clean help deps symbols fuzz
 
-all: lib
+all: lib cli
 lib: $(LIB_A) $(LIB_SO)
 
 $(BUILD)/obj/src/dispatch.o: CPPFLAGS += $(SIMD_DEFS)
@@ -121,6 +121,21 @@ symbols: $(LIB_SO)
 	if [ -n "$$bad" ]; then echo "exported symbols without sbf_ prefix:"; echo "$$bad"; exit 1; fi; \
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
 
+# -------------------------------------------------------------- sbf (CLI)
+# cli/ sees only the public header, and links the static library.
+CLI_BIN := $(BUILD)/sbf
+BINDIR  ?= $(PREFIX)/bin
+cli: $(CLI_BIN)
+
+$(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -Iinclude $(BASE) $(CFLAGS) -c $< -o $@
+
+$(CLI_BIN): $(BUILD)/obj/cli/sbf.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 # ------------------------------------------------------------------ tests
 $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -135,8 +150,9 @@ ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
 endif
 
-test: deps $(TEST_BIN) symbols
+test: deps $(TEST_BIN) symbols $(CLI_BIN)
 	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
+	$(TEST_ENV) bash tests/cli.sh $(CLI_BIN)
 
 test-san:
 	$(MAKE) BUILD=build/san SAN=1 test
@@ -184,8 +200,10 @@ bench-baseline: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
 
 # ---------------------------------------------------------------- install
-install: lib
+install: lib cli
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(CLI_BIN) $(DESTDIR)$(BINDIR)/sbf
 	install -m 644 include/simdbloom.h $(DESTDIR)$(INCDIR)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
@@ -195,6 +213,7 @@ install: lib
 	    -e 's|@VERSION@|$(VERSION)|' simdbloom.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/simdbloom.pc
 
 uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/sbf
 	rm -f $(DESTDIR)$(INCDIR)/simdbloom.h $(DESTDIR)$(LIBDIR)/libsimdbloom.a \
 	      $(DESTDIR)$(LIBDIR)/libsimdbloom.so* $(DESTDIR)$(LIBDIR)/pkgconfig/simdbloom.pc
 
