@@ -389,6 +389,9 @@ typedef struct keyreader {
     int eof;
     uint64_t line;      /* lines consumed */
     uint64_t bytes_in, total; /* progress: bytes read, file size (0: unknown) */
+    const void **keys;  /* one batch: line pointers, lengths, --u64 values */
+    size_t *lens;
+    uint64_t *u;
 } keyreader;
 
 static void kr_open(keyreader *kr, const char *path)
@@ -408,7 +411,10 @@ static void kr_open(keyreader *kr, const char *path)
         kr->total = (uint64_t)st.st_size;
     kr->cap = READ_CHUNK;
     kr->buf = malloc(kr->cap);
-    if (kr->buf == NULL)
+    kr->keys = malloc(BATCH * sizeof *kr->keys);
+    kr->lens = malloc(BATCH * sizeof *kr->lens);
+    kr->u = malloc(BATCH * sizeof *kr->u);
+    if (!kr->buf || !kr->keys || !kr->lens || !kr->u)
         fail("out of memory");
 }
 
@@ -417,6 +423,9 @@ static void kr_close(keyreader *kr)
     if (kr->fd != STDIN_FILENO)
         close(kr->fd);
     free(kr->buf);
+    free(kr->keys);
+    free(kr->lens);
+    free(kr->u);
 }
 
 /* Refills: keeps the unconsumed tail, reads more. Returns 0 at end. */
@@ -453,12 +462,15 @@ static int kr_fill(keyreader *kr)
 }
 
 /*
- * Up to max complete lines (a last line without newline counts at end of
+ * Up to BATCH complete lines (a last line without newline counts at end of
  * input) as pointers into the buffer, valid until the next call.
  * Returns the count; 0 at end of input.
  */
-static size_t kr_lines(keyreader *kr, const void **keys, size_t *lens, size_t max)
+static size_t kr_lines(keyreader *kr)
 {
+    const void **keys = kr->keys;
+    size_t *lens = kr->lens;
+    const size_t max = BATCH;
     size_t n = 0;
     for (;;) {
         while (n < max && kr->start < kr->end) {
@@ -497,9 +509,11 @@ static int parse_u64(const unsigned char *p, size_t len, uint64_t *out)
     return 1;
 }
 
-static void parse_batch_u64(keyreader *kr, const void *const *keys, const size_t *lens,
-                            size_t n, uint64_t *out)
+static void parse_batch_u64(keyreader *kr, size_t n)
 {
+    const void *const *keys = kr->keys;
+    const size_t *lens = kr->lens;
+    uint64_t *out = kr->u;
     for (size_t i = 0; i < n; i++)
         if (!parse_u64(keys[i], lens[i], &out[i]))
             fail("%s: line %llu: not a decimal 64-bit integer: '%.*s'", kr->name,
@@ -622,18 +636,16 @@ static int cmd_modify(int argc, char **argv, int is_remove)
     }
     keyreader kr;
     kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL);
-    const void **keys = malloc(BATCH * sizeof *keys);
-    size_t *lens = malloc(BATCH * sizeof *lens);
-    uint64_t *u = malloc(BATCH * sizeof *u);
-    if (!keys || !lens || !u)
-        fail("out of memory");
+    const void **keys = kr.keys;
+    const size_t *lens = kr.lens;
+    const uint64_t *u = kr.u;
     progress pg;
     progress_start(&pg);
     uint64_t absent = 0, sum = 0;
     size_t n;
-    while ((n = kr_lines(&kr, keys, lens, BATCH)) > 0) {
+    while ((n = kr_lines(&kr)) > 0) {
         if (a.u64)
-            parse_batch_u64(&kr, keys, lens, n, u);
+            parse_batch_u64(&kr, n);
         if (a.parse_only) { /* hidden: measures reading and parsing alone */
             for (size_t i = 0; i < n; i++)
                 sum += a.u64 ? u[i] : lens[i];
@@ -663,9 +675,6 @@ static int cmd_modify(int argc, char **argv, int is_remove)
                     prog, path, (unsigned long long)absent, (unsigned long long)kr.line);
     }
     kr_close(&kr);
-    free(keys);
-    free(lens);
-    free(u);
     sbf_free(f);
     return 0;
 }
@@ -677,21 +686,21 @@ static int cmd_query(int argc, char **argv)
     sbf_filter *f = open_filter(a.pos[0], 0, NULL);
     keyreader kr;
     kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL);
-    const void **keys = malloc(BATCH * sizeof *keys);
-    size_t *lens = malloc(BATCH * sizeof *lens);
-    uint64_t *u = malloc(BATCH * sizeof *u);
+    const void **keys = kr.keys;
+    const size_t *lens = kr.lens;
+    const uint64_t *u = kr.u;
     uint8_t *res = malloc(BATCH);
     char *out = malloc(2 * BATCH);
-    if (!keys || !lens || !u || !res || !out)
+    if (!res || !out)
         fail("out of memory");
     progress pg;
     progress_start(&pg);
     uint64_t yes = 0;
     size_t n;
-    while ((n = kr_lines(&kr, keys, lens, BATCH)) > 0) {
+    while ((n = kr_lines(&kr)) > 0) {
         size_t c;
         if (a.u64) {
-            parse_batch_u64(&kr, keys, lens, n, u);
+            parse_batch_u64(&kr, n);
             c = sbf_contains_u64(f, u, n, a.count ? NULL : res);
         } else {
             c = sbf_contains_batch(f, keys, lens, n, a.count ? NULL : res);
@@ -715,9 +724,6 @@ static int cmd_query(int argc, char **argv)
     if (fflush(stdout) != 0)
         fail("standard output: %s", strerror(errno));
     kr_close(&kr);
-    free(keys);
-    free(lens);
-    free(u);
     free(res);
     free(out);
     sbf_free(f);

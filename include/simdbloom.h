@@ -12,6 +12,8 @@
  *    call the const (query) functions on one filter at once; a call that
  *    modifies a filter needs exclusive access to it. The ISA functions and
  *    sbf_create are safe to call from any thread.
+ *  - A filter mapped by sbf_map is read-only: every call that would modify
+ *    it returns SBF_E_READONLY and changes nothing.
  *  - Buffers returned through a void ** are allocated with malloc(); release
  *    them with sbf_buffer_free() (or free()).
  */

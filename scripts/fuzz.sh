@@ -12,7 +12,19 @@ OUT=${BUILD:-build}/fuzz
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 TARGETS=${FUZZ_TARGETS:-deserialize guava file}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)" >&2; exit 1; }
+# clang and its libFuzzer runtime (Debian: clang, libclang-rt-14-dev)
+fuzz_ok() {
+  command -v clang >/dev/null &&
+    printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' |
+      clang -x c - -fsanitize=fuzzer -o /dev/null 2>/dev/null
+}
+if ! fuzz_ok; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "fuzz: installing clang libclang-rt-14-dev" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends clang libclang-rt-14-dev >&2
+  fi
+  fuzz_ok || { echo "fuzz: needs clang with libFuzzer (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
+fi
 
 $MAKE -s CC=clang BUILD="$OUT/lib" SIMD="${SIMD:-1}" \
   CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $SAN" \
