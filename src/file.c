@@ -249,18 +249,25 @@ int sbf_map(sbf_filter **out, const char *path, unsigned flags)
     /* Version 1 keeps its data at byte 56, which cannot be mapped. */
     if (rc == SBF_OK && h.version != 2)
         rc = SBF_E_VERSION;
-    void *data = MAP_FAILED;
+    /* The data offset, 4096, is a page boundary on 4 KiB-page systems; with
+     * larger pages the mapping starts at the page below it. */
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t off = page > 0 && page <= h.data_off ? h.data_off / page * page : 0;
+    const size_t skip = h.data_off - off, map_len = skip + h.bytes;
+    unsigned char *base = MAP_FAILED, *data = NULL;
     if (rc == SBF_OK) {
-        data = mmap(NULL, h.bytes, PROT_READ, MAP_SHARED, fd, (off_t)h.data_off);
-        if (data == MAP_FAILED)
+        base = mmap(NULL, map_len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+        if (base == MAP_FAILED)
             rc = SBF_E_IO;
+        else
+            data = base + skip;
     }
     if (fd >= 0)
         close_keep_errno(fd); /* the mapping keeps the file */
     free(head);
     if (rc == SBF_OK && !(flags & SBF_MAP_NO_VERIFY)) {
 #if defined(MADV_SEQUENTIAL)
-        (void)madvise(data, h.bytes, MADV_SEQUENTIAL); /* advice only */
+        (void)madvise(base, map_len, MADV_SEQUENTIAL); /* advice only */
 #endif
         rc = sbfi_data_check(&h, NULL, data); /* version 2: head not needed */
     }
@@ -268,7 +275,7 @@ int sbf_map(sbf_filter **out, const char *path, unsigned flags)
     /* Probes are random: without this, each page fault of a cold mapping
      * reads the device's whole readahead window (often megabytes). */
     if (rc == SBF_OK)
-        (void)madvise(data, h.bytes, MADV_RANDOM);
+        (void)madvise(base, map_len, MADV_RANDOM);
 #endif
     sbf_filter *f = NULL;
     if (rc == SBF_OK) {
@@ -277,15 +284,23 @@ int sbf_map(sbf_filter **out, const char *path, unsigned flags)
             rc = SBF_E_NOMEM;
     }
     if (rc != SBF_OK) {
-        if (data != MAP_FAILED)
-            (void)munmap(data, h.bytes);
+        if (base != MAP_FAILED)
+            (void)munmap(base, map_len);
         return rc;
     }
     sbfi_fill_from(f, &h);
-    f->words = data;
-    f->map_bytes = h.bytes; /* sbf_free munmaps words */
+    f->words = (uint64_t *)(void *)data;
     f->kt = kt;
     f->readonly = 1;
+    f->file_map = base;
+    f->file_map_len = map_len;
     *out = f;
     return SBF_OK;
+}
+
+void sbfi_unmap_file(sbf_filter *f)
+{
+    (void)munmap(f->file_map, f->file_map_len);
+    f->file_map = NULL;
+    f->words = NULL;
 }

@@ -191,7 +191,10 @@ void sbf_free(sbf_filter *f)
 {
     if (f == NULL)
         return;
-    sbfi_free_filter(f->words, f->bytes, f->map_bytes);
+    if (f->file_map != NULL) /* files: sbf_map */
+        sbfi_unmap_file(f);
+    else
+        sbfi_free_filter(f->words, f->bytes, f->map_bytes);
     free(f);
 }
 

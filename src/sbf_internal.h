@@ -63,6 +63,8 @@ struct sbf_filter {
     const sbfi_kernels *kt; /* kernels chosen at creation */
     /* --- files (src/file.c) --- */
     int readonly;           /* mapped by sbf_map: modifying calls refuse */
+    void *file_map;         /* != NULL: words lie in this file mapping */
+    size_t file_map_len;
 };
 
 typedef void (*sbfi_hash_fn)(const uint64_t *keys, size_t n, uint32_t seed,
@@ -144,6 +146,8 @@ int sbfi_padding_check(const sbfi_header *h, const void *data);
 int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER]);
 /* Sets f's geometry fields (not words, kernels or memory) from a header. */
 void sbfi_fill_from(sbf_filter *f, const sbfi_header *h);
+/* Unmaps a filter made by sbf_map (src/file.c; sbf_free calls it). */
+void sbfi_unmap_file(sbf_filter *f);
 /* A zeroed filter of the header's geometry on the current kernels. */
 int sbfi_make_from(sbf_filter **out, const sbfi_header *h);
 
