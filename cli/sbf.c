@@ -28,6 +28,10 @@
 
 #include "simdbloom.h"
 
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#  error "the --u64 parser reads 8 digits as a little-endian word"
+#endif
+
 #define EXIT_USAGE 2
 #define BATCH 8192             /* keys per batched call */
 #define READ_CHUNK (4u << 20)  /* bytes per read() of the key file */
@@ -492,18 +496,54 @@ static size_t kr_lines(keyreader *kr)
     }
 }
 
-/* A decimal 64-bit integer, the whole line. */
+/* 1 when the 8 bytes of x (little-endian load) are all ASCII digits: high
+ * nibble 3, and adding 6 to each byte does not carry into the high nibble
+ * (0x3a..0x3f would); no byte can carry into the next. */
+static int digits8(uint64_t x)
+{
+    const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0), three = UINT64_C(0x3030303030303030);
+    return (x & hi) == three && ((x + UINT64_C(0x0606060606060606)) & hi) == three;
+}
+
+/* The value of 8 ASCII digits (first digit in the low byte), with three
+ * multiply-add steps that combine neighbours: pairs, then fours, then
+ * eights. */
+static uint64_t value8(uint64_t x)
+{
+    x -= UINT64_C(0x3030303030303030);           /* bytes d0..d7 */
+    x = x * 10 + (x >> 8);                       /* byte 2i: 10*d2i + d2i+1 */
+    x = ((x & UINT64_C(0x000000ff000000ff)) * (100 + (UINT64_C(1000000) << 32)) +
+         ((x >> 16) & UINT64_C(0x000000ff000000ff)) * (1 + (UINT64_C(10000) << 32))) >> 32;
+    return x;
+}
+
+/* A decimal 64-bit integer, the whole line. Up to 19 digits cannot
+ * overflow (10^19 - 1 < 2^64), so only a 20th digit is checked. */
 static int parse_u64(const unsigned char *p, size_t len, uint64_t *out)
 {
     if (len == 0 || len > 20)
         return 0;
+    const size_t head = len < 19 ? len : 19;
     uint64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    for (; i + 8 <= head; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        if (!digits8(x))
+            return 0;
+        v = v * 100000000u + value8(x);
+    }
+    for (; i < head; i++) {
         const unsigned d = (unsigned)p[i] - '0';
         if (d > 9)
             return 0;
-        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+        v = v * 10 + d;
+    }
+    if (len == 20) {
+        const unsigned d = (unsigned)p[19] - '0';
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
             return 0;
+        v = v * 10 + d;
     }
     *out = v;
     return 1;

@@ -83,6 +83,21 @@ for badkey in '-1' '12a' ' 7' '' '0x10'; do
 done
 same u.sbf u.before
 printf '18446744073709551615\n0\n' | "$SBF" add u.sbf --u64 && ok || bad "UINT64_MAX refused"
+# the parser against Python on every length 1..20, leading zeros, limits
+/usr/bin/python3 - > nums.txt <<'PY'
+import random
+random.seed(7)
+v = [0, 1, 9, 10, 99999999, 100000000, 2**64 - 1, 2**63, 10**19 - 1, 10**19, 1844674407370955161]
+v += [random.randrange(min(10 ** random.randrange(1, 21), 2**64)) for _ in range(20000)]
+lines = [str(x) for x in v] + ["0" * 19 + "7", "00000000000000000001", "0" * 8, "12345678"]
+print("\n".join(lines))
+PY
+want=$(/usr/bin/python3 -c 'import sys; print(sum(int(l) for l in open("nums.txt")) % 2**64)')
+expect 0 "$SBF" add u.sbf nums.txt --u64 --parse-only; has err "(checksum $want)"
+for badkey in '1844674407370955161a' '18446744073709551616' '99999999999999999999' '1234567/' '12345678:' '123456789012345678901'; do
+  printf '%s\n' "$badkey" > b.txt
+  expect 1 "$SBF" add u.sbf b.txt --u64 --parse-only; has err "line 1"
+done
 no_temps
 
 # ---------------------------------------------- Guava files, byte for byte
