@@ -265,9 +265,9 @@ SBF_API int sbf_load(sbf_filter **out, const char *path);
  * the data); SBF_MAP_NO_VERIFY checks the header only (its checksum, the
  * geometry against the file size), so mapping costs a few system calls and
  * no data is read until queried: use it for files this program or sbf_save
- * wrote. The mapping is advised MADV_RANDOM (a probe reads one page, not a
- * readahead window); a verified map has read every page into the page cache
- * on the way. Every query works on the mapping (single, batched, sbf_info,
+ * wrote. A verified mapping has read every page into the page cache (and
+ * mapped it) on the way; an unverified one faults pages in as probes touch
+ * them, with the kernel's usual read-around. Every query works on the mapping (single, batched, sbf_info,
  * sbf_data, sbf_copy: the copy is writable); every modifying call (sbf_add*,
  * sbf_remove, sbf_clear, sbf_union / sbf_intersect into it) returns
  * SBF_E_READONLY and changes nothing. sbf_free unmaps. The file must not be
