@@ -26,6 +26,8 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 BASE    := -std=c11 -fPIC -fvisibility=hidden -MMD -MP $(WARN)
 CPPFLAGS += -Iinclude -Isrc
 ifeq ($(SAN),1)
+  # SBF_DEBUG: the library's internal assertions (SBFI_ASSERT) too.
+  CPPFLAGS += -DSBF_DEBUG
   CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=all
   LDFLAGS += -fsanitize=address,undefined
@@ -60,7 +62,7 @@ FLAGS_neon   := -DSBFI_KERNEL_NEON
 
 # Objects depend on a stamp of the flags, so changing CC, CFLAGS, SIMD or
 # SAN rebuilds what they affect without a `make clean`.
-FLAGS_NOW   := $(CC) | $(CFLAGS) | $(BASE) | $(LDFLAGS) | $(SIMD_DEFS) | $(FLAGS_simde) | $(FLAGS_avx2) | $(FLAGS_avx512)
+FLAGS_NOW   := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(BASE) | $(LDFLAGS) | $(SIMD_DEFS) | $(FLAGS_simde) | $(FLAGS_avx2) | $(FLAGS_avx512) | $(FLAGS_neon)
 FLAGS_STAMP := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD) && (printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) 2>/dev/null || printf '%s\n' '$(FLAGS_NOW)' > $(FLAGS_STAMP)))
 
@@ -75,7 +77,8 @@ BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
 .PHONY: all lib cli test bench bench-quick bench-compare bench-check bench-baseline \
-        test-neon test-san install uninstall clean help deps symbols fuzz
+        test-neon test-san install uninstall clean help deps symbols kat check-cxx \
+        test-isas fuzz
 
 all: lib cli
 lib: $(LIB_A) $(LIB_SO)
@@ -87,23 +90,15 @@ $(BUILD)/obj/src/%.o: src/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) -c $< -o $@
 
-# simd/avx2.c twice: native AVX2, and the portable SIMDe kernel.
-$(BUILD)/obj/simd/simde.o: simd/avx2.c $(FLAGS_STAMP)
+# One rule for every simd/ object: $(BUILD)/obj/simd/<name>.o is built from
+# SIMD_SRC_<name> (default simd/<name>.c) with FLAGS_<name>. simd/avx2.c is
+# compiled twice: native AVX2, and the portable SIMDe kernel.
+SIMD_SRC_simde := simd/avx2.c
+.SECONDEXPANSION:
+$(BUILD)/obj/simd/%.o: $$(or $$(SIMD_SRC_$$*),simd/$$*.c) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $< (simde)")
-	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_simde) -c $< -o $@
-$(BUILD)/obj/simd/avx2.o: simd/avx2.c $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $< (avx2)")
-	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_avx2) -c $< -o $@
-$(BUILD)/obj/simd/avx512.o: simd/avx512.c $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $< (avx512)")
-	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_avx512) -c $< -o $@
-$(BUILD)/obj/simd/neon.o: simd/neon.c $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $< (neon)")
-	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_neon) -c $< -o $@
+	@$(if $(Q),echo "  CC      $< ($*)")
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_$*) -c $< -o $@
 
 $(LIB_A): $(OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -146,6 +141,31 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcriterion $(LIBS) -lpthread
 
+# Known-answer vectors of the bit layouts (tests/kat.h): `make kat`
+# regenerates the committed file with the scalar reference. `make test`
+# never needs it; it checks the committed file.
+KAT_FILE := tests/vectors/layouts_kat.inc
+$(BUILD)/sbf-gen-kat: $(BUILD)/obj/tests/gen_kat.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+KAT_OUT ?= $(KAT_FILE)
+kat: $(BUILD)/sbf-gen-kat
+	$(BUILD)/sbf-gen-kat > $(KAT_OUT).tmp && mv $(KAT_OUT).tmp $(KAT_OUT)
+
+# The public header as C++: compiled pedantic and warning-free as C++11 and
+# C++17, linked against the library, run.
+CXX ?= g++
+CXXWARN := -Wall -Wextra -Werror -pedantic
+check-cxx: $(LIB_A)
+	@SBF_DEPS_CXX=1 bash scripts/deps.sh
+	@for std in c++11 c++17; do \
+	  echo "  CXX     tests/cxx_header.cpp (-std=$$std)"; \
+	  $(CXX) -std=$$std $(CXXWARN) -Iinclude $(filter -fsanitize=%,$(CFLAGS)) \
+	    tests/cxx_header.cpp -o $(BUILD)/sbf-cxx-$$std $(LDFLAGS) $(LIB_A) $(LIBS) && \
+	  $(BUILD)/sbf-cxx-$$std || exit 1; \
+	done
+
 ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
 endif
@@ -153,6 +173,19 @@ endif
 test: deps $(TEST_BIN) symbols $(CLI_BIN)
 	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
 	$(TEST_ENV) bash tests/cli.sh $(CLI_BIN)
+
+# The whole suite once per ISA this machine runs, forced through SBF_ISA, as
+# xxHash's CI runs once per vector path (about 10 s each).
+$(BUILD)/sbf-isa-avail: $(BUILD)/obj/tests/isa_avail.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+test-isas: deps $(TEST_BIN) $(BUILD)/sbf-isa-avail
+	@isas=$$(env -u SBF_ISA $(BUILD)/sbf-isa-avail) && test -n "$$isas" && \
+	for isa in $$isas; do \
+	  echo "=== SBF_ISA=$$isa"; \
+	  SBF_ISA=$$isa $(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS) || exit 1; \
+	done
 
 test-san:
 	$(MAKE) BUILD=build/san SAN=1 test
@@ -199,6 +232,46 @@ bench-check: deps
 bench-baseline: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
 
+# ------------------------------------------------------------ Redis module
+# build/sbf-redis.so: redis/ over the public header, the library linked in
+# statically, only RedisModule_OnLoad exported (redis/exports.map).
+# `make test-redis` drives it in real redis-server processes (redis/README.md).
+REDIS_SO  := $(BUILD)/sbf-redis.so
+REDIS_SRC := $(wildcard redis/*.c)
+REDIS_PY  ?= /usr/bin/python3
+
+$(BUILD)/obj/redis/%.o: redis/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Iredis $(BASE) $(CFLAGS) -c $< -o $@
+
+$(REDIS_SO): $(REDIS_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A) redis/exports.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared $(CFLAGS) $(LDFLAGS) -Wl,--version-script=redis/exports.map \
+	    -Wl,-z,defs -o $@ $(REDIS_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A) $(LIBS)
+	@bad=$$(nm -D --defined-only $@ | awk '$$2 ~ /^[TDBRVW]$$/ {print $$3}' | grep -vx RedisModule_OnLoad || true); \
+	if [ -n "$$bad" ]; then echo "$@ exports more than RedisModule_OnLoad: $$bad"; rm -f $@; exit 1; fi
+
+redis: $(REDIS_SO)
+
+test-redis: $(REDIS_SO)
+	SBF_DEPS_REDIS=1 bash scripts/deps.sh
+	$(REDIS_PY) redis/test_redis.py --module $(abspath $(REDIS_SO)) $(REDIS_TEST_ARGS)
+
+# The module built with ASan+UBSan, loaded into redis-server with the runtime
+# preloaded; servers exit normally so LeakSanitizer can speak.
+test-redis-san:
+	$(MAKE) SAN=1 BUILD=build/san build/san/sbf-redis.so
+	SBF_DEPS_REDIS=1 bash scripts/deps.sh
+	$(REDIS_PY) redis/test_redis.py --module $(abspath build/san/sbf-redis.so) \
+	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-seconds 4 $(REDIS_TEST_ARGS)
+
+bench-redis: $(REDIS_SO)
+	SBF_DEPS_REDIS=1 bash scripts/deps.sh
+	$(REDIS_PY) redis/bench.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
+
+.PHONY: redis test-redis test-redis-san bench-redis
+
 # ---------------------------------------------------------------- install
 install: lib cli
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
@@ -227,13 +300,17 @@ fuzz: deps
 deps:
 	@bash scripts/deps.sh
 
+# Removes $(BUILD) (build/ by default, which holds every other BUILD=build/x).
 clean:
-	rm -rf build
+	$(if $(filter-out . ./ / ..,$(strip $(BUILD))),rm -rf $(BUILD),@echo "clean: refusing BUILD='$(BUILD)'")
 
 help:
 	@echo "targets: all lib test test-san test-neon bench bench-quick bench-compare"
 	@echo "         bench-check bench-baseline install uninstall symbols deps clean"
+	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
+	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
 	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
+	@echo "redis:   redis test-redis test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

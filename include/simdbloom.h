@@ -59,7 +59,7 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_TRUNCATED        -7  /* serialized bytes end early */
 #define SBF_E_TRAILING         -8  /* serialized bytes continue past the end */
 #define SBF_E_STRATEGY         -9  /* unknown Guava strategy ordinal */
-#define SBF_E_WORDCOUNT       -10  /* serialized word count is <= 0 or too large */
+#define SBF_E_WORDCOUNT       -10  /* serialized (Guava) word count is <= 0 */
 #define SBF_E_INCOMPATIBLE    -11  /* filters differ in layout, size, k or seed */
 #define SBF_E_UNSUPPORTED     -12  /* operation not defined for this layout */
 #define SBF_E_NOT_PRESENT     -13  /* remove: the filter says the key is surely absent */
@@ -77,6 +77,13 @@ SBF_API const char *sbf_version_string(void);
 SBF_API const char *sbf_strerror(int code);
 
 /* ----------------------------------------------------------------- layouts */
+
+/* Each layout's bit layout (which bits or counters a key sets, given its
+ * MurmurHash3 and the filter's size, k and seed) is part of the format:
+ * filters built by any version and any ISA, and saved by sbf_serialize or
+ * sbf_export_guava, answer the same everywhere. It is pinned by
+ * known-answer tests (tests/vectors/layouts_kat.inc) and changes only with
+ * a new layout id, never under an existing one. */
 
 typedef enum sbf_layout {
     SBF_CLASSIC = 0,     /* Guava-compatible: k bits anywhere in m bits */
@@ -159,7 +166,8 @@ SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
  * sbf_add_u64 returns SBF_OK or SBF_E_NULL (keys may be NULL when n is 0).
  * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
  * and returns how many keys may be present; it returns SIZE_MAX (and writes
- * nothing) when f is NULL or keys is NULL with n > 0.
+ * nothing) when f is NULL or keys is NULL with n > 0: that is
+ * (size_t)SBF_E_NULL, and sbf_is_error() tells it from a count.
  */
 SBF_API int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n);
 SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
@@ -176,6 +184,22 @@ SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
 SBF_API size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
                                   const size_t *lens, size_t n, uint8_t *out);
 
+/*
+ * Functions that return a size_t (sbf_contains_u64, sbf_contains_batch)
+ * follow zstd's convention: a count, or an error code c converted to
+ * size_t, (size_t)c. Their only error today is SBF_E_NULL, i.e. SIZE_MAX.
+ * sbf_is_error(r) returns 1 when r is such an error (r >= (size_t)-255:
+ * codes run from -1 down, never below -255) and 0 for a count (a count is
+ * at most n, and n keys fill 8n bytes of memory, so no count comes near).
+ * Then -(int)(SIZE_MAX - r) - 1 is the code. Test with sbf_is_error rather
+ * than against SIZE_MAX: an error added later keeps this form. Thread safe.
+ *
+ *     size_t hits = sbf_contains_u64(f, keys, n, NULL);
+ *     if (sbf_is_error(hits))
+ *         return -(int)(SIZE_MAX - hits) - 1;   (SBF_E_NULL)
+ */
+SBF_API int sbf_is_error(size_t r);
+
 /* ----------------------------------------------------------------- hashing */
 
 /* MurmurHash3_x64_128 (SMHasher), bit-exact: out[0] = h1, out[1] = h2, the
@@ -185,7 +209,11 @@ SBF_API void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
                                  uint64_t out[2]);
 
 /* The same hash of each key's 8 little-endian bytes, batched in SIMD lanes
- * by the active ISA. h1 and h2 receive n values each. */
+ * by the active ISA. h1 and h2 receive n values each; nothing is written
+ * when n is 0 or a pointer is NULL. Every ISA gives the same values. When
+ * the ISA choice is an error (SBF_ISA names an unknown or unavailable ISA:
+ * sbf_isa_active() < 0), the scalar reference computes them; the error
+ * shows in sbf_isa_active() and sbf_create(), never here. Thread safe. */
 SBF_API void sbf_murmur3_x64_128_u64(const uint64_t *keys, size_t n,
                                      uint32_t seed, uint64_t *h1, uint64_t *h2);
 
@@ -320,7 +348,11 @@ SBF_API int sbf_intersect(sbf_filter *dst, const sbf_filter *src);
 SBF_API const void *sbf_data(const sbf_filter *f, size_t *len);
 
 /* ------------------------------------------------ false-positive mathematics
- * All return NaN for impossible arguments (m = 0, k = 0, ...).
+ * All return NaN for impossible arguments (m = 0, k = 0, ...), and otherwise
+ * a value in [0, 1]. Every one returns within about 10 ms for ANY argument
+ * (measured at -O3; most take microseconds): a result that is 1 to double
+ * precision returns at once, and work that would grow past that bound is
+ * refused with NaN (see sbf_fpp_blocked). Thread safe, no allocation kept.
  */
 
 /* (1 - e^(-kn/m))^k */
@@ -330,18 +362,25 @@ SBF_API double sbf_fpp_classic(uint64_t n, uint64_t m, uint32_t k);
 SBF_API double sbf_fpp_putze(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits);
 /* Exact blocked FPR: binomial block loads, and per block the chance that k
  * uniform query positions hit set bits after i*k uniform throws. NaN when
- * min(k, block_bits) > 256. */
+ * min(k, block_bits) > 256, or when the exact evaluation would take more
+ * than 10^7 multiply-adds (about 10 ms): only arguments far from any
+ * layout's, such as k in the hundreds with 512-bit blocks, or k >= 48 with
+ * 2^24-bit blocks and 10^9 keys (the layouts, k <= 16 in 512- or 128-bit
+ * blocks, and 2k for sbf_fpp_spread, stay below a tenth of that bound). */
 SBF_API double sbf_fpp_blocked(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits);
 /* Exact split-block FPR: words 32-bit words per block, one bit each. */
 SBF_API double sbf_fpp_split_block(uint64_t n, uint64_t m, uint32_t words);
-/* The exact formula of a layout (classic: (1-(1-1/m)^(kn))^k). */
+/* The exact formula of a layout (classic: (1-(1-1/m)^(kn))^k); blocked and
+ * counting as sbf_fpp_blocked, including its NaN for absurd k. */
 SBF_API double sbf_fpp_layout(int layout, uint64_t n, uint64_t bits, uint32_t k);
 /* The layout's exact formula for this filter after n distinct keys. */
 SBF_API double sbf_fpp_theory(const sbf_filter *f, uint64_t n);
 /* The standard deviation of one filter's false-positive rate around
  * sbf_fpp_layout, over which n keys were inserted. A measurement with N
  * probes varies by sqrt(spread^2 + p(1-p)/N) around the formula; at 1e6
- * keys the spread is comparable to the noise of 1e7 probes. */
+ * keys the spread is comparable to the noise of 1e7 probes. At most 1/2
+ * (the classic delta method is capped there); blocked and counting need the
+ * second moment (2k positions) within sbf_fpp_blocked's bounds, else NaN. */
 SBF_API double sbf_fpp_spread(int layout, uint64_t n, uint64_t bits, uint32_t k);
 
 /* Counting layout: probability that at least one counter reaches 15 after n
@@ -352,6 +391,9 @@ SBF_API double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k);
 
 /*
  * Sizing: the bits and k that sbf_create would choose for (layout, n, fpp).
+ * Returns within about 10 ms for any argument: an fpp that is NaN or not
+ * inside (0, 1) is SBF_E_FPP; one too small for any filter of the layout
+ * (down to denormals) is SBF_E_K or SBF_E_TOO_LARGE.
  * *k is in/out: 0 on entry lets sbf_size choose k, otherwise that k is
  * used. The classic layout follows Guava 31.1 exactly (which may land a hair
  * above fpp, as k is rounded to an integer); the others pick the smallest
@@ -390,6 +432,13 @@ SBF_API int sbf_isa_available(int isa);
 SBF_API const char *sbf_isa_name(int isa);
 /* The sbf_isa for a name as above, or SBF_E_ISA_UNKNOWN (NULL too). */
 SBF_API int sbf_isa_from_name(const char *name);
+/*
+ * The ISAs this library knows (every sbf_isa but AUTO), best first: the
+ * order in which detection tries them, scalar last. Writes the first
+ * min(count, cap) of them to out (out may be NULL) and returns the count.
+ * Which of them run here: sbf_isa_available(). Thread safe.
+ */
+SBF_API size_t sbf_isa_list(int *out, size_t cap);
 
 #if defined(__cplusplus)
 }

@@ -12,9 +12,17 @@ command -v gnuplot >/dev/null      || need+=(gnuplot-nox)
 command -v valgrind >/dev/null     || need+=(valgrind)
 command -v pkg-config >/dev/null   || need+=(pkg-config)
 command -v python3 >/dev/null      || need+=(python3)
+if [ "${SBF_DEPS_CXX:-0}" = 1 ]; then
+  command -v g++ >/dev/null || need+=(g++)
+fi
 if [ "${SBF_DEPS_NEON:-0}" = 1 ]; then
   command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
   command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
+fi
+if [ "${SBF_DEPS_REDIS:-0}" = 1 ]; then  # make test-redis / bench-redis
+  command -v redis-server >/dev/null || need+=(redis-server)
+  command -v redis-cli >/dev/null    || need+=(redis-tools)
+  [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import redis' 2>/dev/null || need+=(python3-redis)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then

@@ -27,13 +27,9 @@
 #include <simde/x86/avx2.h>
 
 #if defined(SBFI_KERNEL_SIMDE)
-#  define TABLE sbfi_kernels_simde
-#  define NAME "simde"
-#  define ISA SBF_ISA_SIMDE
+/* defines sbfi_kernels_simde (at the end) */
 #elif defined(SBFI_KERNEL_AVX2)
-#  define TABLE sbfi_kernels_avx2
-#  define NAME "avx2"
-#  define ISA SBF_ISA_AVX2
+/* defines sbfi_kernels_avx2 (at the end) */
 #  if !defined(__AVX2__)
 #    error "the avx2 kernels must be compiled with -mavx2"
 #  endif
@@ -382,4 +378,20 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 
 #include "pipeline.h"
 
-PIPE_TABLE(TABLE, NAME, ISA, hash_u64);
+#if defined(SBFI_KERNEL_AVX2)
+const sbfi_kernels sbfi_kernels_avx2 = {
+    SBFI_ID_AVX2,
+    .hash_u64 = hash_u64,
+    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+    .contains_u64 = { contains_classic, contains_blocked, contains_split,
+                      contains_counting },
+};
+#else
+const sbfi_kernels sbfi_kernels_simde = {
+    SBFI_ID_SIMDE,
+    .hash_u64 = hash_u64,
+    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+    .contains_u64 = { contains_classic, contains_blocked, contains_split,
+                      contains_counting },
+};
+#endif

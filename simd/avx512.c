@@ -108,7 +108,12 @@ static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
     c->nb = c64(f->nblocks);
     c->base = c64((uint64_t)(uintptr_t)f->words);
     c->shift = c64(f->block_bytes == 64 ? 6 : 5);
-    c->km = (simde__mmask16)((UINT32_C(1) << f->k) - 1);
+    /* Lanes i < k of the 16. Only the blocked and counting probes use the
+     * mask (k <= 16 there), but it is built for every layout, and a classic
+     * filter's k goes up to 255: clamp before shifting, as a shift by 32 or
+     * more is undefined (issue 13, finding 1). */
+    const uint32_t lanes = f->k < 16 ? f->k : 16;
+    c->km = (simde__mmask16)((UINT32_C(1) << lanes) - 1);
     c->k = f->k;
 }
 
@@ -207,4 +212,10 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 
 #include "pipeline.h"
 
-PIPE_TABLE(sbfi_kernels_avx512, "avx512", SBF_ISA_AVX512, hash_u64);
+const sbfi_kernels sbfi_kernels_avx512 = {
+    SBFI_ID_AVX512,
+    .hash_u64 = hash_u64,
+    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+    .contains_u64 = { contains_classic, contains_blocked, contains_split,
+                      contains_counting },
+};

@@ -259,4 +259,10 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 
 #include "pipeline.h"
 
-PIPE_TABLE(sbfi_kernels_neon, "neon", SBF_ISA_NEON, hash_u64);
+const sbfi_kernels sbfi_kernels_neon = {
+    SBFI_ID_NEON,
+    .hash_u64 = hash_u64,
+    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+    .contains_u64 = { contains_classic, contains_blocked, contains_split,
+                      contains_counting },
+};

@@ -193,6 +193,9 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
         }
         void *blk = (void *)(uintptr_t)s->a[j];
         const uint64_t h2 = s->h2[j];
+        SBFI_ASSERT(layout == SBF_CLASSIC ||
+                    (s->a[j] - (uintptr_t)f->words < f->bytes &&
+                     (s->a[j] - (uintptr_t)f->words) % f->block_bytes == 0));
         if (is_add) {
             switch (layout) {
             case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j]); break;
@@ -261,12 +264,10 @@ PIPE_ENTRIES(SBF_BLOCKED, blocked)
 PIPE_ENTRIES(SBF_SPLIT_BLOCK, split)
 PIPE_ENTRIES(SBF_COUNTING, counting)
 
-#define PIPE_TABLE(table, name, isa, hash)                                     \
-    const sbfi_kernels table = {                                               \
-        name, isa, hash,                                                       \
-        { add_classic, add_blocked, add_split, add_counting },                 \
-        { contains_classic, contains_blocked, contains_split,                  \
-          contains_counting },                                                 \
-    }
+/* The kernels above, named in each file's table (written out there, after
+ * this header, with designated initializers):
+ *   .add_u64 = { add_classic, add_blocked, add_split, add_counting },
+ *   .contains_u64 = { contains_classic, contains_blocked, contains_split,
+ *                     contains_counting }, */
 
 #endif /* SBFI_PIPELINE_H */

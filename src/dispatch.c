@@ -26,30 +26,80 @@
 #  endif
 #endif
 
-static const char *const isa_names[] = {
-    "auto", "scalar", "simde", "avx2", "avx512", "neon",
+/*
+ * The registry: every ISA this library knows, best first. Detection takes
+ * the first one the CPU runs; forcing, naming and sbf_isa_list walk the same
+ * list, and so do tests/test_isa.c, tests/conformance.c and the harness
+ * (through sbf_isa_list). An ISA not compiled into this build keeps its
+ * place as a placeholder table with no kernels.
+ */
+#if !defined(SBFI_HAVE_AVX512)
+static const sbfi_kernels absent_avx512 = { SBFI_ID_AVX512 };
+#endif
+#if !defined(SBFI_HAVE_AVX2)
+static const sbfi_kernels absent_avx2 = { SBFI_ID_AVX2 };
+#endif
+#if !defined(SBFI_HAVE_NEON)
+static const sbfi_kernels absent_neon = { SBFI_ID_NEON };
+#endif
+#if !defined(SBFI_HAVE_SIMDE)
+static const sbfi_kernels absent_simde = { SBFI_ID_SIMDE };
+#endif
+
+static const sbfi_kernels *const registry[] = {
+#if defined(SBFI_HAVE_AVX512)
+    &sbfi_kernels_avx512,
+#else
+    &absent_avx512,
+#endif
+#if defined(SBFI_HAVE_AVX2)
+    &sbfi_kernels_avx2,
+#else
+    &absent_avx2,
+#endif
+#if defined(SBFI_HAVE_NEON)
+    &sbfi_kernels_neon,
+#else
+    &absent_neon,
+#endif
+#if defined(SBFI_HAVE_SIMDE)
+    &sbfi_kernels_simde,
+#else
+    &absent_simde,
+#endif
+    &sbfi_kernels_scalar,
 };
-#define NISA ((int)(sizeof isa_names / sizeof isa_names[0]))
+#define NREG (sizeof registry / sizeof registry[0])
+
+const sbfi_kernels *const *sbfi_registry(size_t *n)
+{
+    *n = NREG;
+    return registry;
+}
+
+size_t sbf_isa_list(int *out, size_t cap)
+{
+    for (size_t i = 0; out != NULL && i < cap && i < NREG; i++)
+        out[i] = registry[i]->isa;
+    return NREG;
+}
+
+/* The registry entry of an ISA number (compiled in or not), else NULL. */
+static const sbfi_kernels *entry(int isa)
+{
+    for (size_t i = 0; i < NREG; i++)
+        if (registry[i]->isa == isa)
+            return registry[i];
+    return NULL;
+}
 
 const sbfi_kernels *sbfi_kernels_for(int isa)
 {
-    switch (isa) {
-    case SBF_ISA_SCALAR: return &sbfi_kernels_scalar;
-#if defined(SBFI_HAVE_SIMDE)
-    case SBF_ISA_SIMDE: return &sbfi_kernels_simde;
-#endif
-#if defined(SBFI_HAVE_AVX2)
-    case SBF_ISA_AVX2: return &sbfi_kernels_avx2;
-#endif
-#if defined(SBFI_HAVE_AVX512)
-    case SBF_ISA_AVX512: return &sbfi_kernels_avx512;
-#endif
-#if defined(SBFI_HAVE_NEON)
-    case SBF_ISA_NEON: return &sbfi_kernels_neon;
-#endif
-    default: return NULL;
-    }
+    const sbfi_kernels *e = entry(isa);
+    return e != NULL && e->hash_u64 != NULL ? e : NULL;
 }
+
+/* ------------------------------------------------------ CPU features */
 
 #if defined(__x86_64__)
 static uint64_t xgetbv0(void)
@@ -60,74 +110,87 @@ static uint64_t xgetbv0(void)
 }
 #endif
 
-/* Does this CPU (and OS) run the ISA's instructions? */
-static int cpu_has(int isa)
+/* The SBFI_CPU_* features this CPU and OS provide. */
+static uint32_t detect_features(void)
 {
-    switch (isa) {
-    case SBF_ISA_SCALAR:
-    case SBF_ISA_SIMDE:
-        return 1;
+    uint32_t have = 0;
 #if defined(__x86_64__)
-    case SBF_ISA_AVX2:
-    case SBF_ISA_AVX512: {
-        unsigned a, b, c, d;
-        if (!__get_cpuid(1, &a, &b, &c, &d))
-            return 0;
-        const int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
-        if (!osxsave || !avx)
-            return 0;
-        const uint64_t xcr0 = xgetbv0();
-        if ((xcr0 & 0x6) != 0x6) /* XMM and YMM state */
-            return 0;
-        if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-            return 0;
-        const int avx2 = (b >> 5) & 1, bmi2 = (b >> 8) & 1;
-        if (isa == SBF_ISA_AVX2)
-            return avx2 && bmi2;
-        const int f = (b >> 16) & 1, dq = (b >> 17) & 1;
-        const int bw = (b >> 30) & 1, vl = (b >> 31) & 1;
-        return avx2 && bmi2 && f && dq && bw && vl &&
-               (xcr0 & 0xe0) == 0xe0; /* opmask, ZMM_Hi256, Hi16_ZMM */
-    }
-#endif
-#if defined(__aarch64__)
-    case SBF_ISA_NEON:
-        return (getauxval(AT_HWCAP) & HWCAP_ASIMD) != 0;
-#endif
-    default:
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
+    const int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    const uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+    if (avx && (xcr0 & 0x6) == 0x6) /* XMM and YMM state */
+        have |= SBFI_CPU_OS_YMM;
+    if ((have & SBFI_CPU_OS_YMM) && (xcr0 & 0xe0) == 0xe0)
+        have |= SBFI_CPU_OS_ZMM;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return have;
+    have |= ((b >> 5) & 1) ? SBFI_CPU_AVX2 : 0;
+    have |= ((b >> 8) & 1) ? SBFI_CPU_BMI2 : 0;
+    have |= ((b >> 16) & 1) ? SBFI_CPU_AVX512F : 0;
+    have |= ((b >> 17) & 1) ? SBFI_CPU_AVX512DQ : 0;
+    have |= ((b >> 30) & 1) ? SBFI_CPU_AVX512BW : 0;
+    have |= ((b >> 31) & 1) ? SBFI_CPU_AVX512VL : 0;
+#elif defined(__aarch64__)
+    if (getauxval(AT_HWCAP) & HWCAP_ASIMD)
+        have |= SBFI_CPU_ASIMD;
+#endif
+    return have;
+}
+
+/* Detected once; racing first calls compute the same value. */
+#define FEATURES_KNOWN (1u << 31)
+static _Atomic uint32_t g_features;
+
+static uint32_t cpu_features(void)
+{
+    uint32_t f = atomic_load_explicit(&g_features, memory_order_relaxed);
+    if (!(f & FEATURES_KNOWN)) {
+        f = detect_features() | FEATURES_KNOWN;
+        atomic_store_explicit(&g_features, f, memory_order_relaxed);
     }
+    return f;
+}
+
+static int runs_here(const sbfi_kernels *e)
+{
+    return e != NULL && e->hash_u64 != NULL && (e->features & ~cpu_features()) == 0;
 }
 
 int sbf_isa_available(int isa)
 {
     if (isa == SBF_ISA_AUTO)
         return 1;
-    return sbfi_kernels_for(isa) != NULL && cpu_has(isa);
+    return runs_here(entry(isa));
 }
 
 const char *sbf_isa_name(int isa)
 {
-    return isa >= 0 && isa < NISA ? isa_names[isa] : "unknown";
+    if (isa == SBF_ISA_AUTO)
+        return "auto";
+    const sbfi_kernels *e = entry(isa);
+    return e != NULL ? e->name : "unknown";
 }
 
 int sbf_isa_from_name(const char *name)
 {
     if (name == NULL)
         return SBF_E_ISA_UNKNOWN;
-    for (int i = 0; i < NISA; i++)
-        if (strcmp(name, isa_names[i]) == 0)
-            return i;
+    if (strcmp(name, "auto") == 0)
+        return SBF_ISA_AUTO;
+    for (size_t i = 0; i < NREG; i++)
+        if (strcmp(name, registry[i]->name) == 0)
+            return registry[i]->isa;
     return SBF_E_ISA_UNKNOWN;
 }
 
+/* The first ISA of the registry this CPU runs (scalar runs everywhere). */
 static int best_isa(void)
 {
-    static const int order[] = { SBF_ISA_AVX512, SBF_ISA_AVX2, SBF_ISA_NEON,
-                                 SBF_ISA_SIMDE, SBF_ISA_SCALAR };
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (sbf_isa_available(order[i]))
-            return order[i];
+    for (size_t i = 0; i < NREG; i++)
+        if (runs_here(registry[i]))
+            return registry[i]->isa;
     return SBF_ISA_SCALAR;
 }
 
@@ -165,7 +228,7 @@ int sbf_isa_active(void)
 
 int sbf_isa_set(int isa)
 {
-    if (isa < 0 || isa >= NISA)
+    if (isa != SBF_ISA_AUTO && entry(isa) == NULL)
         return SBF_E_ISA_UNKNOWN;
     if (isa == SBF_ISA_AUTO) {
         atomic_store_explicit(&g_choice, UNRESOLVED, memory_order_release);
@@ -185,6 +248,7 @@ int sbfi_kernels_current(const sbfi_kernels **out)
     const sbfi_kernels *k = sbfi_kernels_for(c);
     if (k == NULL)
         return SBF_E_ISA_UNAVAILABLE;
+    SBFI_ASSERT(k->isa == c && k->hash_u64 != NULL && runs_here(k));
     *out = k;
     return SBF_OK;
 }
@@ -194,7 +258,10 @@ void sbf_murmur3_x64_128_u64(const uint64_t *keys, size_t n, uint32_t seed,
 {
     if (n == 0 || keys == NULL || h1 == NULL || h2 == NULL)
         return;
+    /* When the ISA choice is an error (SBF_ISA names an unknown or
+     * unavailable ISA), the scalar reference computes the same values: the
+     * documented answer (simdbloom.h), as the function cannot fail. */
     const sbfi_kernels *k = &sbfi_kernels_scalar;
-    (void)sbfi_kernels_current(&k); /* on error: the scalar reference */
+    (void)sbfi_kernels_current(&k);
     k->hash_u64(keys, n, seed, h1, h2);
 }

@@ -35,7 +35,7 @@ const char *sbf_strerror(int code)
     case SBF_E_TRUNCATED: return "serialized filter is truncated";
     case SBF_E_TRAILING: return "serialized filter has trailing bytes";
     case SBF_E_STRATEGY: return "unknown Guava strategy (only MURMUR128_MITZ_64 = 1)";
-    case SBF_E_WORDCOUNT: return "serialized word count is not positive or too large";
+    case SBF_E_WORDCOUNT: return "serialized word count is not positive";
     case SBF_E_INCOMPATIBLE: return "filters differ in layout, size, k or seed";
     case SBF_E_UNSUPPORTED: return "operation not supported by this filter's layout";
     case SBF_E_NOT_PRESENT: return "key is not in the filter";
@@ -94,47 +94,12 @@ void sbfi_free_filter(void *p, size_t bytes, size_t map_bytes)
         free(p);
 }
 
-/* -------------------------------------------------------------- geometry */
-
-/* Checks k for a layout; 0 is not accepted here. */
-static int check_k(int layout, uint32_t k)
-{
-    switch (layout) {
-    case SBF_CLASSIC: return k >= 1 && k <= SBF_MAX_K_CLASSIC ? SBF_OK : SBF_E_K;
-    case SBF_SPLIT_BLOCK: return k == 8 || k == 16 ? SBF_OK : SBF_E_K;
-    default: return k >= 1 && k <= SBF_MAX_K_BLOCKED ? SBF_OK : SBF_E_K;
-    }
-}
-
-static uint64_t granule_bits(int layout, uint32_t k)
-{
-    switch (layout) {
-    case SBF_CLASSIC: return 64;
-    case SBF_SPLIT_BLOCK: return 32u * k;
-    default: return SBF_BLOCK_BITS;
-    }
-}
-
-static uint64_t max_bits(int layout)
-{
-    return layout == SBF_CLASSIC ? UINT64_C(64) * INT32_MAX : SBF_MAX_BITS;
-}
-
-/* Guava's optimalNumOfHashFunctions for explicit sizes. */
-static uint32_t derive_k(int layout, uint64_t n, uint64_t bits)
-{
-    if (layout == SBF_SPLIT_BLOCK)
-        return 8;
-    const double cells = layout == SBF_COUNTING ? (double)bits / 4 : (double)bits;
-    const double kk = floor(cells / (double)(n ? n : 1) * log(2.0) + 0.5);
-    const uint32_t cap = layout == SBF_CLASSIC ? SBF_MAX_K_CLASSIC : SBF_MAX_K_BLOCKED;
-    return kk < 1 ? 1 : kk > cap ? cap : (uint32_t)kk;
-}
-
-/* Makes a filter of exactly this geometry (bits already a granule multiple). */
+/* Makes a filter of exactly this geometry (bits already a granule multiple).
+ * A geometry the layout does not allow never reaches a kernel. */
 int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
               uint32_t seed, const sbfi_kernels *kt)
 {
+    SBFI_FORWARD_IF_ERROR(sbfi_check_geometry(layout, bits, k));
     sbf_filter *f = calloc(1, sizeof *f);
     SBFI_RETURN_IF(f == NULL, SBF_E_NOMEM);
     f->layout = layout;
@@ -145,17 +110,17 @@ int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
     if (layout == SBF_CLASSIC) {
         f->block_bytes = 8;
         f->nblocks = bits;
-        f->bytes = (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
     } else {
-        f->block_bytes = (uint32_t)(granule_bits(layout, k) / 8);
-        f->nblocks = bits / granule_bits(layout, k);
-        f->bytes = (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
+        f->block_bytes = (uint32_t)(sbfi_granule_bits(layout, k) / 8);
+        f->nblocks = bits / sbfi_granule_bits(layout, k);
     }
+    f->bytes = sbfi_data_bytes(bits);
     f->words = sbfi_alloc_filter(f->bytes, &f->map_bytes);
     if (f->words == NULL) {
         free(f);
         return SBF_E_NOMEM;
     }
+    SBFI_ASSERT(sbfi_filter_ok(f));
     *out = f;
     return SBF_OK;
 }
@@ -165,26 +130,12 @@ int sbf_create(sbf_filter **out, const sbf_params *p)
     if (out != NULL)
         *out = NULL;
     SBFI_RETURN_IF(out == NULL || p == NULL, SBF_E_NULL);
-    SBFI_RETURN_IF(p->layout < SBF_CLASSIC || p->layout > SBF_COUNTING, SBF_E_LAYOUT);
-    const int layout = p->layout;
     uint64_t bits;
-    uint32_t k = p->k;
-    if (k != 0)
-        SBFI_FORWARD_IF_ERROR(check_k(layout, k));
-    if (p->bits == 0) {
-        SBFI_RETURN_IF(!(p->fpp > 0.0 && p->fpp < 1.0), SBF_E_FPP);
-        SBFI_FORWARD_IF_ERROR(sbf_size(layout, p->expected_n, p->fpp, &bits, &k));
-    } else {
-        SBFI_RETURN_IF(p->bits > max_bits(layout), SBF_E_TOO_LARGE);
-        if (k == 0)
-            k = derive_k(layout, p->expected_n, p->bits);
-        const uint64_t g = granule_bits(layout, k);
-        bits = (p->bits + g - 1) / g * g;
-        SBFI_RETURN_IF(bits > max_bits(layout), SBF_E_TOO_LARGE);
-    }
+    uint32_t k;
+    SBFI_FORWARD_IF_ERROR(sbfi_geometry(p, &bits, &k));
     const sbfi_kernels *kt;
     SBFI_FORWARD_IF_ERROR(sbfi_kernels_current(&kt));
-    return sbfi_make(out, layout, bits, k, p->seed, kt);
+    return sbfi_make(out, p->layout, bits, k, p->seed, kt);
 }
 
 void sbf_free(sbf_filter *f)
@@ -206,6 +157,7 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     uint64_t h[2];
     sbf_murmur3_x64_128(key, len, f->seed, h);
     f->added++;
@@ -215,6 +167,7 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     uint64_t h[2];
     sbf_murmur3_x64_128(key, len, f->seed, h);
     return sbfi_contains_hashed(f, h[0], h[1]);
@@ -240,6 +193,7 @@ int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
 {
     SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (keys == NULL && n != 0), SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
     if (n)
         f->kt->add_u64[f->layout](f, keys, n);
     f->added += n;
@@ -251,7 +205,13 @@ size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n,
 {
     if (f == NULL || (keys == NULL && n != 0))
         return SIZE_MAX;
+    SBFI_ASSERT(sbfi_filter_ok(f));
     return n ? f->kt->contains_u64[f->layout](f, keys, n, out) : 0;
+}
+
+int sbf_is_error(size_t r)
+{
+    return r >= (size_t)-255;
 }
 
 static int check_batch(const void *const *keys, const size_t *lens, size_t n)
@@ -386,6 +346,7 @@ static int compatible(const sbf_filter *a, const sbf_filter *b)
     SBFI_RETURN_IF(a == NULL || b == NULL, SBF_E_NULL);
     SBFI_RETURN_IF(a->layout != b->layout || a->bits != b->bits || a->k != b->k ||
                    a->seed != b->seed, SBF_E_INCOMPATIBLE);
+    SBFI_ASSERT(sbfi_filter_ok(a) && sbfi_filter_ok(b) && a->bytes == b->bytes);
     return SBF_OK;
 }
 

@@ -1,5 +1,5 @@
 /*
- * False-positive mathematics and sizing.
+ * False-positive mathematics. (Sizing, which uses it, is src/size.c.)
  *
  * Every formula here is a mixture over the load of one block (or, for
  * Putze's approximation, a Poisson load) of a per-load probability f(i):
@@ -40,6 +40,17 @@
  *    (tests/test_fpr.c checks the two against each other), only cheaper:
  *    K^2/2 per key instead of k*B.
  *
+ *  - Bounded work, for any argument. A call sums at most SAMPLE_CAP load
+ *    values; the blocked chain adds matrix powers whose exponents (k, the
+ *    first load, the stride) grow with the arguments. But f is 1 to double
+ *    precision once i k / B exceeds about 45, and such loads never touch the
+ *    chain: it is built only when a sampled load below that needs it, and a
+ *    window that starts there returns 1 at once, however large k or n.
+ *    What remains is estimated from the arguments (chain_work) and refused
+ *    with NaN above CHAIN_BUDGET multiply-adds: about 10 ms at worst.
+ *    Skipping work never changes a result: the values computed are the
+ *    same, bit for bit (tri_mul and tri_apply keep their order of adds).
+ *
  * Nothing is cached between calls; all state lives on the stack or in a
  * malloc'd scratch block freed before return, so everything is thread safe.
  */
@@ -52,6 +63,10 @@
 
 #define SAMPLE_CAP (UINT64_C(1) << 16)   /* most load values summed per call */
 #define CHAIN_MAX_K 256u                 /* largest min(k, B) for the chain */
+/* Most multiply-adds one blocked evaluation may take (about 10 ms at 1 ns
+ * each, the rate of the (K+1)^2 matrices that spill out of L1). The
+ * layouts' own arguments (K <= 32, B <= 512) stay below a tenth of it. */
+#define CHAIN_BUDGET 1e7
 #define TINY 1e-300                      /* flushed to 0 (avoids denormals) */
 #define LN_SQRT_2PI 0.91893853320467274178032973640562 /* log(sqrt(2 pi)) */
 #define LN_2PI 1.8378770664093454835606594728112       /* log(2 pi) */
@@ -227,7 +242,6 @@ static double mixture_x(const load_dist *L, load_fn f, void *ctx, double *cross)
     double sw = 0.0, swf = 0.0, swfi = 0.0;
     int saturated = 0;
     for (uint64_t i = L->lo;; i += L->step) {
-        const double w = exp(load_logpmf(L, i));
         double fi = 1.0;
         if (!saturated) {
             fi = f(ctx, i);
@@ -236,8 +250,13 @@ static double mixture_x(const load_dist *L, load_fn f, void *ctx, double *cross)
             if (fi >= 1.0 - 1e-15) {
                 fi = 1.0;
                 saturated = 1;
+                /* 1 at the lowest load: 1 at every load, so the mean is 1
+                 * (exactly what the sum gives) without the weights */
+                if (i == L->lo && cross == NULL)
+                    return 1.0;
             }
         }
+        const double w = exp(load_logpmf(L, i));
         sw += w;
         swf += w * fi;
         swfi += w * fi * (double)i;
@@ -259,24 +278,63 @@ static double mixture(const load_dist *L, load_fn f, void *ctx)
  * entries are probabilities (non-negative, columns sum to at most 1).
  */
 
-/* c = a * b (c distinct from a and b). */
+/* c = a * b (c distinct from a and b). Entry (r, col) is the sum over
+ * j = r..col of a[r][j] b[j][col], added in increasing j: the loops run
+ * j-outer so that the inner loop is contiguous (and vectorises), which keeps
+ * that order, and zero entries of a (low powers of T are banded) are
+ * skipped, which adds nothing: every result is bit-identical to the dot
+ * products taken one entry at a time. */
 static void tri_mul(double *restrict c, const double *a, const double *b,
                     size_t d)
 {
     for (size_t r = 0; r < d; r++) {
-        for (size_t col = r; col < d; col++) {
-            double s = 0.0;
-            for (size_t j = r; j <= col; j++)
-                s += a[r * d + j] * b[j * d + col];
-            c[r * d + col] = s < TINY ? 0.0 : s;
+        double *restrict cr = c + r * d;
+        for (size_t col = r; col < d; col++)
+            cr[col] = 0.0;
+        for (size_t j = r; j < d; j++) {
+            const double arj = a[r * d + j];
+            if (arj == 0.0)
+                continue;
+            const double *bj = b + j * d;
+            for (size_t col = j; col < d; col++)
+                cr[col] += arj * bj[col];
         }
+        for (size_t col = r; col < d; col++)
+            if (cr[col] < TINY)
+                cr[col] = 0.0;
     }
 }
 
 /* v = a v, in place (row r reads only v[r..], so ascending rows are safe). */
 static void tri_apply(const double *a, double *v, size_t d)
 {
-    for (size_t r = 0; r < d; r++) {
+    size_t r = 0;
+    /* Four rows at a time: four independent sums instead of one chain of
+     * dependent adds, each still added in increasing j (bit-identical to one
+     * row at a time). Every row reads the old v[r..] only, and v[r..r+3]
+     * are written after the four sums, so in place is still safe. */
+    for (; r + 4 <= d; r += 4) {
+        const double *a0 = a + r * d, *a1 = a0 + d, *a2 = a1 + d, *a3 = a2 + d;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        s0 += a0[r] * v[r];
+        s0 += a0[r + 1] * v[r + 1];
+        s1 += a1[r + 1] * v[r + 1];
+        s0 += a0[r + 2] * v[r + 2];
+        s1 += a1[r + 2] * v[r + 2];
+        s2 += a2[r + 2] * v[r + 2];
+        for (size_t j = r + 3; j < d; j++) {
+            const double vj = v[j];
+            s0 += a0[j] * vj;
+            s1 += a1[j] * vj;
+            s2 += a2[j] * vj;
+            s3 += a3[j] * vj;
+        }
+        v[r] = s0 < TINY ? 0.0 : s0;
+        v[r + 1] = s1 < TINY ? 0.0 : s1;
+        v[r + 2] = s2 < TINY ? 0.0 : s2;
+        v[r + 3] = s3 < TINY ? 0.0 : s3;
+    }
+    for (; r < d; r++) {
         double s = 0.0;
         for (size_t j = r; j < d; j++)
             s += a[r * d + j] * v[j];
@@ -335,13 +393,19 @@ typedef struct blocked_ctx {
  * 1 - f <= E[u] <= K (1 - 1/B)^(ik): once that is below 1e-17, f is 1 to
  * double precision, and saying so exactly keeps the rounding of the long
  * chain of products (a few ulps) out of FPRs near 1. */
+static int blocked_saturated(const blocked_ctx *c, uint64_t i)
+{
+    return c->log_k + (double)i * c->k_log_miss < c->log_full;
+}
+
 static double blocked_f(void *ctx, uint64_t i)
 {
     blocked_ctx *c = ctx;
-    if (c->log_k + (double)i * c->k_log_miss < c->log_full)
+    if (blocked_saturated(c, i))
         return 1.0;
     const double f = c->v[0];
-    tri_apply(c->step_m, c->v, c->d);
+    if (c->step_m != NULL) /* NULL: no later load needs the chain */
+        tri_apply(c->step_m, c->v, c->d);
     return f;
 }
 
@@ -433,21 +497,50 @@ double sbf_fpp_putze(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits)
     return mixture(&L, power_f, &c);
 }
 
+/* Multiply-adds of tri_pow (prod = cube) or tri_pow_apply (prod = sq) with
+ * exponent e: a squaring per bit above the top one, a product per set bit. */
+static double pow_work(uint64_t e, double cube, double prod)
+{
+    if (e == 0)
+        return 0.0;
+    return (double)(63 - __builtin_clzll(e)) * cube +
+           (double)__builtin_popcountll(e) * prod;
+}
+
+/* Multiply-adds blocked_moment will spend on the chain: building it, and
+ * one matrix-vector product per unsaturated sampled load. An estimate
+ * from the arguments only, so the refusal it leads to is deterministic. */
+static double chain_work(const blocked_ctx *c, const load_dist *L, uint32_t k,
+                         uint64_t q, int more)
+{
+    const double d = (double)c->d, cube = d * d * d / 6, sq = d * d / 2;
+    /* loads above i_lim are saturated (k_log_miss < 0) */
+    const double i_lim = (c->log_full - c->log_k) / c->k_log_miss;
+    const double top = (double)L->hi < i_lim ? (double)L->hi : i_lim;
+    const double loads = top < (double)L->lo ? 1.0
+                       : floor((top - (double)L->lo) / (double)L->step) + 1.0;
+    return pow_work(q, cube, sq) + pow_work(k, cube, cube) +
+           (more ? pow_work(L->step, cube, cube) : 0.0) +
+           pow_work(L->lo, cube, sq) + loads * sq;
+}
+
 /*
  * E over blocks of P(q uniform query positions all set) when each key makes
  * k uniform throws into its block. q = k is the false-positive rate; q = 2k
  * is the mean of its square, which gives the spread between filters.
  */
-static double blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint32_t q,
-                             uint32_t block_bits, double *cross)
+static double blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint64_t q,
+                             uint32_t block_bits, double *cross, int *all_one)
 {
     if (cross != NULL)
         *cross = 0.0;
+    if (all_one != NULL)
+        *all_one = 0;
     if (m == 0 || k == 0 || q == 0 || block_bits == 0 || m < block_bits)
         return NAN;
     if (n == 0)
         return 0.0;
-    const uint32_t K = q < block_bits ? q : block_bits;
+    const uint32_t K = q < block_bits ? (uint32_t)q : block_bits;
     if (K > CHAIN_MAX_K)
         return NAN; /* (K+1)^3 work per squaring: refuse absurd sizes */
     const size_t d = (size_t)K + 1;
@@ -455,6 +548,31 @@ static double blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint32_t q,
 
     load_dist L;
     load_binomial(&L, n, m / block_bits);
+    blocked_ctx c = {NULL, NULL, d, log(1e-17), log((double)K),
+                     (double)k * log1p(-1.0 / B)};
+
+    /*
+     * The chain is only needed at the sampled loads below the first
+     * saturated one (f = 1 there without it), and the work of building it
+     * grows with k, lo and step: build only what those loads read. A load
+     * saturates once i k (1/B) exceeds about 45, so large exponents never
+     * reach the matrices.
+     *  - lo saturated: every f is 1, no chain at all;
+     *  - only load 0 unsaturated: f(0) = 0 exactly (some query bit is
+     *    clear in an empty block), no chain either;
+     *  - else v at lo, and step_m only when a second load needs it.
+     */
+    const int more = L.hi - L.lo >= L.step && !blocked_saturated(&c, L.lo + L.step);
+    double zero = 0.0;
+    if (blocked_saturated(&c, L.lo) || (L.lo == 0 && !more)) {
+        if (all_one != NULL) /* f = 1 at every load */
+            *all_one = blocked_saturated(&c, L.lo);
+        c.v = &zero; /* read only at load 0, where it is exact */
+        return mixture_x(&L, blocked_f, &c, cross);
+    }
+
+    if (chain_work(&c, &L, k, q, more) > CHAIN_BUDGET)
+        return NAN;
 
     /* The layouts' k <= 16 (32 for the second moment) fit on the stack:
      * sizing never allocates. */
@@ -495,13 +613,15 @@ static double blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint32_t q,
     tri_pow(key_m, base, k, d, tmp);
 
     /* step_m = key_m^step; v = key_m^lo v. */
-    memcpy(base, key_m, d * d * sizeof *base);
-    tri_pow(step_m, base, L.step, d, tmp);
+    if (more) {
+        memcpy(base, key_m, d * d * sizeof *base);
+        tri_pow(step_m, base, L.step, d, tmp);
+        c.step_m = step_m;
+    }
     memcpy(base, key_m, d * d * sizeof *base);
     tri_pow_apply(v, base, L.lo, d, tmp);
 
-    blocked_ctx c = {step_m, v, d, log(1e-17), log((double)K),
-                     (double)k * log1p(-1.0 / B)};
+    c.v = v;
     const double r = mixture_x(&L, blocked_f, &c, cross);
     if (mem != local)
         free(mem);
@@ -510,7 +630,7 @@ static double blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint32_t q,
 
 double sbf_fpp_blocked(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits)
 {
-    return blocked_moment(n, m, k, k, block_bits, NULL);
+    return blocked_moment(n, m, k, k, block_bits, NULL, NULL);
 }
 
 double sbf_fpp_split_block(uint64_t n, uint64_t m, uint32_t words)
@@ -589,15 +709,27 @@ double sbf_fpp_spread(int layout, uint64_t n, uint64_t bits, uint32_t k)
         const double fill = -expm1(-a);
         const double var_s = m * exp(-a) * (1.0 - (1.0 + a) * exp(-a));
         const double d = (double)k * pow(fill, (double)k - 1.0) / m;
-        return d * sqrt(var_s > 0 ? var_s : 0);
+        const double sd = d * sqrt(var_s > 0 ? var_s : 0);
+        /* The delta method fails for tiny m and huge k (it gave 1.17 at
+         * m = 127, k = 1024); a rate in [0, 1] never has an sd above 1/2. */
+        return sd < 0.5 ? sd : 0.5;
     }
     case SBF_BLOCKED:
     case SBF_COUNTING: {
         const uint64_t cells = layout == SBF_COUNTING ? bits / 4 : bits;
         const uint32_t B = layout == SBF_COUNTING ? SBF_BLOCK_BITS / 4 : SBF_BLOCK_BITS;
-        r = blocked_moment(n, cells, k, k, B, &cross);
-        second = blocked_moment(n, cells, k, 2 * k, B, NULL);
+        /* the second moment first: when it is refused, so is the spread */
+        int all_one;
+        second = blocked_moment(n, cells, k, 2 * (uint64_t)k, B, NULL, &all_one);
+        if (isnan(second))
+            return NAN;
         nb = (double)(cells / B);
+        /* Every block certainly full for 2k positions, so for k too: both
+         * moments are exactly 1, and so is every filter's rate. (Computing r
+         * would only sum the load weights for E[f L], to get 0 again.) */
+        if (all_one)
+            return nb < 2 ? NAN : 0.0;
+        r = blocked_moment(n, cells, k, k, B, &cross, NULL);
         break;
     }
     case SBF_SPLIT_BLOCK: {
@@ -666,206 +798,4 @@ double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k)
     const double l = lm + 15.0 * (1.0 + log((double)n) + log((double)k) -
                                   log(15.0) - lm);
     return l >= 0.0 ? 1.0 : exp(l);
-}
-
-/* ------------------------------------------------------------------ sizing */
-
-/* Java's Math.round for the values used here: nearest, ties toward +inf. */
-static double java_round(double x)
-{
-    const double f = floor(x);
-    return x - f >= 0.5 ? f + 1.0 : f;
-}
-
-/*
- * Guava 31.1 BloomFilter.create:
- *   bits = (long) (-n * Math.log(p) / (Math.log(2) * Math.log(2)))
- *   k = max(1, (int) Math.round((double) bits / n * Math.log(2)))
- *   words = ceil(bits / 64), which must fit an int.
- * Guava refuses bits == 0 (n = 1 with p > 0.618) and k > 255 (p < ~2^-255);
- * for the former we give the smallest filter (64 bits, k = 1), for the
- * latter SBF_E_K.
- */
-static int size_classic(uint64_t n, double fpp, uint32_t kin, uint64_t *bits,
-                        uint32_t *k)
-{
-    const double ln2 = log(2.0);
-    const double x = -(double)n * log(fpp) / (ln2 * ln2);
-    const double max_bits = 64.0 * (double)INT32_MAX;
-    SBFI_RETURN_IF(!(x <= max_bits), SBF_E_TOO_LARGE);
-    const uint64_t raw = (uint64_t)x; /* Java's truncating long cast */
-    double kd = java_round((double)raw / (double)n * ln2);
-    if (kd < 1.0)
-        kd = 1.0;
-    SBFI_RETURN_IF(kin == 0 && kd > SBF_MAX_K_CLASSIC, SBF_E_K);
-    const uint64_t words = raw == 0 ? 1 : (raw + 63) / 64;
-    *bits = words * 64;
-    *k = kin != 0 ? kin : (uint32_t)kd;
-    return SBF_OK;
-}
-
-/* What one sizing search looks at. */
-typedef struct size_ctx {
-    int layout;
-    uint64_t n;
-    double fpp;
-    uint64_t granule; /* bits per block */
-    uint32_t kmin, kmax;
-} size_ctx;
-
-static double size_fpr(const size_ctx *c, uint64_t nb, uint32_t kk)
-{
-    return sbf_fpp_layout(c->layout, c->n, nb * c->granule, kk);
-}
-
-/*
- * The smallest k in kmin..kmax with FPR(nb blocks, k) <= fpp, or 0. FPR is
- * unimodal in k at a fixed size, so the scan stops once it rises (every
- * later k is then worse still, and the previous one already failed).
- */
-static uint32_t size_fits(const size_ctx *c, uint64_t nb)
-{
-    if (nb == 0)
-        return 0;
-    double prev = HUGE_VAL;
-    for (uint32_t kk = c->kmin; kk <= c->kmax; kk++) {
-        const double f = size_fpr(c, nb, kk);
-        if (f <= c->fpp)
-            return kk;
-        if (f > prev)
-            break;
-        prev = f;
-    }
-    return 0;
-}
-
-/*
- * Smallest number of blocks in 1..nbmax that fits (FPR decreases with the
- * number of blocks), starting from the guess nb0: step away from it
- * geometrically until the answer is bracketed, then bisect.
- */
-static int size_search(const size_ctx *c, uint64_t nb0, uint64_t nbmax,
-                       uint64_t *nb_out, uint32_t *k_out)
-{
-    uint64_t lo, hi; /* lo fails (0 always does), hi fits */
-    if (nb0 < 1)
-        nb0 = 1;
-    if (nb0 > nbmax)
-        nb0 = nbmax;
-    if (size_fits(c, nb0)) {
-        hi = nb0;
-        lo = 0;
-        for (;;) {
-            const uint64_t d = hi / 8 + 1;
-            const uint64_t t = hi > d ? hi - d : 0;
-            if (!size_fits(c, t)) {
-                lo = t;
-                break;
-            }
-            hi = t;
-        }
-    } else {
-        lo = nb0;
-        for (;;) {
-            SBFI_RETURN_IF(lo == nbmax, SBF_E_TOO_LARGE);
-            const uint64_t d = lo / 4 + 1;
-            const uint64_t t = nbmax - lo > d ? lo + d : nbmax;
-            if (size_fits(c, t)) {
-                hi = t;
-                break;
-            }
-            lo = t;
-        }
-    }
-    while (hi - lo > 1) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (size_fits(c, mid))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    *nb_out = hi;
-    *k_out = size_fits(c, hi);
-    return SBF_OK;
-}
-
-/* Positions (bits or counters) a classic filter with k hashes (0: the best
- * k) needs for fpp: the starting guess of the blocked searches. */
-static double classic_positions(uint64_t n, double fpp, uint32_t k)
-{
-    const double ln2 = log(2.0);
-    if (k == 0)
-        return -(double)n * log(fpp) / (ln2 * ln2);
-    /* (1 - e^(-kn/m))^k = fpp  <=>  m = -k n / log(1 - fpp^(1/k)) */
-    return -(double)k * (double)n / log1p(-pow(fpp, 1.0 / k));
-}
-
-static uint64_t blocks_guess(double positions, uint64_t per_block)
-{
-    const double g = ceil(positions / (double)per_block);
-    return g >= 1e18 ? UINT64_C(1000000000000000000) : g < 1.0 ? 1 : (uint64_t)g;
-}
-
-int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits, uint32_t *k)
-{
-    SBFI_RETURN_IF(bits == NULL || k == NULL, SBF_E_NULL);
-    SBFI_RETURN_IF(layout < 0 || layout >= SBFI_NLAYOUTS, SBF_E_LAYOUT);
-    SBFI_RETURN_IF(!(fpp > 0.0 && fpp < 1.0), SBF_E_FPP);
-    const uint32_t kin = *k;
-    if (n == 0)
-        n = 1;
-
-    switch (layout) {
-    case SBF_CLASSIC:
-        SBFI_RETURN_IF(kin > SBF_MAX_K_CLASSIC, SBF_E_K);
-        return size_classic(n, fpp, kin, bits, k);
-
-    case SBF_BLOCKED:
-    case SBF_COUNTING: {
-        SBFI_RETURN_IF(kin > SBF_MAX_K_BLOCKED, SBF_E_K);
-        const uint64_t per_block =
-            layout == SBF_BLOCKED ? SBF_BLOCK_BITS : SBF_BLOCK_BITS / 4;
-        size_ctx c = {layout, n, fpp, SBF_BLOCK_BITS,
-                      kin ? kin : 1, kin ? kin : SBF_MAX_K_BLOCKED};
-        uint64_t nb;
-        uint32_t kk;
-        SBFI_FORWARD_IF_ERROR(size_search(
-            &c, blocks_guess(classic_positions(n, fpp, kin), per_block),
-            SBF_MAX_BITS / SBF_BLOCK_BITS, &nb, &kk));
-        *bits = nb * SBF_BLOCK_BITS;
-        *k = kk;
-        return SBF_OK;
-    }
-
-    case SBF_SPLIT_BLOCK: {
-        SBFI_RETURN_IF(kin != 0 && kin != 8 && kin != 16, SBF_E_K);
-        uint64_t best_bits = 0;
-        uint32_t best_k = 0;
-        int err = SBF_E_TOO_LARGE;
-        for (uint32_t kk = 8; kk <= 16; kk += 8) {
-            if (kin != 0 && kk != kin)
-                continue;
-            const uint64_t block = 32u * (uint64_t)kk;
-            size_ctx c = {layout, n, fpp, block, kk, kk};
-            uint64_t nb;
-            uint32_t got;
-            const int e = size_search(
-                &c, blocks_guess(classic_positions(n, fpp, 0), block),
-                SBF_MAX_BITS / block, &nb, &got);
-            if (e != SBF_OK)
-                continue;
-            err = SBF_OK;
-            if (best_k == 0 || nb * block < best_bits) {
-                best_bits = nb * block;
-                best_k = kk;
-            }
-        }
-        SBFI_FORWARD_IF_ERROR(err);
-        *bits = best_bits;
-        *k = best_k;
-        return SBF_OK;
-    }
-    default:
-        return SBF_E_LAYOUT;
-    }
 }

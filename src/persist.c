@@ -162,38 +162,20 @@ static uint64_t v1_checksum(const unsigned char *hdr, const void *data, size_t l
 }
 
 /*
- * The data bytes of a filter of this geometry, derived from the layout's
- * rules alone (the same as sbf_create and sbfi_make), so that a header is
- * checked against the buffer before anything is allocated.
+ * The data bytes of a filter of this geometry, from src/size.c's rules
+ * alone (those of sbf_create and sbfi_make), so that a header is checked
+ * against the buffer before anything is allocated. A bit count that is not
+ * a granule multiple is a corrupt header here (SBF_E_FORMAT).
  */
 static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes,
-                        uint64_t *granule_out)
+                        uint64_t *granule)
 {
-    uint64_t granule, max;
-    switch (layout) {
-    case SBF_CLASSIC:
-        SBFI_RETURN_IF(k < 1 || k > SBF_MAX_K_CLASSIC, SBF_E_K);
-        granule = 64;
-        max = UINT64_C(64) * INT32_MAX;
-        break;
-    case SBF_SPLIT_BLOCK:
-        SBFI_RETURN_IF(k != 8 && k != 16, SBF_E_K);
-        granule = UINT64_C(32) * k;
-        max = SBF_MAX_BITS;
-        break;
-    case SBF_BLOCKED:
-    case SBF_COUNTING:
-        SBFI_RETURN_IF(k < 1 || k > SBF_MAX_K_BLOCKED, SBF_E_K);
-        granule = SBF_BLOCK_BITS;
-        max = SBF_MAX_BITS;
-        break;
-    default:
-        return SBF_E_LAYOUT;
-    }
-    SBFI_RETURN_IF(bits == 0 || bits % granule != 0, SBF_E_FORMAT);
-    SBFI_RETURN_IF(bits > max, SBF_E_TOO_LARGE);
-    *granule_out = granule;
-    *bytes = (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
+    SBFI_RETURN_IF(layout > SBF_COUNTING, SBF_E_LAYOUT);
+    const int rc = sbfi_check_geometry((int)layout, bits, k);
+    SBFI_RETURN_IF(rc == SBF_E_PARAM, SBF_E_FORMAT);
+    SBFI_FORWARD_IF_ERROR(rc);
+    *granule = sbfi_granule_bits((int)layout, k);
+    *bytes = sbfi_data_bytes(bits);
     return SBF_OK;
 }
 

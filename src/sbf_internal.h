@@ -40,6 +40,26 @@
 #  define SBFI_PREFETCH_W(p) ((void)(p))
 #endif
 
+/*
+ * Debug assertions on internal invariants (never on inputs: those get error
+ * codes). On with -DSBF_DEBUG, which the SAN=1 build sets; there a failed
+ * one prints where to stderr and aborts, the one place the library may.
+ * Otherwise the condition is not evaluated (sizeof keeps its variables
+ * "used").
+ */
+#if defined(SBF_DEBUG)
+#  include <stdio.h>
+#  include <stdlib.h>
+static inline void sbfi_assert_fail(const char *cond, const char *file, int line)
+{
+    fprintf(stderr, "simdbloom: %s:%d: internal invariant failed: %s\n", file, line, cond);
+    abort();
+}
+#  define SBFI_ASSERT(c) ((c) ? (void)0 : sbfi_assert_fail(#c, __FILE__, __LINE__))
+#else
+#  define SBFI_ASSERT(c) ((void)sizeof((c) ? 1 : 0))
+#endif
+
 /* zstd-style early returns for src/. */
 #define SBFI_RETURN_IF(cond, err) do { if (cond) return (err); } while (0)
 #define SBFI_FORWARD_IF_ERROR(expr) \
@@ -74,19 +94,53 @@ typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const uint64_t *keys,
                                    size_t n, uint8_t *out);
 
 /*
- * One table per ISA. Entries indexed by sbf_layout. Every entry is non-NULL
- * (an ISA without a special kernel for a layout points at the scalar one).
- * `out` of contains may be NULL (count only).
+ * One table per ISA: its identity (name, sbf_isa, the CPU features it
+ * needs) and its kernels. Kernel entries are indexed by sbf_layout; every one
+ * is non-NULL (an ISA without a special kernel for a layout points at the
+ * scalar one). `out` of contains may be NULL (count only).
+ *
+ * Tables are defined with designated initializers (`.hash_u64 = ...`), so
+ * a new entry is one line in this struct and one in each table. The
+ * identity comes from the SBFI_ID_* macros below, which the registry in
+ * src/dispatch.c also uses for an ISA that is not compiled into this build
+ * (a table with no kernels: it has a name, and forcing it is
+ * SBF_E_ISA_UNAVAILABLE).
  */
 struct sbfi_kernels {
-    const char *name;
+    const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */
-    sbfi_hash_fn hash_u64;
+    uint32_t features;       /* SBFI_CPU_* bits it requires of the CPU (and OS) */
+    sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
     sbfi_add_fn add_u64[SBFI_NLAYOUTS];
     sbfi_contains_fn contains_u64[SBFI_NLAYOUTS];
 };
 
-extern const sbfi_kernels sbfi_kernels_scalar;
+/* CPU features a table may require; src/dispatch.c detects them once
+ * (CPUID + XGETBV on x86-64, hwcaps on aarch64). */
+#define SBFI_CPU_AVX2      (1u << 0)  /* CPUID.7.0:EBX[5] */
+#define SBFI_CPU_BMI2      (1u << 1)  /* CPUID.7.0:EBX[8] */
+#define SBFI_CPU_OS_YMM    (1u << 2)  /* AVX, OSXSAVE, XCR0 saves XMM+YMM */
+#define SBFI_CPU_AVX512F   (1u << 3)  /* CPUID.7.0:EBX[16] */
+#define SBFI_CPU_AVX512DQ  (1u << 4)  /* CPUID.7.0:EBX[17] */
+#define SBFI_CPU_AVX512BW  (1u << 5)  /* CPUID.7.0:EBX[30] */
+#define SBFI_CPU_AVX512VL  (1u << 6)  /* CPUID.7.0:EBX[31] */
+#define SBFI_CPU_OS_ZMM    (1u << 7)  /* XCR0 saves opmask, ZMM_Hi256, Hi16_ZMM */
+#define SBFI_CPU_ASIMD     (1u << 8)  /* aarch64 HWCAP_ASIMD */
+
+/* Each ISA's identity, written once. The features match the flags its
+ * object is compiled with (Makefile FLAGS_<name>). */
+#define SBFI_ID_SCALAR .name = "scalar", .isa = SBF_ISA_SCALAR, .features = 0
+#define SBFI_ID_SIMDE  .name = "simde", .isa = SBF_ISA_SIMDE, .features = 0
+#define SBFI_ID_AVX2   .name = "avx2", .isa = SBF_ISA_AVX2,                     \
+                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM
+#define SBFI_ID_AVX512 .name = "avx512", .isa = SBF_ISA_AVX512,                 \
+                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM | \
+                                   SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ |       \
+                                   SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL |      \
+                                   SBFI_CPU_OS_ZMM
+#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .features = SBFI_CPU_ASIMD
+
+extern const sbfi_kernels sbfi_kernels_scalar;  /* src/scalar.c */
 extern const sbfi_kernels sbfi_kernels_simde;   /* simd/avx2.c, no flags */
 extern const sbfi_kernels sbfi_kernels_avx2;    /* simd/avx2.c, -mavx2 */
 extern const sbfi_kernels sbfi_kernels_avx512;  /* simd/avx512.c */
@@ -107,6 +161,10 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2);
 /* Dispatch (src/dispatch.c): the table for new filters, or an error code. */
 int sbfi_kernels_current(const sbfi_kernels **out);
 const sbfi_kernels *sbfi_kernels_for(int isa); /* NULL if not compiled in */
+/* The registry: every ISA this library knows, best first (the order
+ * detection tries them), *n of them. Entries with hash_u64 == NULL are
+ * placeholders for ISAs not compiled in. */
+const sbfi_kernels *const *sbfi_registry(size_t *n);
 
 /* Memory (src/filter.c). */
 void *sbfi_alloc_filter(size_t bytes, size_t *map_bytes);
@@ -114,6 +172,21 @@ void sbfi_free_filter(void *p, size_t bytes, size_t map_bytes);
 /* A zeroed filter of exactly this geometry (bits a multiple of the granule). */
 int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
               uint32_t seed, const sbfi_kernels *kt);
+
+/* Sizing and geometry rules (src/size.c): the one place that knows which k
+ * each layout accepts, its granule and its largest size. */
+int sbfi_check_k(int layout, uint32_t k);            /* SBF_OK or SBF_E_K */
+uint64_t sbfi_granule_bits(int layout, uint32_t k);  /* bits are a multiple */
+uint64_t sbfi_max_bits(int layout);
+/* SBF_OK if a filter of exactly (layout, bits, k) may exist: SBF_E_LAYOUT,
+ * SBF_E_K, SBF_E_TOO_LARGE, or SBF_E_PARAM (bits 0 or not a granule
+ * multiple) otherwise. Cheap: loaders call it before allocating. */
+int sbfi_check_geometry(int layout, uint64_t bits, uint32_t k);
+/* Bytes of filter data for a valid bit count (whole 64-byte lines). */
+size_t sbfi_data_bytes(uint64_t bits);
+/* sbf_create's bits and k from its parameters (layout, k, bits or n + fpp),
+ * with sbf_create's codes; p is not NULL. */
+int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);
 
 /* ------------------------------------------------ files: formats 1 and 2
  * (src/persist.c parses and checks, src/file.c does the I/O). */
@@ -213,6 +286,16 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
  * Bit p of a block is byte p/8, bit p%8 (so word p/64 bit p%64 on our
  * little-endian targets). Counter c is byte c/2, low nibble for even c.
  * Repeated positions of one key touch their bit/counter once.
+ *
+ * SBFI_SALT: 16 odd 32-bit multipliers (odd, so x -> x * salt is a
+ * bijection mod 2^32 and the top bits of the product mix all of x). They
+ * have been these values since the first commit (75070ee), which records no
+ * derivation: treat them as arbitrary constants, not as the output of a
+ * formula in this tree. Filters are saved and loaded (sbf_serialize), so
+ * these values, the multiply-shift block index and the shifts 23/27/25 are
+ * the file format: tests/vectors/layouts_kat.inc pins them on every ISA
+ * (tests/test_kat.c, tests/conformance.c). Changing any of them is a new
+ * layout id, never an edit.
  */
 static const uint32_t SBFI_SALT[16] = {
     0xb3315ad9u, 0xa977c1a5u, 0xe6b33c3bu, 0xa63e4075u,
@@ -233,19 +316,22 @@ static inline uint32_t sbfi_lane32(uint64_t h2, uint32_t i)
 
 static inline uint32_t sbfi_hashbits(uint64_t h2, uint32_t i, int shift)
 {
+    SBFI_ASSERT(i < 16);
     return (uint32_t)(sbfi_lane32(h2, i) * SBFI_SALT[i]) >> shift;
 }
 
 /* Block of a blocked-layout key. */
 static inline uint64_t *sbfi_block_ptr(const sbf_filter *f, uint64_t h1)
 {
-    return (uint64_t *)((unsigned char *)f->words +
-                        sbfi_block_index(h1, f->nblocks) * f->block_bytes);
+    const uint64_t b = sbfi_block_index(h1, f->nblocks);
+    SBFI_ASSERT(b < f->nblocks && (b + 1) * f->block_bytes <= f->bytes);
+    return (uint64_t *)((unsigned char *)f->words + b * f->block_bytes);
 }
 
 /* The 512-bit mask of a blocked key, as 8 words. */
 static inline void sbfi_blocked_mask(uint64_t h2, uint32_t k, uint64_t m[8])
 {
+    SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
     for (int w = 0; w < 8; w++)
         m[w] = 0;
     for (uint32_t i = 0; i < k; i++) {
@@ -257,6 +343,7 @@ static inline void sbfi_blocked_mask(uint64_t h2, uint32_t k, uint64_t m[8])
 /* The split-block mask: one bit in each of k (8 or 16) 32-bit words. */
 static inline void sbfi_split_mask(uint64_t h2, uint32_t k, uint32_t m[16])
 {
+    SBFI_ASSERT(k == 8 || k == 16);
     for (uint32_t i = 0; i < k; i++)
         m[i] = UINT32_C(1) << sbfi_hashbits(h2, i, 27);
 }
@@ -264,11 +351,31 @@ static inline void sbfi_split_mask(uint64_t h2, uint32_t k, uint32_t m[16])
 /* The set of counters (0..127) a counting key touches, as a 128-bit mask. */
 static inline void sbfi_counting_mask(uint64_t h2, uint32_t k, uint64_t m[2])
 {
+    SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
     m[0] = m[1] = 0;
     for (uint32_t i = 0; i < k; i++) {
         uint32_t c = sbfi_hashbits(h2, i, 25);
         m[c >> 6] |= UINT64_C(1) << (c & 63);
     }
+}
+
+/* The invariants of a filter object, for SBFI_ASSERT (sbfi_make makes
+ * them true; nothing after it changes the geometry). */
+static inline int sbfi_filter_ok(const sbf_filter *f)
+{
+    if (f->layout < SBF_CLASSIC || f->layout > SBF_COUNTING || f->k == 0 ||
+        f->kt == NULL || f->kt->hash_u64 == NULL || f->words == NULL ||
+        ((uintptr_t)f->words & (SBFI_LINE - 1)) != 0 || f->bytes % SBFI_LINE != 0 ||
+        f->bits == 0 || f->bits % 64 != 0 || f->bits > (uint64_t)f->bytes * 8 ||
+        f->bytes - f->bits / 8 >= SBFI_LINE)
+        return 0;
+    if (f->layout == SBF_CLASSIC)
+        return f->k <= SBF_MAX_K_CLASSIC && f->bits % 64 == 0 && f->nblocks == f->bits &&
+               f->block_bytes == 8;
+    if (f->layout == SBF_SPLIT_BLOCK && f->k != 8 && f->k != 16)
+        return 0;
+    return f->k <= SBF_MAX_K_BLOCKED && f->block_bytes >= 32 &&
+           f->nblocks * f->block_bytes * 8 == f->bits;
 }
 
 static inline unsigned sbfi_nibble(const unsigned char *blk, uint32_t c)

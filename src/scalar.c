@@ -122,6 +122,7 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2)
         for (uint64_t bits = m[half]; bits; bits &= bits - 1) {
             const uint32_t c = (uint32_t)(half * 64 + __builtin_ctzll(bits));
             const unsigned v = sbfi_nibble(blk, c);
+            SBFI_ASSERT(v > 0); /* sbf_remove checked the key is "maybe" */
             if (v > 0 && v < 15)
                 blk[c >> 1] = (unsigned char)(blk[c >> 1] - (1u << ((c & 1u) * 4)));
         }
@@ -216,8 +217,10 @@ size_t sbfi_contains_u64_scalar(const sbf_filter *f, const uint64_t *keys,
 }
 
 const sbfi_kernels sbfi_kernels_scalar = {
-    "scalar", SBF_ISA_SCALAR, sbfi_hash_u64_scalar,
-    { sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar },
-    { sbfi_contains_u64_scalar, sbfi_contains_u64_scalar, sbfi_contains_u64_scalar,
-      sbfi_contains_u64_scalar },
+    SBFI_ID_SCALAR,
+    .hash_u64 = sbfi_hash_u64_scalar,
+    .add_u64 = { sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar,
+                 sbfi_add_u64_scalar },
+    .contains_u64 = { sbfi_contains_u64_scalar, sbfi_contains_u64_scalar,
+                      sbfi_contains_u64_scalar, sbfi_contains_u64_scalar },
 };

@@ -7,6 +7,10 @@
  * layout the filter bytes after batched adds of every length 0..70, and the
  * answers (with and without an out array) on present and absent keys.
  *
+ * Every ISA, scalar included, must also reproduce the known-answer vectors
+ * of the bit layouts (tests/kat.h): the bytes a filter built on x86-64 has,
+ * an aarch64 build must have too.
+ *
  * Output: one line per kernel tested, then "neon: N passed, F failed"
  * (the name is the ISA the dispatcher picks by itself). Exit status 0 only
  * when nothing failed.
@@ -18,6 +22,8 @@
 #include "simdbloom.h"
 #include "sbf_internal.h"
 #include "equiv.h"
+#include "kat.h"
+#include "vectors/layouts_kat.inc"
 
 #ifndef SBF_CONF_KEYS
 #  define SBF_CONF_KEYS 20000
@@ -154,6 +160,8 @@ static const geometry geoms[] = {
     { SBF_SPLIT_BLOCK, 16, 512 * 201, 0 },
     { SBF_SPLIT_BLOCK, 16, 512 * 2, 5 },
     { SBF_COUNTING, 13, 512 * 2, 0 }, /* every counter saturates */
+    { SBF_CLASSIC, 32, 64, 0 },       /* k >= lanes: issue 13, finding 1 */
+    { SBF_CLASSIC, 255, 64 * 101, 9 },
 };
 
 static void conf_isa(int isa, size_t bulk)
@@ -174,6 +182,38 @@ static void conf_isa(int isa, size_t bulk)
            bulk, g_fail == before ? "ok" : "FAILED");
 }
 
+/* ------------------------------------------------ known-answer vectors */
+
+static void conf_kat(int isa)
+{
+    const char *name = sbf_isa_name(isa);
+    const unsigned long before = g_fail;
+    if (sbf_isa_set(isa) != SBF_OK) {
+        CHECK(0, "%s: cannot force it", name);
+        return;
+    }
+    const size_t nex = sizeof kat_exact_vectors / sizeof kat_exact_vectors[0];
+    for (size_t i = 0; i < nex; i++) {
+        const kat_exact *v = &kat_exact_vectors[i];
+        for (int how = 0; how < 3; how++) {
+            const kat_result r = kat_run_exact(v, how);
+            CHECK(r.rc == SBF_OK && r.isa == isa && r.len == v->len && r.at == r.len &&
+                  r.present == v->nkeys, "%s: known answer %zu (%s k %u, way %d)", name, i,
+                  kat_layout_name(v->layout), v->k, how);
+        }
+    }
+    const size_t ndg = sizeof kat_digest_vectors / sizeof kat_digest_vectors[0];
+    for (size_t i = 0; i < ndg; i++) {
+        const kat_digest *v = &kat_digest_vectors[i];
+        const kat_result r = kat_run_digest(v);
+        CHECK(r.rc == SBF_OK && r.isa == isa && r.len == v->len && r.h[0] == v->d1 &&
+              r.h[1] == v->d2 && r.present == v->nkeys,
+              "%s: known digest %zu (%s k %u)", name, i, kat_layout_name(v->layout), v->k);
+    }
+    printf("kernel %-6s known answers: %zu exact filters x 3 ways, %zu digests: %s\n",
+           name, nex, ndg, g_fail == before ? "ok" : "FAILED");
+}
+
 int main(void)
 {
     const int best = sbf_isa_active();
@@ -185,14 +225,19 @@ int main(void)
     CHECK(sbf_isa_set(SBF_ISA_AVX2) == SBF_E_ISA_UNAVAILABLE, "avx2 unavailable");
     CHECK(sbf_isa_set(SBF_ISA_AVX512) == SBF_E_ISA_UNAVAILABLE, "avx512 unavailable");
 #endif
-    int tested = 0;
-    for (int isa = SBF_ISA_SIMDE; isa <= SBF_ISA_NEON; isa++) {
-        if (!sbf_isa_available(isa))
+    int tested = 0, isas[16];
+    const size_t nisa = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < nisa && i < 16; i++) {
+        const int isa = isas[i];
+        if (isa == SBF_ISA_SCALAR || !sbf_isa_available(isa))
             continue;
         conf_isa(isa, SBF_CONF_KEYS);
         tested++;
     }
     CHECK(tested > 0, "at least one vector kernel tested");
+    for (size_t i = 0; i < nisa && i < 16; i++)
+        if (sbf_isa_available(isas[i]))
+            conf_kat(isas[i]);
     printf("%s: %lu passed, %lu failed\n", sbf_isa_name(best), g_pass, g_fail);
     return g_fail == 0 ? 0 : 1;
 }

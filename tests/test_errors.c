@@ -424,3 +424,27 @@ Test(errors, deserialize_corrupt, .description = "own format: truncated, trailin
     sbf_buffer_free(buf);
     sbf_free(f);
 }
+
+Test(errors, size_results, .description = "sbf_is_error: SIZE_MAX and every (size_t)code are errors, counts are not; the code comes back out")
+{
+    cr_assert_eq(sbf_is_error(SIZE_MAX), 1);
+    cr_assert_eq(sbf_is_error((size_t)SBF_E_NULL), 1);
+    for (int c = -1; c >= -255; c--)
+        cr_assert_eq(sbf_is_error((size_t)c), 1, "code %d", c);
+    cr_assert_eq(sbf_is_error((size_t)-256), 0);
+    cr_assert_eq(sbf_is_error(0), 0);
+    cr_assert_eq(sbf_is_error(1), 0);
+    cr_assert_eq(sbf_is_error(SIZE_MAX / 8), 0, "the most keys an array can hold");
+    uint64_t key = 1;
+    const size_t r = sbf_contains_u64(NULL, &key, 1, NULL);
+    cr_assert_eq(sbf_is_error(r), 1);
+    cr_assert_eq(-(int)(SIZE_MAX - r) - 1, SBF_E_NULL, "the documented way back to the code");
+    const void *keys[1] = { NULL };
+    const size_t lens[1] = { 3 };
+    sbf_filter *f = tu_make(SBF_BLOCKED, 100, 0.01, 0, 0, 0);
+    cr_assert_eq(sbf_is_error(sbf_contains_batch(f, keys, lens, 1, NULL)), 1);
+    cr_assert_eq(sbf_is_error(sbf_contains_u64(f, &key, 1, NULL)), 0);
+    cr_assert_eq(sbf_add_u64(f, &key, 1), SBF_OK);
+    cr_assert_eq(sbf_contains_u64(f, &key, 1, NULL), 1);
+    sbf_free(f);
+}

@@ -1,5 +1,5 @@
 /*
- * False-positive formulas and sizing (src/fpr.c).
+ * False-positive formulas (src/fpr.c) and sizing (src/size.c).
  *
  * Reference values marked "mpmath" were computed at 80 significant digits
  * by an independent algorithm: binomial weights from log-gamma at that

@@ -6,10 +6,13 @@
  * forcing, unknown names, the SBF_ISA environment variable.
  *
  * Each Criterion test runs in its own process, so the global ISA choice a
- * test makes does not leak into the next one.
+ * test makes does not leak into the next one. The per-ISA tests are
+ * parameterised over the registry (sbf_isa_list), so a new ISA is tested
+ * without a line here; an ISA this build or CPU lacks is skipped.
  */
 #define _GNU_SOURCE 1
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,20 @@ static uint64_t *random_keys(size_t n, uint64_t seed)
     uint64_t *k = equiv_keys(n, seed);
     cr_assert_not_null(k);
     return k;
+}
+
+/* The registry's ISAs into out[16] as Criterion parameters; without scalar
+ * when `vector_only` (comparing the reference with itself proves nothing).
+ * Each parameterised test has its own static array. */
+static size_t registry_params(int *out, int vector_only)
+{
+    int all[16];
+    const size_t n = sbf_isa_list(all, 16);
+    size_t m = 0;
+    for (size_t i = 0; i < n && i < 16; i++)
+        if (!vector_only || all[i] != SBF_ISA_SCALAR)
+            out[m++] = all[i];
+    return m;
 }
 
 static void skip_unless_available(int isa)
@@ -85,11 +102,13 @@ static void check_hash(int isa)
     free(h2);
 }
 
-Test(isa, hash_scalar, .description = "the scalar batch equals the one-key hash") { check_hash(SBF_ISA_SCALAR); }
-Test(isa, hash_simde, .description = "simde batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_SIMDE); }
-Test(isa, hash_avx2, .description = "avx2 batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_AVX2); }
-Test(isa, hash_avx512, .description = "avx512 batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_AVX512); }
-Test(isa, hash_neon, .description = "neon batched murmur3 is bit-identical to scalar") { check_hash(SBF_ISA_NEON); }
+ParameterizedTestParameters(isa, hash)
+{
+    static int isas[16];
+    const size_t n = registry_params(isas, 0);
+    return cr_make_param_array(int, isas, n);
+}
+ParameterizedTest(int *isa, isa, hash, .description = "each ISA's batched murmur3 (scalar: the batch) equals the one-key hash") { check_hash(*isa); }
 
 /* ----------------------------------------------------------- equivalence */
 
@@ -225,18 +244,28 @@ static void check_isa_large(int isa)
         check_bulk(isa, &g[i], n);
 }
 
-Test(isa, equiv_simde, .description = "simde kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_SIMDE); }
-Test(isa, equiv_avx2, .description = "avx2 kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_AVX2); }
-Test(isa, equiv_avx512, .description = "avx512 kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_AVX512); }
-Test(isa, equiv_neon, .description = "neon kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(SBF_ISA_NEON); }
-Test(isa, equiv_1e6_simde, .description = "simde equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_SIMDE); }
-Test(isa, equiv_1e6_avx2, .description = "avx2 equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_AVX2); }
-Test(isa, equiv_1e6_avx512, .description = "avx512 equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_AVX512); }
-Test(isa, equiv_1e6_neon, .description = "neon equals scalar on 1e6 keys, every layout") { check_isa_large(SBF_ISA_NEON); }
+ParameterizedTestParameters(isa, equiv)
+{
+    static int isas[16];
+    const size_t n = registry_params(isas, 1);
+    return cr_make_param_array(int, isas, n);
+}
+ParameterizedTest(int *isa, isa, equiv, .description = "each vector ISA's kernels equal scalar: bytes and answers, all layouts, batches 0..70") { check_isa(*isa); }
+
+ParameterizedTestParameters(isa, equiv_1e6)
+{
+    static int isas[16];
+    const size_t n = registry_params(isas, 1);
+    return cr_make_param_array(int, isas, n);
+}
+ParameterizedTest(int *isa, isa, equiv_1e6, .description = "each vector ISA equals scalar on 1e6 keys, every layout") { check_isa_large(*isa); }
 
 /* The kernels themselves accept n = 0 and never touch out then. */
 Test(isa, empty_batches, .description = "every compiled kernel accepts n = 0") {
-    for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++) {
+    int isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < n; i++) {
+        const int isa = isas[i];
         if (!sbf_isa_available(isa))
             continue;
         const sbfi_kernels *kt = sbfi_kernels_for(isa);
@@ -258,6 +287,16 @@ Test(isa, empty_batches, .description = "every compiled kernel accepts n = 0") {
 /* ---------------------------------------------------------- ISA control */
 
 Test(isa, names, .description = "ISA names round-trip; unknown names and numbers are errors") {
+    int isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    cr_assert_eq(n, 5, "scalar, simde, avx2, avx512, neon are known to every build");
+    cr_assert_eq(sbf_isa_from_name(sbf_isa_name(SBF_ISA_AUTO)), SBF_ISA_AUTO);
+    cr_assert_str_eq(sbf_isa_name(SBF_ISA_AUTO), "auto");
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(sbf_isa_from_name(sbf_isa_name(isas[i])), isas[i]);
+        for (size_t j = 0; j < i; j++)
+            cr_assert_str_neq(sbf_isa_name(isas[i]), sbf_isa_name(isas[j]));
+    }
     for (int isa = SBF_ISA_AUTO; isa <= SBF_ISA_NEON; isa++)
         cr_assert_eq(sbf_isa_from_name(sbf_isa_name(isa)), isa);
     cr_assert_str_eq(sbf_isa_name(-1), "unknown");
@@ -276,12 +315,22 @@ Test(isa, availability, .description = "scalar and auto are always available; ta
     cr_assert_eq(sbf_isa_available(SBF_ISA_SCALAR), 1);
     cr_assert_eq(sbf_isa_available(-1), 0);
     cr_assert_eq(sbf_isa_available(42), 0);
-    for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++) {
+    size_t n;
+    const sbfi_kernels *const *reg = sbfi_registry(&n);
+    cr_assert_eq(n, sbf_isa_list(NULL, 0));
+    for (size_t i = 0; i < n; i++) {
+        const int isa = reg[i]->isa;
+        cr_assert_str_eq(reg[i]->name, sbf_isa_name(isa));
         const sbfi_kernels *kt = sbfi_kernels_for(isa);
         if (kt == NULL) {
+            /* a placeholder: a name and features, no kernels */
+            cr_assert_null(reg[i]->hash_u64);
+            for (int l = 0; l < SBFI_NLAYOUTS; l++)
+                cr_assert(!reg[i]->add_u64[l] && !reg[i]->contains_u64[l]);
             cr_assert_eq(sbf_isa_available(isa), 0);
             continue;
         }
+        cr_assert_eq(kt, reg[i]);
         cr_assert_eq(kt->isa, isa);
         cr_assert_str_eq(kt->name, sbf_isa_name(isa));
         cr_assert_not_null(kt->hash_u64);
@@ -297,10 +346,11 @@ Test(isa, availability, .description = "scalar and auto are always available; ta
 }
 
 Test(isa, forcing_unavailable, .description = "forcing an ISA this CPU lacks is SBF_E_ISA_UNAVAILABLE, choice unchanged") {
-    int missing = -1;
-    for (int isa = SBF_ISA_SIMDE; isa <= SBF_ISA_NEON; isa++)
-        if (!sbf_isa_available(isa))
-            missing = isa;
+    int missing = -1, isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < n; i++)
+        if (!sbf_isa_available(isas[i]))
+            missing = isas[i];
     if (missing < 0)
         cr_skip_test("every ISA is available here");
     cr_assert_eq(sbf_isa_set(SBF_ISA_SCALAR), SBF_OK);
@@ -359,19 +409,73 @@ Test(isa, env_unknown, .description = "SBF_ISA with an unknown name: SBF_E_ISA_U
     unsetenv("SBF_ISA");
 }
 
-/* The best ISA this build and CPU have, in dispatch order. */
+/* The best ISA this build and CPU have: the first available one of the
+ * registry (whose order the test `priority` pins). */
 static int best_available(void)
 {
-    static const int order[] = { SBF_ISA_AVX512, SBF_ISA_AVX2, SBF_ISA_NEON,
-                                 SBF_ISA_SIMDE, SBF_ISA_SCALAR };
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (sbf_isa_available(order[i]))
-            return order[i];
+    int isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < n; i++)
+        if (sbf_isa_available(isas[i]))
+            return isas[i];
     return SBF_ISA_SCALAR;
 }
 
+Test(isa, priority, .description = "the registry's order: avx512, avx2, neon, simde, scalar; sbf_isa_list honours cap") {
+    static const int want[] = { SBF_ISA_AVX512, SBF_ISA_AVX2, SBF_ISA_NEON,
+                                SBF_ISA_SIMDE, SBF_ISA_SCALAR };
+    int got[8];
+    for (size_t i = 0; i < 8; i++)
+        got[i] = -100;
+    cr_assert_eq(sbf_isa_list(NULL, 0), 5);
+    cr_assert_eq(sbf_isa_list(NULL, 3), 5);
+    cr_assert_eq(sbf_isa_list(got, 2), 5);
+    cr_assert_eq(got[0], SBF_ISA_AVX512);
+    cr_assert_eq(got[1], SBF_ISA_AVX2);
+    cr_assert_eq(got[2], -100, "nothing past cap");
+    cr_assert_eq(sbf_isa_list(got, 8), 5);
+    for (size_t i = 0; i < 5; i++)
+        cr_assert_eq(got[i], want[i], "position %zu", i);
+    cr_assert_eq(got[5], -100);
+    /* a better ISA needs everything a worse one of its family needs */
+    size_t n;
+    const sbfi_kernels *const *reg = sbfi_registry(&n);
+    cr_assert_eq(reg[0]->features & reg[1]->features, reg[1]->features,
+                 "avx512 requires what avx2 requires");
+    cr_assert_eq(reg[n - 1]->features, 0u, "scalar runs everywhere");
+    cr_assert(sbf_isa_available(SBF_ISA_AVX512) <= sbf_isa_available(SBF_ISA_AVX2) ||
+              sbfi_kernels_for(SBF_ISA_AVX2) == NULL);
+}
+
+Test(isa, hash_when_choice_is_error, .description = "sbf_murmur3_x64_128_u64 under an unknown or unavailable SBF_ISA: the scalar reference's values") {
+    static const char *const bad[] = { "avx1024", "neon", "avx512" };
+    uint64_t keys[37], h1[37], h2[37];
+    for (size_t i = 0; i < 37; i++)
+        keys[i] = (uint64_t)i * UINT64_C(0x9e3779b97f4a7c15);
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        const int isa = sbf_isa_from_name(bad[b]);
+        if (isa > 0 && sbf_isa_available(isa))
+            continue; /* not an error on this machine */
+        cr_assert_eq(setenv("SBF_ISA", bad[b], 1), 0);
+        cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+        cr_assert_lt(sbf_isa_active(), 0, "SBF_ISA=%s is an error", bad[b]);
+        memset(h1, 0, sizeof h1);
+        memset(h2, 0, sizeof h2);
+        sbf_murmur3_x64_128_u64(keys, 37, 7, h1, h2);
+        for (size_t i = 0; i < 37; i++) {
+            uint64_t r[2];
+            sbf_murmur3_x64_128(&keys[i], 8, 7, r);
+            cr_assert(h1[i] == r[0] && h2[i] == r[1], "SBF_ISA=%s key %zu", bad[b], i);
+        }
+    }
+    unsetenv("SBF_ISA");
+}
+
 Test(isa, env_forces, .description = "SBF_ISA=<name> forces each available ISA; auto/empty/unset detect") {
-    for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++) {
+    int isas[16];
+    const size_t nisa = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < nisa; i++) {
+        const int isa = isas[i];
         if (!sbf_isa_available(isa))
             continue;
         cr_assert_eq(setenv("SBF_ISA", sbf_isa_name(isa), 1), 0);
