@@ -4,7 +4,7 @@
 #   make bench      the benchmark harness (results/<host>-<date>/)
 #   make help       everything else
 # Variables: CC, CFLAGS (default -O3), SIMD=0 (scalar only), SAN=1
-# (AddressSanitizer + UBSan), BUILD (out-of-tree dir), PREFIX, DESTDIR, V=1.
+# (AddressSanitizer + UBSan), SAN=thread (ThreadSanitizer), BUILD (out-of-tree dir), PREFIX, DESTDIR, V=1.
 
 CC      ?= cc
 CFLAGS  ?= -O3
@@ -31,6 +31,12 @@ ifeq ($(SAN),1)
   CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=all
   LDFLAGS += -fsanitize=address,undefined
+endif
+
+# SAN=thread: ThreadSanitizer (`make test-tsan` runs the concurrency suites).
+ifeq ($(SAN),thread)
+  CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+  LDFLAGS += -fsanitize=thread
 endif
 
 ifeq ($(V),1)
@@ -77,7 +83,7 @@ BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
 .PHONY: all lib cli test bench bench-quick bench-compare bench-check bench-baseline \
-        test-neon test-san install uninstall clean help deps symbols kat check-cxx \
+        test-neon test-san test-tsan install uninstall clean help deps symbols kat check-cxx \
         test-isas fuzz
 
 all: lib cli
@@ -193,6 +199,16 @@ test-san:
 test-neon: deps
 	bash scripts/test-neon.sh
 
+# The SBF_CONCURRENT and single-key suites under ThreadSanitizer, through a
+# small runner (tests/tsan/): Criterion's runner cannot start under TSan.
+TSAN_BUILD := build/tsan
+test-tsan:
+	$(MAKE) BUILD=$(TSAN_BUILD) SAN=thread lib
+	$(CC) $(CPPFLAGS) -Itests $(BASE) -O1 -g -fsanitize=thread -DSBF_TEST_SHIM \
+	    tests/tsan/runner.c $(TSAN_BUILD)/libsimdbloom.a -o $(TSAN_BUILD)/sbf-tsan-tests \
+	    -fsanitize=thread $(LIBS) -lpthread
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/sbf-tsan-tests $(TSAN_ARGS)
+
 # ------------------------------------------------------------------ bench
 # The harness (bench/README.md). libbloom (Debian libbloom-dev) is linked as a
 # peer when its header is installed: the -D goes to the compile step, -lbloom
@@ -305,7 +321,7 @@ clean:
 	$(if $(filter-out . ./ / ..,$(strip $(BUILD))),rm -rf $(BUILD),@echo "clean: refusing BUILD='$(BUILD)'")
 
 help:
-	@echo "targets: all lib test test-san test-neon bench bench-quick bench-compare"
+	@echo "targets: all lib test test-san test-tsan test-neon bench bench-quick bench-compare"
 	@echo "         bench-check bench-baseline install uninstall symbols deps clean"
 	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"

@@ -1,10 +1,30 @@
 /*
- * Latency histograms: every call timed on its own with the cycle counter
- * (TSC on x86, CNTVCT on aarch64), converted to ns with the measured
- * frequency. Buckets are log-linear: exact below 32 ticks, then 16 linear
- * steps per power of two (at most 6.25% wide), like HdrHistogram.
- * The cost of the timer itself (the median of empty begin/end pairs) is
- * subtracted from every sample and reported.
+ * Latency timing with the cycle counter (TSC on x86, CNTVCT on aarch64),
+ * converted to ns with the measured frequency, into the histogram of
+ * bench_hist.c.
+ *
+ * What the clock resolves decides how calls are timed (issue 12). The
+ * clock steps by gran ticks (sbfb_clock_get: 26 TSC cycles, about 10 ns,
+ * under KVM on AMD; 10-40 ns for aarch64's generic counter), and a timed
+ * region costs a few steps. A call shorter than 20 steps would be a
+ * staircase of steps, so such calls are timed in groups of G consecutive
+ * calls, G chosen so that a group spans at least 50 steps, and each sample
+ * is the group's time / G: a per-call mean that resolves gran / G. Filters
+ * larger than the L2 cache keep G = 1 (each call timed alone) whatever
+ * their length: their tails are what those rows are for.
+ *
+ * Two kinds of single-key rows:
+ *   chain        the index of the next key is computed from the previous
+ *                answer (i += 1 + answer), as in a pointer chase: a call
+ *                cannot start before the previous answer is known (except
+ *                as far as the CPU predicts it): the latency a caller waits;
+ *   independent  consecutive keys, as a hot loop runs them: calls overlap
+ *                in the CPU, so this is the cost per call of a stream.
+ * The batched rows time sbf_contains_u64 on 256 keys (batches of present
+ * and absent keys alternating), with the same choice of G.
+ *
+ * The cost of an empty timed region (median of empty begin/end pairs) is
+ * subtracted from each sample (once per group) and reported.
  */
 #define _GNU_SOURCE 1
 #include "bench.h"
@@ -14,51 +34,9 @@
 #include <string.h>
 
 #define LAT_BATCH 256u
-
-static unsigned bucket_of(uint64_t v)
-{
-    if (v < 2 * SBFB_LAT_SUB)
-        return (unsigned)v;
-    const unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= 5 */
-    return SBFB_LAT_SUB * (e - 3) + (unsigned)((v >> (e - 4)) & (SBFB_LAT_SUB - 1));
-}
-
-static void bucket_range(unsigned idx, double *lo, double *hi)
-{
-    if (idx < 2 * SBFB_LAT_SUB) {
-        *lo = idx;
-        *hi = idx + 1;
-        return;
-    }
-    const unsigned e = idx / SBFB_LAT_SUB + 3, sub = idx % SBFB_LAT_SUB;
-    *lo = ldexp((double)(SBFB_LAT_SUB + sub), (int)e - 4);
-    *hi = *lo + ldexp(1.0, (int)e - 4);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Median cost of an empty timed region, in ticks. */
-static uint64_t timer_overhead(void)
-{
-    enum { N = 20001 };
-    uint64_t *s = sbfb_xmalloc(N * sizeof *s);
-    for (int i = 0; i < 1000; i++) {
-        const uint64_t t0 = sbfb_ticks_begin();
-        s[0] = sbfb_ticks_end() - t0;
-    }
-    for (int i = 0; i < N; i++) {
-        const uint64_t t0 = sbfb_ticks_begin();
-        s[i] = sbfb_ticks_end() - t0;
-    }
-    qsort(s, N, sizeof *s, cmp_u64);
-    const uint64_t med = s[N / 2];
-    free(s);
-    return med;
-}
+#define GROUP_BELOW 20   /* clock steps: shorter calls are grouped */
+#define GROUP_SPAN 50    /* clock steps a group spans at least */
+#define GROUP_MAX 4096u
 
 typedef struct acc {
     uint64_t *counts;
@@ -68,7 +46,7 @@ typedef struct acc {
 
 static inline void acc_add(acc *a, uint64_t d)
 {
-    a->counts[bucket_of(d)]++;
+    a->counts[sbfb_hist_bucket(d)]++;
     a->n++;
     a->sum += (double)d;
     if (d < a->min)
@@ -77,7 +55,9 @@ static inline void acc_add(acc *a, uint64_t d)
         a->max = d;
 }
 
-static double percentile_ticks(const acc *a, double q)
+/* The q-quantile in histogram units: the bucket's midpoint (exact buckets:
+ * the value), clamped to the exact minimum and maximum. */
+static double percentile_units(const acc *a, double q)
 {
     const double rank = ceil(q * (double)a->n);
     uint64_t cum = 0;
@@ -85,7 +65,7 @@ static double percentile_ticks(const acc *a, double q)
         cum += a->counts[i];
         if ((double)cum >= rank && a->counts[i]) {
             double lo, hi;
-            bucket_range(i, &lo, &hi);
+            sbfb_hist_range(i, &lo, &hi);
             double v = i < 2 * SBFB_LAT_SUB ? lo : (lo + hi) / 2;
             if (v < (double)a->min)
                 v = (double)a->min;
@@ -97,145 +77,173 @@ static double percentile_ticks(const acc *a, double q)
     return (double)a->max;
 }
 
-static void finish(sbfb_lat *l, const acc *a, double ovh_ticks, double hz)
+static void finish(sbfb_lat *l, const acc *a, double ovh_ticks)
 {
-    const double ns = 1e9 / hz;
+    const sbfb_clock *c = sbfb_clock_get();
+    const double u = c->tick_ns / l->group;
     l->samples = a->n;
-    l->overhead_ns = ovh_ticks * ns;
-    l->min = (double)a->min * ns;
-    l->max = (double)a->max * ns;
-    l->mean = a->sum / (double)a->n * ns;
-    l->p50 = percentile_ticks(a, 0.50) * ns;
-    l->p90 = percentile_ticks(a, 0.90) * ns;
-    l->p99 = percentile_ticks(a, 0.99) * ns;
-    l->p999 = percentile_ticks(a, 0.999) * ns;
-    l->p9999 = percentile_ticks(a, 0.9999) * ns;
+    l->overhead_ns = ovh_ticks * c->tick_ns;
+    l->unit_ns = u;
+    l->resolution_ns = (double)c->gran_ticks * c->tick_ns / l->group;
+    l->min = (double)a->min * u;
+    l->max = (double)a->max * u;
+    l->mean = a->sum / (double)a->n * u;
+    l->p50 = percentile_units(a, 0.50) * u;
+    l->p90 = percentile_units(a, 0.90) * u;
+    l->p99 = percentile_units(a, 0.99) * u;
+    l->p999 = percentile_units(a, 0.999) * u;
+    l->p9999 = percentile_units(a, 0.9999) * u;
     l->counts = a->counts;
 }
 
 static volatile uint64_t g_lat_sink;
 
-static void time_single(const sbf_filter *f, const uint64_t *keys, size_t P,
-                        uint64_t samples, uint64_t ovh, acc *a)
+/* What one histogram times: calls on keys[0..P) of f. */
+typedef struct latjob {
+    const sbf_filter *f;
+    const uint64_t *keys;
+    size_t P;
+    int chain;          /* single keys: the next index from the answer */
+    unsigned batch;     /* keys per call: 1 (sbf_contains) or LAT_BATCH */
+    uint8_t *out;       /* LAT_BATCH answers */
+} latjob;
+
+/* G consecutive calls from key index *pos; returns the hits. */
+static inline uint64_t run_calls(const latjob *j, size_t *pos, unsigned G)
 {
+    size_t i = *pos;
     uint64_t hits = 0;
-    for (size_t i = 0; i < P && i < 20000; i++)  /* warm */
-        hits += (uint64_t)sbf_contains(f, &keys[i], 8);
-    for (uint64_t i = 0; i < samples; i++) {
-        const uint64_t *kp = &keys[i % P];
-        const uint64_t t0 = sbfb_ticks_begin();
-        hits += (uint64_t)sbf_contains(f, kp, 8);
-        const uint64_t d = sbfb_ticks_end() - t0;
-        acc_add(a, d > ovh ? d - ovh : 0);
+    if (j->batch > 1) {
+        for (unsigned g = 0; g < G; g++) {
+            hits += sbf_contains_u64(j->f, &j->keys[i], j->batch, j->out);
+            i += j->batch;
+            if (i + j->batch > j->P)
+                i = 0;
+        }
+    } else if (j->chain) {
+        for (unsigned g = 0; g < G; g++) {
+            const int h = sbf_contains(j->f, &j->keys[i], 8);
+            hits += (uint64_t)(h & 1);
+            i += 1 + (size_t)(h & 1);   /* data-dependent on the answer */
+            if (i >= j->P)
+                i -= j->P;
+        }
+    } else {
+        for (unsigned g = 0; g < G; g++) {
+            hits += (uint64_t)sbf_contains(j->f, &j->keys[i], 8);
+            if (++i == j->P)
+                i = 0;
+        }
     }
-    g_lat_sink += hits;
+    *pos = i;
+    return hits;
 }
 
-static void time_batch(const sbf_filter *f, const uint64_t *keys, size_t P,
-                       uint64_t samples, uint64_t ovh, acc *a)
+/* Ticks of one call, estimated from 15 timed runs of 64 calls (batches: 4):
+ * the median, the timed region's cost taken off. */
+static double ticks_per_call(const latjob *j, size_t *pos, uint64_t ovh)
 {
-    uint8_t out[LAT_BATCH];
-    const size_t span = P > LAT_BATCH ? P - LAT_BATCH : 1;
+    const unsigned n = j->batch > 1 ? 4 : 64;
+    double t[15];
     uint64_t hits = 0;
-    for (uint64_t i = 0; i < samples / 8 + 1; i++)  /* warm */
-        hits += sbf_contains_u64(f, &keys[(i * LAT_BATCH) % span], LAT_BATCH, out);
-    for (uint64_t i = 0; i < samples; i++) {
-        const uint64_t *kp = &keys[(i * LAT_BATCH) % span];
+    for (int r = 0; r < 15; r++) {
         const uint64_t t0 = sbfb_ticks_begin();
-        hits += sbf_contains_u64(f, kp, LAT_BATCH, out);
+        hits += run_calls(j, pos, n);
+        const uint64_t d = sbfb_ticks_end() - t0;
+        t[r] = d > ovh ? (double)(d - ovh) / n : 0;
+    }
+    g_lat_sink += hits;
+    for (int a = 1; a < 15; a++)   /* insertion sort */
+        for (int b = a; b > 0 && t[b - 1] > t[b]; b--) {
+            const double x = t[b];
+            t[b] = t[b - 1];
+            t[b - 1] = x;
+        }
+    return t[7];
+}
+
+/* G for one row: 1 unless the call spans fewer than GROUP_BELOW clock
+ * steps on a filter that fits the L2 cache. */
+static unsigned choose_group(const sbfb_opts *o, size_t bytes, double call_ticks)
+{
+    if (o->lat_group)
+        return o->lat_group;
+    const double gran = (double)sbfb_clock_get()->gran_ticks;
+    if (bytes > o->lat_group_max || call_ticks >= GROUP_BELOW * gran)
+        return 1;
+    const double g = ceil(GROUP_SPAN * gran / (call_ticks > 0.1 ? call_ticks : 0.1));
+    return g > GROUP_MAX ? GROUP_MAX : g < 1 ? 1 : (unsigned)g;
+}
+
+/* One histogram: warm, choose G, then `samples` timed groups of G calls;
+ * each sample is the group's ticks less the overhead, counted in units of
+ * tick / G. */
+static unsigned time_job(const sbfb_opts *o, const latjob *j, size_t bytes, uint64_t samples,
+                         uint64_t ovh, acc *a)
+{
+    size_t pos = 0;
+    const size_t warm = j->batch > 1 ? (j->P / j->batch < 2000 ? j->P / j->batch : 2000)
+                                     : (j->P < 20000 ? j->P : 20000);
+    uint64_t hits = run_calls(j, &pos, (unsigned)warm);
+    const unsigned G = choose_group(o, bytes, ticks_per_call(j, &pos, ovh));
+    for (uint64_t s = 0; s < samples; s++) {
+        const uint64_t t0 = sbfb_ticks_begin();
+        hits += run_calls(j, &pos, G);
         const uint64_t d = sbfb_ticks_end() - t0;
         acc_add(a, d > ovh ? d - ovh : 0);
     }
     g_lat_sink += hits;
+    return G;
 }
+
+/* The rows of one filter: single keys (chain and independent, present and
+ * absent keys apart), then batches. */
+static const struct {
+    const char *mode, *timing, *lookup;
+} rows[] = {
+    { "single", "chain", "positive" },
+    { "single", "chain", "negative" },
+    { "single", "independent", "positive" },
+    { "single", "independent", "negative" },
+    { "batch", "independent", "alternating" },
+};
 
 void sbfb_latency_filter(const sbfb_opts *o, sbfb_results *r, const sbf_filter *f,
                          int isa, int layout, int size_idx, size_t bytes,
                          const uint64_t *pos, const uint64_t *neg, size_t P)
 {
-    const double hz = sbfb_ticks_hz();
-    const uint64_t ovh = timer_overhead();
+    const uint64_t ovh = sbfb_timer_overhead(NULL);
     if (P < LAT_BATCH + 1)
         return;
-    static const char *const what[3] = { "positive", "negative", "mixed" };
-    for (int w = 0; w < 3; w++) {
-        const int batch = w == 2;
+    uint8_t out[LAT_BATCH];
+    uint64_t *mix = sbfb_xmalloc(P * sizeof *mix);
+    for (size_t i = 0; i < P; i++)   /* batches of present, then absent keys */
+        mix[i] = (i / LAT_BATCH) % 2 ? neg[i] : pos[i];
+    for (size_t w = 0; w < sizeof rows / sizeof rows[0]; w++) {
+        const int batch = rows[w].mode[0] == 'b';
+        const latjob j = { f, batch ? mix : rows[w].lookup[0] == 'p' ? pos : neg, P,
+                           rows[w].timing[0] == 'c', batch ? LAT_BATCH : 1, out };
         acc a = { calloc(SBFB_LAT_BUCKETS, sizeof(uint64_t)), 0, UINT64_MAX, 0, 0 };
         if (a.counts == NULL)
-            return;
-        if (!batch) {
-            time_single(f, w == 0 ? pos : neg, P, o->lat_samples, ovh, &a);
-        } else {
-            /* Batches mix the two halves: positives then negatives. */
-            const uint64_t ns = o->lat_samples / 64 < 2000 ? 2000 : o->lat_samples / 64;
-            uint64_t *mix = sbfb_xmalloc(P * sizeof *mix);
-            for (size_t i = 0; i < P; i++)
-                mix[i] = (i / LAT_BATCH) % 2 ? neg[i] : pos[i];
-            time_batch(f, mix, P, ns, ovh, &a);
-            free(mix);
-        }
+            break;
+        const uint64_t samples =
+            !batch ? o->lat_samples : o->lat_samples / 64 < 2000 ? 2000 : o->lat_samples / 64;
+        const unsigned G = time_job(o, &j, bytes, samples, ovh, &a);
         sbfb_lat *l = sbfb_add_lat(r);
         l->layout = layout;
         l->isa = isa;
         l->size_idx = size_idx;
         l->bytes = bytes;
         l->op = "contains";
-        l->mode = batch ? "batch" : "single";
-        l->lookup = batch ? "alternating" : what[w];
-        l->batch = batch ? LAT_BATCH : 1;
-        snprintf(l->name, sizeof l->name, "%s %s %s %s", sbfb_layout_name(layout),
-                 o->sizes[size_idx].label, batch ? "batch256" : "single",
-                 batch ? "alternating" : what[w]);
-        finish(l, &a, (double)ovh, hz);
+        l->mode = rows[w].mode;
+        l->timing = rows[w].timing;
+        l->lookup = rows[w].lookup;
+        l->batch = j.batch;
+        l->group = G;
+        snprintf(l->name, sizeof l->name, "%s %s %s %s %s", sbfb_layout_name(layout),
+                 o->sizes[size_idx].label, batch ? "batch256" : "single", rows[w].timing,
+                 rows[w].lookup);
+        finish(l, &a, (double)ovh);
     }
-}
-
-/* Coarse rows (a quarter of a power of two) from p0 to p99.99, then the tail. */
-void sbfb_lat_print_hist(FILE *out, const sbfb_lat *l)
-{
-    const double tick_ns = 1e9 / sbfb_ticks_hz();
-    uint64_t rows[SBFB_LAT_BUCKETS / 4];
-    double rlo[SBFB_LAT_BUCKETS / 4], rhi[SBFB_LAT_BUCKETS / 4];
-    int nrows = 0;
-    uint64_t peak = 0, cum = 0, tail = 0;
-    const double stop = l->p9999 / tick_ns;
-    for (unsigned i = 0; i < SBFB_LAT_BUCKETS; i += 4) {
-        uint64_t c = 0;
-        for (unsigned j = i; j < i + 4; j++)
-            c += l->counts[j];
-        double lo, hi, lo2, hi2;
-        bucket_range(i, &lo, &hi);
-        bucket_range(i + 3, &lo2, &hi2);
-        if (lo > stop) {
-            tail += c;
-            continue;
-        }
-        if (c == 0 && cum == 0)
-            continue;
-        cum += c;
-        rows[nrows] = c;
-        rlo[nrows] = lo * tick_ns;
-        rhi[nrows] = hi2 * tick_ns;
-        if (c > peak)
-            peak = c;
-        nrows++;
-    }
-    while (nrows > 0 && rows[nrows - 1] == 0)
-        nrows--;
-    fprintf(out, "  %s: n=%llu, timer overhead %.1f ns subtracted\n", l->name,
-            (unsigned long long)l->samples, l->overhead_ns);
-    fprintf(out, "  min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  p99.99 %.1f  max %.1f ns\n",
-            l->min, l->p50, l->p90, l->p99, l->p999, l->p9999, l->max);
-    for (int i = 0; i < nrows; i++) {
-        const int w = peak ? (int)((double)rows[i] * 50.0 / (double)peak + 0.5) : 0;
-        char bar[64];
-        memset(bar, '#', (size_t)w);
-        bar[w] = '\0';
-        if (w == 0 && rows[i])
-            snprintf(bar, sizeof bar, ".");
-        fprintf(out, "  %9.1f - %9.1f ns %10llu %s\n", rlo[i], rhi[i],
-                (unsigned long long)rows[i], bar);
-    }
-    if (tail)
-        fprintf(out, "  %9s > %9.1f ns %10llu\n", "", l->p9999, (unsigned long long)tail);
+    free(mix);
 }

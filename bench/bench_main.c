@@ -40,9 +40,15 @@ static void usage(FILE *out)
 "  --reps N             repetitions per measurement, best kept (default 3)\n"
 "  --fpr-bits A-B       bits per key for the FPR table (default 4-24)\n"
 "  --fpr-n N            keys per FPR filter (default 1000000)\n"
-"  --fpr-time S         seconds for all FPR probes (default 100, quick 12)\n"
-"  --fpr-max-probes N   cap per FPR filter (default 1e9, quick 2e7)\n"
-"  --lat-samples N      timed calls per latency histogram (default 1000000)\n"
+"  --fpr-time S         seconds for FPR probes beyond each row's minimum of 10^4\n"
+"                       expected false positives (default 60, quick 12)\n"
+"  --fpr-max-probes N   cap per FPR row; a row it stops short of its minimum is\n"
+"                       marked low-resolution (default 2e9, quick 2e7)\n"
+"  --fpr-threads N      threads building and probing FPR filters (default: CPUs)\n"
+"  --lat-samples N      timed samples per latency histogram (default 1000000)\n"
+"  --lat-group auto|N   calls per latency sample: auto (the default) groups calls\n"
+"                       shorter than 20 clock steps on filters within the L2\n"
+"                       cache; N forces it (1: every call timed alone)\n"
 "  --seed N             key generator seed (default 42)\n"
 "  --json FILE          write every result as JSON (schema: bench/README.md)\n"
 "  --outdir DIR         write bench.json, REPORT.md and plot data into DIR\n"
@@ -138,6 +144,12 @@ static void die(const char *what, const char *arg)
     exit(1);
 }
 
+/* What the command line gave beyond sbfb_opts. */
+typedef struct cli {
+    const char *isa_arg, *size_arg;
+    int quiet;
+} cli;
+
 static int mkdir_p(const char *dir)
 {
     char tmp[1024];
@@ -152,168 +164,259 @@ static int mkdir_p(const char *dir)
     return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+static void set_defaults(sbfb_opts *o)
 {
-    sbfb_opts o;
-    memset(&o, 0, sizeof o);
-    o.suites = SBFB_S_ALL;
-    o.layouts = (1u << SBFB_NLAYOUTS) - 1;
-    o.bits_per_key = 10;
-    o.min_time = -1;
-    o.reps = 3;
-    o.fpr_lo = 4;
-    o.fpr_hi = 24;
-    o.fpr_n = 1000000;
-    o.fpr_time = -1;
-    o.fpr_max_probes = 0;
-    o.lat_samples = 0;
-    o.seed = 42;
-    o.progress = -1;
-    o.cflags = SBFB_CFLAGS;
-    const char *isa_arg = NULL, *size_arg = NULL;
-    int quiet = 0;
+    memset(o, 0, sizeof *o);
+    o->suites = SBFB_S_ALL;
+    o->layouts = (1u << SBFB_NLAYOUTS) - 1;
+    o->bits_per_key = 10;
+    o->min_time = -1;
+    o->reps = 3;
+    o->fpr_lo = 4;
+    o->fpr_hi = 24;
+    o->fpr_n = 1000000;
+    o->fpr_time = -1;
+    o->fpr_max_probes = 0;
+    o->lat_samples = 0;
+    o->seed = 42;
+    o->progress = -1;
+    o->cflags = SBFB_CFLAGS;
+}
 
+/* What was left to depend on --quick and the terminal. */
+static void finish_defaults(sbfb_opts *o)
+{
+    if (o->progress == -1)
+        o->progress = isatty(2) ? 2 : 1;
+    if (o->min_time < 0)
+        o->min_time = o->quick ? 0.02 : 0.05;
+    if (o->quick && o->reps == 3)
+        o->reps = 2;
+    if (o->fpr_time < 0)
+        o->fpr_time = o->quick ? 12 : 60;
+    if (o->fpr_max_probes == 0)
+        o->fpr_max_probes = o->quick ? 20000000 : 2000000000;
+    if (o->lat_samples == 0)
+        o->lat_samples = o->quick ? 100000 : 1000000;
+}
+
+static unsigned layout_bit(const char *name)
+{
+    const int l = sbfb_layout_from_name(name);
+    return l < 0 ? 0 : 1u << l;
+}
+
+/* A comma list of names, each mapped to bits by bit_of (0: unknown, which
+ * stops the run with `what`); the union of the bits. */
+static unsigned parse_bits(const char *v, unsigned (*bit_of)(const char *), const char *what)
+{
+    char buf[256], *s = buf, *it;
+    snprintf(buf, sizeof buf, "%s", v);
+    unsigned bits = 0;
+    while ((it = next_item(&s))) {
+        const unsigned bit = bit_of(it);
+        if (bit == 0)
+            die(what, it);
+        bits |= bit;
+    }
+    return bits;
+}
+
+/* Option a is `name`, and has a value (else the run stops). */
+static int needv(const char *a, const char *v)
+{
+    if (v == NULL)
+        die("missing value for", a);
+    return 1;
+}
+#define IS(name) (!strcmp(a, (name)) && needv(a, v))
+
+/* The options of the FPR suite; 1 when a was one of them. */
+static int parse_fpr_option(sbfb_opts *o, const char *a, const char *v)
+{
+    if (IS("--fpr-bits")) {
+        if (sscanf(v, "%d-%d", &o->fpr_lo, &o->fpr_hi) != 2)
+            o->fpr_lo = o->fpr_hi = atoi(v);
+        if (o->fpr_lo < 1 || o->fpr_hi > 64 || o->fpr_lo > o->fpr_hi)
+            die("bad --fpr-bits", v);
+    } else if (IS("--fpr-n")) {
+        o->fpr_n = (uint64_t)atof(v);
+        if (o->fpr_n < 1000)
+            die("--fpr-n must be at least 1000", v);
+    } else if (IS("--fpr-time")) {
+        o->fpr_time = atof(v);
+    } else if (IS("--fpr-max-probes")) {
+        o->fpr_max_probes = (uint64_t)atof(v);
+    } else if (IS("--fpr-threads")) {
+        o->fpr_threads = atoi(v);
+        if (o->fpr_threads < 1 || o->fpr_threads > 8)
+            die("--fpr-threads takes 1..8", v);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Options that take a value (v, NULL when none follows); 1 when a was one
+ * of them. */
+static int parse_valued(sbfb_opts *o, cli *c, const char *a, const char *v)
+{
+    if (IS("--suite")) {
+        o->suites = parse_bits(v, sbfb_suite_bit, "unknown suite");
+    } else if (IS("--layout")) {
+        o->layouts = parse_bits(v, layout_bit, "unknown layout");
+    } else if (IS("--isa")) {
+        c->isa_arg = v;
+    } else if (IS("--sizes")) {
+        c->size_arg = v;
+    } else if (IS("--bits-per-key")) {
+        o->bits_per_key = atof(v);
+        if (!(o->bits_per_key >= 1 && o->bits_per_key <= 64))
+            die("bits per key must be in 1..64", v);
+    } else if (IS("--min-time")) {
+        o->min_time = atof(v);
+    } else if (IS("--reps")) {
+        o->reps = atoi(v);
+        if (o->reps < 1)
+            die("bad --reps", v);
+    } else if (parse_fpr_option(o, a, v)) {
+        /* done */
+    } else if (IS("--lat-samples")) {
+        o->lat_samples = (uint64_t)atof(v);
+    } else if (IS("--lat-group")) {
+        o->lat_group = !strcmp(v, "auto") ? 0 : (unsigned)atoi(v);
+        if (strcmp(v, "auto") != 0 && (o->lat_group < 1 || o->lat_group > 4096))
+            die("--lat-group takes auto or 1..4096", v);
+    } else if (IS("--seed")) {
+        o->seed = strtoull(v, NULL, 0);
+    } else if (IS("--json")) {
+        o->json_path = v;
+    } else if (IS("--outdir")) {
+        o->outdir = v;
+    } else if (IS("--commit")) {
+        o->commit = v;
+    } else if (IS("--progress")) {
+        o->progress = !strcmp(v, "none") ? 0 : !strcmp(v, "plain") ? 1
+                    : !strcmp(v, "line") ? 2 : !strcmp(v, "auto") ? -1 : -2;
+        if (o->progress == -2)
+            die("bad --progress", v);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+#undef IS
+
+static void parse_args(int argc, char **argv, sbfb_opts *o, cli *c)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDV() do { if (!v) die("missing value for", a); i++; } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return 0;
+            exit(0);
         } else if (!strcmp(a, "--quick")) {
-            o.quick = 1;
+            o->quick = 1;
         } else if (!strcmp(a, "--quiet")) {
-            quiet = 1;
-        } else if (!strcmp(a, "--suite")) {
-            NEEDV();
-            char buf[256], *s = buf, *it;
-            snprintf(buf, sizeof buf, "%s", v);
-            o.suites = 0;
-            while ((it = next_item(&s))) {
-                if (!strcmp(it, "tput")) o.suites |= SBFB_S_TPUT;
-                else if (!strcmp(it, "hash")) o.suites |= SBFB_S_HASH;
-                else if (!strcmp(it, "roofline")) o.suites |= SBFB_S_ROOF;
-                else if (!strcmp(it, "libbloom")) o.suites |= SBFB_S_LIBBLOOM;
-                else if (!strcmp(it, "latency")) o.suites |= SBFB_S_LAT;
-                else if (!strcmp(it, "fpr")) o.suites |= SBFB_S_FPR;
-                else if (!strcmp(it, "all")) o.suites |= SBFB_S_ALL;
-                else die("unknown suite", it);
-            }
-        } else if (!strcmp(a, "--layout")) {
-            NEEDV();
-            char buf[256], *s = buf, *it;
-            snprintf(buf, sizeof buf, "%s", v);
-            o.layouts = 0;
-            while ((it = next_item(&s))) {
-                const int l = sbfb_layout_from_name(it);
-                if (l < 0)
-                    die("unknown layout", it);
-                o.layouts |= 1u << l;
-            }
-        } else if (!strcmp(a, "--isa")) {
-            NEEDV();
-            isa_arg = v;
-        } else if (!strcmp(a, "--sizes")) {
-            NEEDV();
-            size_arg = v;
-        } else if (!strcmp(a, "--bits-per-key")) {
-            NEEDV();
-            o.bits_per_key = atof(v);
-            if (!(o.bits_per_key >= 1 && o.bits_per_key <= 64))
-                die("bits per key must be in 1..64", v);
-        } else if (!strcmp(a, "--min-time")) {
-            NEEDV();
-            o.min_time = atof(v);
-        } else if (!strcmp(a, "--reps")) {
-            NEEDV();
-            o.reps = atoi(v);
-            if (o.reps < 1)
-                die("bad --reps", v);
-        } else if (!strcmp(a, "--fpr-bits")) {
-            NEEDV();
-            if (sscanf(v, "%d-%d", &o.fpr_lo, &o.fpr_hi) != 2) {
-                o.fpr_lo = o.fpr_hi = atoi(v);
-            }
-            if (o.fpr_lo < 1 || o.fpr_hi > 64 || o.fpr_lo > o.fpr_hi)
-                die("bad --fpr-bits", v);
-        } else if (!strcmp(a, "--fpr-n")) {
-            NEEDV();
-            o.fpr_n = (uint64_t)atof(v);
-            if (o.fpr_n < 1000)
-                die("--fpr-n must be at least 1000", v);
-        } else if (!strcmp(a, "--fpr-time")) {
-            NEEDV();
-            o.fpr_time = atof(v);
-        } else if (!strcmp(a, "--fpr-max-probes")) {
-            NEEDV();
-            o.fpr_max_probes = (uint64_t)atof(v);
-        } else if (!strcmp(a, "--lat-samples")) {
-            NEEDV();
-            o.lat_samples = (uint64_t)atof(v);
-        } else if (!strcmp(a, "--seed")) {
-            NEEDV();
-            o.seed = strtoull(v, NULL, 0);
-        } else if (!strcmp(a, "--json")) {
-            NEEDV();
-            o.json_path = v;
-        } else if (!strcmp(a, "--outdir")) {
-            NEEDV();
-            o.outdir = v;
-        } else if (!strcmp(a, "--commit")) {
-            NEEDV();
-            o.commit = v;
-        } else if (!strcmp(a, "--progress")) {
-            NEEDV();
-            o.progress = !strcmp(v, "none") ? 0 : !strcmp(v, "plain") ? 1
-                       : !strcmp(v, "line") ? 2 : !strcmp(v, "auto") ? -1 : -2;
-            if (o.progress == -2)
-                die("bad --progress", v);
+            c->quiet = 1;
         } else if (!strcmp(a, "--check-insn")) {
-            o.check = o.check_insn = 1;
+            o->check = o->check_insn = 1;
         } else if (!strcmp(a, "--check-ratios")) {
-            o.check = o.check_ratios = 1;
+            o->check = o->check_ratios = 1;
+        } else if (parse_valued(o, c, a, i + 1 < argc ? argv[i + 1] : NULL)) {
+            i++;
         } else {
             die("unknown option", a);
         }
-#undef NEEDV
     }
+    finish_defaults(o);
+}
 
-    if (o.progress == -1)
-        o.progress = isatty(2) ? 2 : 1;
-    if (o.min_time < 0)
-        o.min_time = o.quick ? 0.02 : 0.05;
-    if (o.quick && o.reps == 3)
-        o.reps = 2;
-    if (o.fpr_time < 0)
-        o.fpr_time = o.quick ? 12 : 100;
-    if (o.fpr_max_probes == 0)
-        o.fpr_max_probes = o.quick ? 20000000 : 1000000000;
-    if (o.lat_samples == 0)
-        o.lat_samples = o.quick ? 100000 : 1000000;
-
-    /* ISAs: every available one (scalar first: the reference for speedups). */
+/* ISAs: every available one (scalar first: the reference for speedups). */
+static void pick_isas(sbfb_opts *o, const char *isa_arg)
+{
     if (isa_arg == NULL || !strcmp(isa_arg, "all")) {
-        for (int isa = SBF_ISA_SCALAR; isa <= SBF_ISA_NEON; isa++)
-            if (sbf_isa_available(isa))
-                o.isas[o.nisa++] = isa;
-    } else {
-        char buf[256], *s = buf, *it;
-        snprintf(buf, sizeof buf, "%s", isa_arg);
-        while ((it = next_item(&s)) && o.nisa < SBFB_MAX_ISA) {
-            int isa = sbf_isa_from_name(it);
-            if (isa == SBF_ISA_AUTO) {
-                sbf_isa_set(SBF_ISA_AUTO);
-                isa = sbf_isa_active();
+        o->nisa = sbfb_isas(o->isas, (int)(sizeof o->isas / sizeof o->isas[0]), 1);
+        return;
+    }
+    char buf[256], *s = buf, *it;
+    snprintf(buf, sizeof buf, "%s", isa_arg);
+    while ((it = next_item(&s)) && o->nisa < SBFB_MAX_ISA) {
+        int isa = sbf_isa_from_name(it);
+        if (isa == SBF_ISA_AUTO) {
+            sbf_isa_set(SBF_ISA_AUTO);
+            isa = sbf_isa_active();
+        }
+        if (isa < 0)
+            die("unknown ISA", it);
+        if (!sbf_isa_available(isa)) {
+            sbfb_note("ISA %s is not available here (skipped)", it);
+            continue;
+        }
+        o->isas[o->nisa++] = isa;
+    }
+}
+
+/* Sizes: the machine's four levels, or the list given (labels or bytes). */
+static void pick_sizes(sbfb_opts *o, const sbfb_machine *m, const char *size_arg)
+{
+    sbfb_size lv[4];
+    level_sizes(m, o->quick, lv);
+    if (size_arg == NULL) {
+        for (int i = 0; i < 4; i++)
+            o->sizes[o->nsizes++] = lv[i];
+        return;
+    }
+    char buf[256], *s = buf, *it;
+    snprintf(buf, sizeof buf, "%s", size_arg);
+    while ((it = next_item(&s)) && o->nsizes < SBFB_MAX_SIZES) {
+        sbfb_size z;
+        memset(&z, 0, sizeof z);
+        int found = 0;
+        for (int i = 0; i < 4; i++)
+            if (!strcasecmp(it, lv[i].label)) {
+                z = lv[i];
+                found = 1;
             }
-            if (isa < 0)
-                die("unknown ISA", it);
-            if (!sbf_isa_available(isa)) {
-                sbfb_note("ISA %s is not available here (skipped)", it);
-                continue;
-            }
-            o.isas[o.nisa++] = isa;
+        if (!found) {
+            if (parse_bytes(it, &z.bytes) != 0 || z.bytes < 4096)
+                die("bad size (at least 4K)", it);
+            z.bytes = (z.bytes + 63) / 64 * 64;
+            sbfb_fmt_bytes(z.bytes, z.label, sizeof z.label);
+        }
+        o->sizes[o->nsizes++] = z;
+    }
+}
+
+/* bench.json, REPORT.md and the plot data into --outdir; --json FILE. */
+static int write_outputs(const sbfb_opts *o, const sbfb_results *r, const sbfb_machine *m)
+{
+    if (o->outdir) {
+        if (mkdir_p(o->outdir) != 0) {
+            fprintf(stderr, "sbf-bench: cannot create %s\n", o->outdir);
+            return 1;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/bench.json", o->outdir);
+        if (sbfb_write_json(path, o, r, m) != 0 || sbfb_write_report(o->outdir, o, r, m) != 0) {
+            fprintf(stderr, "sbf-bench: cannot write into %s\n", o->outdir);
+            return 1;
         }
     }
+    if (o->json_path && sbfb_write_json(o->json_path, o, r, m) != 0) {
+        fprintf(stderr, "sbf-bench: cannot write %s\n", o->json_path);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    sbfb_opts o;
+    cli c = { NULL, NULL, 0 };
+    set_defaults(&o);
+    parse_args(argc, argv, &o, &c);
+    pick_isas(&o, c.isa_arg);
     /* With SBF_ISA set, sbf_isa_active() fails if it names an unavailable ISA. */
     const int act = sbf_isa_active();
     if (act < 0 && !o.check_insn) {
@@ -321,79 +424,24 @@ int main(int argc, char **argv)
                 sbf_strerror(act));
         return 2;
     }
-
     sbfb_machine m;
     sbfb_machine_get(&m);
-    sbfb_size lv[4];
-    level_sizes(&m, o.quick, lv);
-    if (size_arg == NULL) {
-        for (int i = 0; i < 4; i++)
-            o.sizes[o.nsizes++] = lv[i];
-    } else {
-        char buf[256], *s = buf, *it;
-        snprintf(buf, sizeof buf, "%s", size_arg);
-        while ((it = next_item(&s)) && o.nsizes < SBFB_MAX_SIZES) {
-            sbfb_size z;
-            memset(&z, 0, sizeof z);
-            int found = 0;
-            for (int i = 0; i < 4; i++)
-                if (!strcasecmp(it, lv[i].label)) {
-                    z = lv[i];
-                    found = 1;
-                }
-            if (!found) {
-                if (parse_bytes(it, &z.bytes) != 0 || z.bytes < 4096)
-                    die("bad size (at least 4K)", it);
-                z.bytes = (z.bytes + 63) / 64 * 64;
-                sbfb_fmt_bytes(z.bytes, z.label, sizeof z.label);
-            }
-            o.sizes[o.nsizes++] = z;
-        }
-    }
+    pick_sizes(&o, &m, c.size_arg);
+    o.lat_group_max = m.l2 ? m.l2 : (size_t)1 << 20;
 
     sbfb_results r;
     memset(&r, 0, sizeof r);
     const double t0 = sbfb_now();
     sbfb_progress_init(o.progress, 0);
-    int rc = 0;
-    if (o.check) {
-        rc = sbfb_run_check(&o, &r);
-    } else {
-        (void)sbfb_ticks_hz();
-        if (o.suites & SBFB_S_HASH)
-            sbfb_run_hash(&o, &r);
-        if (o.suites & SBFB_S_ROOF)
-            sbfb_run_roofline(&o, &r);
-        if (o.suites & (SBFB_S_TPUT | SBFB_S_LAT))
-            sbfb_run_filters(&o, &r);
-        if (o.suites & SBFB_S_LIBBLOOM)
-            sbfb_run_libbloom(&o, &r);
-        if (o.suites & SBFB_S_FPR)
-            sbfb_run_fpr(&o, &r);
-    }
+    const int rc = o.check ? sbfb_run_check(&o, &r) : (sbfb_run_sections(&o, &r), 0);
     sbfb_progress_done();
     r.seconds = sbfb_now() - t0;
     if (rc != 0)
         return rc;
-    if (!quiet && !o.check)
+    if (!c.quiet && !o.check)
         sbfb_print_tables(stdout, &o, &r, &m);
-    if (o.outdir) {
-        if (mkdir_p(o.outdir) != 0) {
-            fprintf(stderr, "sbf-bench: cannot create %s\n", o.outdir);
-            return 1;
-        }
-        char path[1024];
-        snprintf(path, sizeof path, "%s/bench.json", o.outdir);
-        if (sbfb_write_json(path, &o, &r, &m) != 0 ||
-            sbfb_write_report(o.outdir, &o, &r, &m) != 0) {
-            fprintf(stderr, "sbf-bench: cannot write into %s\n", o.outdir);
-            return 1;
-        }
-    }
-    if (o.json_path && sbfb_write_json(o.json_path, &o, &r, &m) != 0) {
-        fprintf(stderr, "sbf-bench: cannot write %s\n", o.json_path);
+    if (write_outputs(&o, &r, &m) != 0)
         return 1;
-    }
     if (!o.check)
         sbfb_note("done in %.0f s", r.seconds);
     sbfb_results_free(&r);

@@ -10,7 +10,8 @@
  *  - The library never prints, aborts or exits.
  *  - Thread safety: a filter is a plain object. Any number of threads may
  *    call the const (query) functions on one filter at once; a call that
- *    modifies a filter needs exclusive access to it. The ISA functions and
+ *    modifies a filter needs exclusive access to it, unless the filter was
+ *    created with SBF_CONCURRENT (see there). The ISA functions and
  *    sbf_create are safe to call from any thread.
  *  - A filter mapped by sbf_map is read-only: every call that would modify
  *    it returns SBF_E_READONLY and changes nothing.
@@ -72,6 +73,7 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_READONLY        -19  /* the filter is a read-only mapping (sbf_map) */
 #define SBF_E_IO              -20  /* a system call on a file failed; errno says which */
 #define SBF_E_ENDIAN          -21  /* format 2 is little endian and this host is not */
+#define SBF_E_FLAGS           -23  /* sbf_params.flags has an unknown bit */
 
 /* A static, human-readable string for any int (unknown codes included). */
 SBF_API const char *sbf_strerror(int code);
@@ -113,6 +115,7 @@ typedef enum sbf_layout {
  *  k           0: derive; classic 1..255, blocked/counting 1..16,
  *              split-block 8 (256-bit blocks) or 16 (512-bit blocks)
  *  seed        MurmurHash3 seed; 0 is Guava's
+ *  flags       0, or SBF_CONCURRENT (below); another bit is SBF_E_FLAGS
  */
 typedef struct sbf_params {
     int layout;
@@ -121,7 +124,34 @@ typedef struct sbf_params {
     uint64_t bits;
     uint32_t k;
     uint32_t seed;
+    uint32_t flags;
 } sbf_params;
+
+/*
+ * SBF_CONCURRENT: a filter created with this flag takes sbf_add,
+ * sbf_add_u64, sbf_add_batch, sbf_remove and sbf_union (as dst) from any
+ * number of threads at once, concurrently with any queries, with no lock:
+ * bits are set with atomic fetch-or on 64-bit words, counters move by
+ * compare-and-swap that keeps a counter at 15 once saturated, and queries
+ * read with relaxed atomic loads (no data race).
+ * Guarantees:
+ *  - a key whose add has returned is found by every query that starts after
+ *    it in the caller's happens-before order (a release/acquire pair, a
+ *    thread join, a mutex: the library adds no ordering of its own);
+ *  - a query concurrent with the key's add may answer either way; no key
+ *    whose add returned is ever reported absent (no false negative);
+ *  - once all adds have returned, the filter bytes equal those of a filter
+ *    built by one thread from the same keys (OR and saturating +1 commute);
+ *    for counting filters with concurrent removes, as any order of them;
+ *  - sbf_add's return (did the answer change) is exact for the calling
+ *    thread's view: two threads adding one key may both see 1;
+ *  - keys_added (sbf_info, serialization) is summed from per-thread counts
+ *    and may be approximate while adds run; it is exact once they return.
+ * sbf_clear, sbf_intersect, sbf_union with this filter as src, sbf_free
+ * and (de)serialization still need no concurrent modification. A plain
+ * filter (no flag) keeps the faster non-atomic kernels.
+ */
+#define SBF_CONCURRENT (UINT32_C(1) << 0)
 
 typedef struct sbf_filter sbf_filter;
 
@@ -129,7 +159,7 @@ typedef struct sbf_filter sbf_filter;
  * Creates a filter with every bit clear. On failure *out is set to NULL
  * (when out is not NULL).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_K,
- * SBF_E_TOO_LARGE, SBF_E_NOMEM, or the ISA error of the forced ISA
+ * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, or the ISA error of the forced ISA
  * (SBF_E_ISA_UNKNOWN / SBF_E_ISA_UNAVAILABLE, see sbf_isa_set).
  * Filters of 2 MiB and more are 2 MiB aligned and advised to use huge pages.
  */

@@ -31,14 +31,9 @@ mkdir -p "$dir"
 if command -v gnuplot >/dev/null; then
   term=png
   gnuplot -e 'set terminal' 2>&1 | grep -q pngcairo && term=pngcairo
-  for gp in throughput fpr latency; do
-    want=1
-    case $gp in
-      throughput) grep -q '^have_tput = 1' "$dir/plotvars.gp" || want=0 ;;
-      fpr) grep -q '^have_fpr = 1' "$dir/plotvars.gp" || want=0 ;;
-      latency) grep -q '^have_lat = 1' "$dir/plotvars.gp" || want=0 ;;
-    esac
-    [ $want = 1 ] || continue
+  # plotvars.gp lists the scripts of the sections that wrote plot data
+  plots=$(sed -n 's/^plots = "\(.*\)"$/\1/p' "$dir/plotvars.gp")
+  for gp in $plots; do
     gnuplot -e "dir='$dir'; term='$term'" "scripts/$gp.gp" ||
       echo "bench: gnuplot failed on scripts/$gp.gp" >&2
   done

@@ -140,15 +140,21 @@ typedef struct pipe_ctx {
     uint32_t k, seed;
 } pipe_ctx;
 
-static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
+/* What the probes read: salts, the k-lane enables (lane i < k: i < k as a
+ * signed compare, k <= 16), k. */
+static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
 {
-    int32_t en[16];
-    for (int i = 0; i < 16; i++)
-        en[i] = (uint32_t)i < f->k ? -1 : 0;
+    const v256 kk = simde_mm256_set1_epi32((int32_t)f->k);
     c->salt_lo = simde_mm256_loadu_si256((const void *)SBFI_SALT);
     c->salt_hi = simde_mm256_loadu_si256((const void *)(SBFI_SALT + 8));
-    c->en_lo = simde_mm256_loadu_si256((const void *)en);
-    c->en_hi = simde_mm256_loadu_si256((const void *)(en + 8));
+    c->en_lo = simde_mm256_cmpgt_epi32(kk, simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    c->en_hi = simde_mm256_cmpgt_epi32(kk, simde_mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15));
+    c->k = f->k;
+}
+
+static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
+{
+    pipe_ctx_init_key(c, f);
     c->s8 = seed8(f->seed);
     c->nb = c64(f->nblocks);
     c->base = c64((uint64_t)(uintptr_t)f->words);
@@ -376,6 +382,79 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
                                                             split_mask(x, c->salt_hi)));
 }
 
+#if defined(SBFI_KERNEL_AVX2)
+/* The key's 512-bit mask in two registers (words 0..3, 4..7): for each
+ * position p_i (i < k), lane w of sllv(1, p_i - 64 w) is bit p_i & 63 in its
+ * word and 0 elsewhere (vpsllvq shifts a count above 63, negative ones
+ * wrapping, to 0). No store-to-load round trip through a mask array; the
+ * portable build keeps the scalar form (SIMDe emulates vpsllvq per lane). */
+#define PIPE_HAVE_MASK 1
+/* The block of a concurrent filter: relaxed atomic loads gathered in
+ * registers, stored as whole vectors (see pipeline.h). */
+#define PIPE_HAVE_COPY 1
+static inline void pipe_copy_block_atomic(void *dst, const uint64_t *src, unsigned n)
+{
+    v256 *d = (v256 *)dst;
+    for (unsigned h = 0; h < n; h += 4)
+        simde_mm256_store_si256(d + h / 4, simde_mm256_set_epi64x(
+            (int64_t)__atomic_load_n(&src[h + 3], __ATOMIC_RELAXED),
+            (int64_t)__atomic_load_n(&src[h + 2], __ATOMIC_RELAXED),
+            (int64_t)__atomic_load_n(&src[h + 1], __ATOMIC_RELAXED),
+            (int64_t)__atomic_load_n(&src[h], __ATOMIC_RELAXED)));
+}
+
+static inline void mask512(const pipe_ctx *c, uint64_t h2, uint32_t k, int shift,
+                           int scale, v256 *lo, v256 *hi)
+{
+    _Alignas(64) uint32_t pos[16];
+    const v256 x = bcast_h2(h2);
+    const v256 bl = simde_mm256_setr_epi64x(0, 64, 128, 192);
+    const v256 bh = simde_mm256_setr_epi64x(256, 320, 384, 448);
+    const v256 one = c64(1);
+    simde_mm256_store_si256((void *)pos, simde_mm256_slli_epi32(
+        simde_mm256_srli_epi32(mullo32(x, c->salt_lo), shift), scale));
+    if (k > 8)
+        simde_mm256_store_si256((void *)(pos + 8), simde_mm256_slli_epi32(
+            simde_mm256_srli_epi32(mullo32(x, c->salt_hi), shift), scale));
+    v256 ml = simde_mm256_setzero_si256(), mh = simde_mm256_setzero_si256();
+    for (uint32_t i = 0; i < k; i++) {
+        const v256 p = c64(pos[i]);
+        ml = simde_mm256_or_si256(ml, simde_mm256_sllv_epi64(one, simde_mm256_sub_epi64(p, bl)));
+        mh = simde_mm256_or_si256(mh, simde_mm256_sllv_epi64(one, simde_mm256_sub_epi64(p, bh)));
+    }
+    *lo = ml;
+    *hi = mh;
+}
+
+static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
+                                   int shift, int scale, uint64_t m[8])
+{
+    v256 lo, hi;
+    mask512(c, h2, k, shift, scale, &lo, &hi);
+    simde_mm256_storeu_si256((void *)m, lo);
+    simde_mm256_storeu_si256((void *)(m + 4), hi);
+}
+
+/* SWAR: +1 where inc has a nibble's low bit, unless the counter is 15. */
+static inline v256 nib_inc(v256 v, v256 inc)
+{
+    v256 sat = simde_mm256_and_si256(v, simde_mm256_srli_epi64(v, 1));
+    sat = simde_mm256_and_si256(sat, simde_mm256_srli_epi64(v, 2));
+    sat = simde_mm256_and_si256(sat, simde_mm256_srli_epi64(v, 3));
+    return simde_mm256_add_epi64(v, simde_mm256_andnot_si256(sat, inc));
+}
+
+static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
+                                     uint32_t k)
+{
+    v256 lo, hi;
+    v256 *p = (v256 *)blk;
+    mask512(c, h2, k, 25, 2, &lo, &hi);
+    simde_mm256_store_si256(p, nib_inc(simde_mm256_load_si256(p), lo));
+    simde_mm256_store_si256(p + 1, nib_inc(simde_mm256_load_si256(p + 1), hi));
+}
+#endif
+
 #include "pipeline.h"
 
 #if defined(SBFI_KERNEL_AVX2)
@@ -385,6 +464,8 @@ const sbfi_kernels sbfi_kernels_avx2 = {
     .add_u64 = { add_classic, add_blocked, add_split, add_counting },
     .contains_u64 = { contains_classic, contains_blocked, contains_split,
                       contains_counting },
+    /* single keys and SBF_CONCURRENT (issue 8) */
+    PIPE_HOT_ENTRIES,
 };
 #else
 const sbfi_kernels sbfi_kernels_simde = {
@@ -393,5 +474,7 @@ const sbfi_kernels sbfi_kernels_simde = {
     .add_u64 = { add_classic, add_blocked, add_split, add_counting },
     .contains_u64 = { contains_classic, contains_blocked, contains_split,
                       contains_counting },
+    /* single keys and SBF_CONCURRENT (issue 8) */
+    PIPE_HOT_ENTRIES,
 };
 #endif

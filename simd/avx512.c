@@ -101,6 +101,13 @@ typedef struct pipe_ctx {
     uint32_t k;
 } pipe_ctx;
 
+static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
+{
+    c->salt = simde_mm512_loadu_si512((const void *)SBFI_SALT);
+    c->km = (simde__mmask16)((UINT32_C(1) << f->k) - 1);
+    c->k = f->k;
+}
+
 static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
 {
     c->salt = simde_mm512_loadu_si512((const void *)SBFI_SALT);
@@ -210,6 +217,60 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
     simde_mm256_store_si256(blk, simde_mm256_or_si256(simde_mm256_load_si256(blk), m));
 }
 
+/* The block of a concurrent filter: eight relaxed atomic loads gathered in
+ * a register, stored as one vector (see pipeline.h). */
+#define PIPE_HAVE_COPY 1
+static inline void pipe_copy_block_atomic(void *dst, const uint64_t *src, unsigned n)
+{
+    uint64_t w[8];
+    for (unsigned i = 0; i < 8; i++)
+        w[i] = i < n ? __atomic_load_n(&src[i], __ATOMIC_RELAXED) : 0;
+    simde_mm512_store_si512(dst, simde_mm512_set_epi64((int64_t)w[7], (int64_t)w[6],
+                                                       (int64_t)w[5], (int64_t)w[4],
+                                                       (int64_t)w[3], (int64_t)w[2],
+                                                       (int64_t)w[1], (int64_t)w[0]));
+}
+
+/* The key's 512-bit mask in one register: for each position p_i (i < k),
+ * lane w of sllv(1, p_i - 64 w) is bit p_i & 63 in its word and 0 in the
+ * others (a count outside 0..63, negative ones wrapping, shifts to 0). No
+ * store-to-load round trip through a mask array in memory. */
+#define PIPE_HAVE_MASK 1
+static inline v512 mask512(const pipe_ctx *c, uint64_t h2, uint32_t k, int shift,
+                           int scale)
+{
+    _Alignas(64) uint32_t pos[16];
+    const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
+    simde_mm512_store_si512((void *)pos,
+                            simde_mm512_slli_epi32(simde_mm512_srli_epi32(prod, shift), scale));
+    const v512 base = simde_mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
+    const v512 one = simde_mm512_set1_epi64(1);
+    v512 m = simde_mm512_setzero_si512();
+    for (uint32_t i = 0; i < k; i++)
+        m = simde_mm512_or_si512(m, simde_mm512_sllv_epi64(
+                                        one, simde_mm512_sub_epi64(c64(pos[i]), base)));
+    return m;
+}
+
+static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
+                                   int shift, int scale, uint64_t m[8])
+{
+    simde_mm512_storeu_si512((void *)m, mask512(c, h2, k, shift, scale));
+}
+
+/* SWAR on the whole block: +1 where inc has a nibble's low bit, unless 15. */
+static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
+                                     uint32_t k)
+{
+    const v512 inc = mask512(c, h2, k, 25, 2);
+    const v512 v = simde_mm512_load_si512(blk);
+    v512 sat = simde_mm512_and_si512(v, simde_mm512_srli_epi64(v, 1));
+    sat = simde_mm512_and_si512(sat, simde_mm512_srli_epi64(v, 2));
+    sat = simde_mm512_and_si512(sat, simde_mm512_srli_epi64(v, 3));
+    /* inc & ~sat (inc has only nibble low bits, so no mask constant) */
+    simde_mm512_store_si512(blk, simde_mm512_add_epi64(v, simde_mm512_andnot_si512(sat, inc)));
+}
+
 #include "pipeline.h"
 
 const sbfi_kernels sbfi_kernels_avx512 = {
@@ -218,4 +279,6 @@ const sbfi_kernels sbfi_kernels_avx512 = {
     .add_u64 = { add_classic, add_blocked, add_split, add_counting },
     .contains_u64 = { contains_classic, contains_blocked, contains_split,
                       contains_counting },
+    /* single keys and SBF_CONCURRENT (issue 8) */
+    PIPE_HOT_ENTRIES,
 };

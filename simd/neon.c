@@ -142,6 +142,18 @@ static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
     c->k = f->k;
 }
 
+/* What the probes read (salts, the lanes i >= k, k); the hash constants are
+ * left out. */
+static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
+{
+    static const uint8_t iota[16] = { 0, 1, 2, 3, 4, 5, 6, 7,
+                                      8, 9, 10, 11, 12, 13, 14, 15 };
+    for (int j = 0; j < 4; j++)
+        c->salt[j] = simde_vld1q_u32(SBFI_SALT + 4 * j);
+    c->off = simde_vcgeq_u8(simde_vld1q_u8(iota), simde_vdupq_n_u8((uint8_t)f->k));
+    c->k = f->k;
+}
+
 static inline void pipe_stage(const pipe_ctx *c, const uint64_t *keys,
                               size_t len, uint64_t *a, uint64_t *h2,
                               int classic)
@@ -265,4 +277,6 @@ const sbfi_kernels sbfi_kernels_neon = {
     .add_u64 = { add_classic, add_blocked, add_split, add_counting },
     .contains_u64 = { contains_classic, contains_blocked, contains_split,
                       contains_counting },
+    /* single keys and SBF_CONCURRENT (issue 8) */
+    PIPE_HOT_ENTRIES,
 };

@@ -284,6 +284,7 @@ int sbf_map(sbf_filter **out, const char *path, unsigned flags)
     sbfi_fill_from(f, &h);
     f->words = (uint64_t *)(void *)data;
     f->kt = kt;
+    (void)sbfi_bind(f, 0); /* plain: allocates nothing, cannot fail */
     f->readonly = 1;
     f->file_map = base;
     f->file_map_len = map_len;

@@ -47,6 +47,7 @@ const char *sbf_strerror(int code)
     case SBF_E_READONLY: return "filter is a read-only mapping";
     case SBF_E_IO: return "file input/output failed";
     case SBF_E_ENDIAN: return "file format is little endian and this host is not";
+    case SBF_E_FLAGS: return "unknown bit in sbf_params.flags";
     default: return "unknown error code";
     }
 }
@@ -120,9 +121,83 @@ int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
         free(f);
         return SBF_E_NOMEM;
     }
+    (void)sbfi_bind(f, 0); /* plain: allocates nothing, cannot fail */
     SBFI_ASSERT(sbfi_filter_ok(f));
     *out = f;
     return SBF_OK;
+}
+
+/* ------------------------------------- hot-path binding, SBF_CONCURRENT */
+
+#define SBFI_NSTRIPES 16u  /* keys_added counters of a concurrent filter */
+#define SBFI_STRIPE 8u     /* words per stripe: one cache line each */
+
+int sbfi_bind(sbf_filter *f, uint32_t flags)
+{
+    const int l = f->layout;
+    const sbfi_kernels *kt = f->kt;
+    if (flags & SBF_CONCURRENT) {
+        if (f->stripes == NULL) {
+            const size_t sz = SBFI_NSTRIPES * SBFI_STRIPE * sizeof(uint64_t);
+            f->stripes = aligned_alloc(SBFI_LINE, sz);
+            SBFI_RETURN_IF(f->stripes == NULL, SBF_E_NOMEM);
+            memset(f->stripes, 0, sz);
+        }
+        f->add1 = kt->add_key_atomic[l];
+        f->contains1 = kt->contains_key_atomic[l];
+        f->addn = kt->add_u64_atomic[l];
+        f->containsn = kt->contains_u64_atomic[l];
+    } else {
+        f->add1 = kt->add_key[l];
+        f->contains1 = kt->contains_key[l];
+        f->addn = kt->add_u64[l];
+        f->containsn = kt->contains_u64[l];
+    }
+    f->flags = flags;
+    return SBF_OK;
+}
+
+/* Each thread counts into one stripe (its slot, given on first use), so
+ * threads adding at once do not share a cache line for the count. */
+static unsigned stripe_slot(void)
+{
+    static unsigned next;
+#if defined(__GNUC__)
+    static _Thread_local unsigned slot __attribute__((tls_model("initial-exec")));
+#else
+    static _Thread_local unsigned slot;
+#endif
+    if (SBFI_UNLIKELY(slot == 0))
+        slot = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % SBFI_NSTRIPES + 1;
+    return slot - 1;
+}
+
+void sbfi_count_added(sbf_filter *f, uint64_t n)
+{
+    if (f->stripes == NULL)
+        f->added += n;
+    else
+        (void)__atomic_fetch_add(&f->stripes[stripe_slot() * SBFI_STRIPE], n,
+                                 __ATOMIC_RELAXED);
+}
+
+/* Removes count -1 (mod 2^64); a sum below zero reads as 0. */
+uint64_t sbfi_keys_added(const sbf_filter *f)
+{
+    uint64_t sum = f->added;
+    if (f->stripes == NULL)
+        return sum;
+    for (unsigned i = 0; i < SBFI_NSTRIPES; i++)
+        sum += __atomic_load_n(&f->stripes[i * SBFI_STRIPE], __ATOMIC_RELAXED);
+    return sum > (uint64_t)INT64_MAX ? 0 : sum;
+}
+
+/* Folds the stripes into f->added (exclusive access only). */
+static void fold_added(sbf_filter *f, uint64_t value)
+{
+    f->added = value;
+    if (f->stripes)
+        memset(f->stripes, 0, SBFI_NSTRIPES * SBFI_STRIPE * sizeof(uint64_t));
 }
 
 int sbf_create(sbf_filter **out, const sbf_params *p)
@@ -133,9 +208,18 @@ int sbf_create(sbf_filter **out, const sbf_params *p)
     uint64_t bits;
     uint32_t k;
     SBFI_FORWARD_IF_ERROR(sbfi_geometry(p, &bits, &k));
+    SBFI_RETURN_IF((p->flags & ~SBF_CONCURRENT) != 0, SBF_E_FLAGS);
     const sbfi_kernels *kt;
     SBFI_FORWARD_IF_ERROR(sbfi_kernels_current(&kt));
-    return sbfi_make(out, p->layout, bits, k, p->seed, kt);
+    sbf_filter *f;
+    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, p->layout, bits, k, p->seed, kt));
+    const int e = sbfi_bind(f, p->flags);
+    if (e != SBF_OK) {
+        sbf_free(f);
+        return e;
+    }
+    *out = f;
+    return SBF_OK;
 }
 
 void sbf_free(sbf_filter *f)
@@ -146,6 +230,7 @@ void sbf_free(sbf_filter *f)
         sbfi_unmap_file(f);
     else
         sbfi_free_filter(f->words, f->bytes, f->map_bytes);
+    free(f->stripes);
     free(f);
 }
 
@@ -153,24 +238,25 @@ void sbf_buffer_free(void *buf) { free(buf); }
 
 /* ------------------------------------------------------------ single keys */
 
+/* One indirect call to the kernel bound at creation: hash and probe, no
+ * switch on the layout. */
 int sbf_add(sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    uint64_t h[2];
-    sbf_murmur3_x64_128(key, len, f->seed, h);
-    f->added++;
-    return sbfi_add_hashed(f, h[0], h[1]);
+    if (SBFI_UNLIKELY(f->stripes != NULL))
+        sbfi_count_added(f, 1);
+    else
+        f->added++;
+    return f->add1(f, key, len);
 }
 
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    uint64_t h[2];
-    sbf_murmur3_x64_128(key, len, f->seed, h);
-    return sbfi_contains_hashed(f, h[0], h[1]);
+    return f->contains1(f, key, len);
 }
 
 int sbf_remove(sbf_filter *f, const void *key, size_t len)
@@ -178,10 +264,16 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
     SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     SBFI_RETURN_IF(f->layout != SBF_COUNTING, SBF_E_UNSUPPORTED);
-    uint64_t h[2];
-    sbf_murmur3_x64_128(key, len, f->seed, h);
-    SBFI_RETURN_IF(!sbfi_contains_hashed(f, h[0], h[1]), SBF_E_NOT_PRESENT);
-    sbfi_counting_remove(f, h[0], h[1]);
+    uint64_t h1, h2;
+    sbfi_hash_key(key, len, f->seed, &h1, &h2);
+    if (f->flags & SBF_CONCURRENT) {
+        SBFI_RETURN_IF(!sbfi_contains_hashed_atomic(f, h1, h2), SBF_E_NOT_PRESENT);
+        sbfi_counting_remove_atomic(f, h1, h2);
+        sbfi_count_added(f, UINT64_MAX); /* -1 mod 2^64 */
+        return SBF_OK;
+    }
+    SBFI_RETURN_IF(!sbfi_contains_hashed(f, h1, h2), SBF_E_NOT_PRESENT);
+    sbfi_counting_remove(f, h1, h2);
     if (f->added)
         f->added--;
     return SBF_OK;
@@ -195,8 +287,8 @@ int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
     SBFI_RETURN_IF(f == NULL || (keys == NULL && n != 0), SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
     if (n)
-        f->kt->add_u64[f->layout](f, keys, n);
-    f->added += n;
+        f->addn(f, keys, n);
+    sbfi_count_added(f, n);
     return SBF_OK;
 }
 
@@ -206,7 +298,7 @@ size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n,
     if (f == NULL || (keys == NULL && n != 0))
         return SIZE_MAX;
     SBFI_ASSERT(sbfi_filter_ok(f));
-    return n ? f->kt->contains_u64[f->layout](f, keys, n, out) : 0;
+    return n ? f->containsn(f, keys, n, out) : 0;
 }
 
 int sbf_is_error(size_t r)
@@ -230,20 +322,22 @@ static size_t batch(sbf_filter *f, const void *const *keys, const size_t *lens,
 {
     uint64_t h1[SBFI_BATCH], h2[SBFI_BATCH];
     size_t found = 0;
+    const int atomic = (f->flags & SBF_CONCURRENT) != 0;
     for (size_t base = 0; base < n; base += SBFI_BATCH) {
         const size_t len = n - base < SBFI_BATCH ? n - base : SBFI_BATCH;
         for (size_t j = 0; j < len; j++) {
-            uint64_t h[2];
-            sbf_murmur3_x64_128(keys[base + j], lens[base + j], f->seed, h);
-            h1[j] = h[0];
-            h2[j] = h[1];
-            sbfi_prefetch_hashed(f, h[0], h[1]);
+            sbfi_hash_key(keys[base + j], lens[base + j], f->seed, &h1[j], &h2[j]);
+            sbfi_prefetch_hashed(f, h1[j], h2[j]);
         }
         for (size_t j = 0; j < len; j++) {
             if (is_add) {
-                sbfi_add_hashed(f, h1[j], h2[j]);
+                if (atomic)
+                    sbfi_add_hashed_atomic(f, h1[j], h2[j]);
+                else
+                    sbfi_add_hashed(f, h1[j], h2[j]);
             } else {
-                const int r = sbfi_contains_hashed(f, h1[j], h2[j]);
+                const int r = atomic ? sbfi_contains_hashed_atomic(f, h1[j], h2[j])
+                                     : sbfi_contains_hashed(f, h1[j], h2[j]);
                 found += (size_t)r;
                 if (out)
                     out[base + j] = (uint8_t)r;
@@ -260,7 +354,7 @@ int sbf_add_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     SBFI_FORWARD_IF_ERROR(check_batch(keys, lens, n));
     (void)batch(f, keys, lens, n, NULL, 1);
-    f->added += n;
+    sbfi_count_added(f, n);
     return SBF_OK;
 }
 
@@ -292,7 +386,7 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
     out->k = f->k;
     out->block_bits = f->layout == SBF_CLASSIC ? 0 : f->block_bytes * 8;
     out->seed = f->seed;
-    out->keys_added = f->added;
+    out->keys_added = sbfi_keys_added(f);
     out->isa = f->kt->isa;
     double cells, set;
     if (f->layout == SBF_COUNTING) {
@@ -315,7 +409,7 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
     out->fill_ratio = set / cells;
     out->est_cardinality = set >= cells ? INFINITY
                                         : -(cells / f->k) * log1p(-set / cells);
-    out->fpp_now = sbf_fpp_theory(f, f->added);
+    out->fpp_now = sbf_fpp_theory(f, out->keys_added);
     return SBF_OK;
 }
 
@@ -324,7 +418,7 @@ int sbf_clear(sbf_filter *f)
     SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     memset(f->words, 0, f->bytes);
-    f->added = 0;
+    fold_added(f, 0);
     return SBF_OK;
 }
 
@@ -336,7 +430,12 @@ int sbf_copy(sbf_filter **out, const sbf_filter *f)
     sbf_filter *c;
     SBFI_FORWARD_IF_ERROR(sbfi_make(&c, f->layout, f->bits, f->k, f->seed, f->kt));
     memcpy(c->words, f->words, f->bytes);
-    c->added = f->added;
+    c->added = sbfi_keys_added(f);
+    const int e = sbfi_bind(c, f->flags);
+    if (e != SBF_OK) {
+        sbf_free(c);
+        return e;
+    }
     *out = c;
     return SBF_OK;
 }
@@ -350,10 +449,46 @@ static int compatible(const sbf_filter *a, const sbf_filter *b)
     return SBF_OK;
 }
 
+/* Counters of two words added per nibble, saturating at 15. */
+static uint64_t nib_add_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r = 0;
+    for (int s = 0; s < 64; s += 4) {
+        const uint64_t x = ((a >> s) & 15) + ((b >> s) & 15);
+        r |= (x > 15 ? 15 : x) << s;
+    }
+    return r;
+}
+
+/* Union into a concurrent filter: word fetch-or / CAS, src read with
+ * relaxed loads (it may be a concurrent filter being added to). */
+static void union_atomic(sbf_filter *dst, const sbf_filter *src)
+{
+    const size_t nw = dst->bytes / 8;
+    for (size_t i = 0; i < nw; i++) {
+        const uint64_t s = __atomic_load_n(&src->words[i], __ATOMIC_RELAXED);
+        if (s == 0)
+            continue;
+        if (dst->layout != SBF_COUNTING) {
+            sbfi_or_words_atomic(&dst->words[i], &s, 1);
+            continue;
+        }
+        uint64_t old = __atomic_load_n(&dst->words[i], __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(&dst->words[i], &old, nib_add_sat(old, s), 1,
+                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
+    }
+    sbfi_count_added(dst, sbfi_keys_added(src));
+}
+
 int sbf_union(sbf_filter *dst, const sbf_filter *src)
 {
     SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
+    if (dst->flags & SBF_CONCURRENT) {
+        union_atomic(dst, src);
+        return SBF_OK;
+    }
     if (dst->layout == SBF_COUNTING) {
         unsigned char *d = (unsigned char *)dst->words;
         const unsigned char *s = (const unsigned char *)src->words;
@@ -366,8 +501,8 @@ int sbf_union(sbf_filter *dst, const sbf_filter *src)
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] |= src->words[i];
     }
-    dst->added = dst->added + src->added < dst->added ? UINT64_MAX
-                                                      : dst->added + src->added;
+    const uint64_t sa = sbfi_keys_added(src);
+    dst->added = dst->added + sa < dst->added ? UINT64_MAX : dst->added + sa;
     return SBF_OK;
 }
 
@@ -387,8 +522,8 @@ int sbf_intersect(sbf_filter *dst, const sbf_filter *src)
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] &= src->words[i];
     }
-    if (src->added < dst->added)
-        dst->added = src->added;
+    const uint64_t da = sbfi_keys_added(dst), sa = sbfi_keys_added(src);
+    fold_added(dst, sa < da ? sa : da);
     return SBF_OK;
 }
 

@@ -17,13 +17,23 @@ void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
     if (out == NULL)
         return;
     static const unsigned char empty[1];
-    const unsigned char *data = key != NULL ? (const unsigned char *)key : empty;
-    if (key == NULL)
+    if (key == NULL) {
+        key = empty;
         len = 0;
+    }
     if (len == 8) { /* the common u64 key: one load, no tail switch */
-        sbfi_murmur3_u64(load_le64(data), seed, &out[0], &out[1]);
+        sbfi_murmur3_u64(load_le64(key), seed, &out[0], &out[1]);
         return;
     }
+    sbfi_murmur3(key, len, seed, &out[0], &out[1]);
+}
+
+/* key may be NULL only when len is 0 (never read then). */
+void sbfi_murmur3(const void *key, size_t len, uint32_t seed, uint64_t *h1o,
+                  uint64_t *h2o)
+{
+    static const unsigned char none[1];
+    const unsigned char *data = key != NULL ? (const unsigned char *)key : none;
     const size_t nblocks = len / 16;
     uint64_t h1 = seed, h2 = seed;
 
@@ -64,7 +74,7 @@ void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
         break;
     }
 
-    sbfi_murmur3_finish(h1, h2, (uint64_t)len, &out[0], &out[1]);
+    sbfi_murmur3_finish(h1, h2, (uint64_t)len, h1o, h2o);
 }
 
 void sbfi_hash_u64_scalar(const uint64_t *keys, size_t n, uint32_t seed,

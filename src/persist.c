@@ -294,7 +294,7 @@ int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER])
     put_le32(hdr + 16, f->seed);
     put_le32(hdr + 20, 0);
     put_le64(hdr + 24, f->bits);
-    put_le64(hdr + 32, f->added);
+    put_le64(hdr + 32, sbfi_keys_added(f));
     put_le64(hdr + 40, f->bytes);
     put_le64(hdr + 48, SBFI_V2_HEADER);
     put_le64(hdr + 56, xxh3(f->words, f->bytes));

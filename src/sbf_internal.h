@@ -81,6 +81,15 @@ struct sbf_filter {
     uint32_t block_bytes;   /* 64; 32 for split-block with k = 8; 8 classic */
     uint64_t added;         /* adds minus removes since creation or clear */
     const sbfi_kernels *kt; /* kernels chosen at creation */
+    /* Hot paths bound at creation (sbfi_bind): single keys and u64 batches,
+     * the atomic variants when the filter is SBF_CONCURRENT. */
+    uint32_t flags;                        /* sbf_params.flags */
+    int (*add1)(sbf_filter *f, const void *key, size_t len);
+    int (*contains1)(const sbf_filter *f, const void *key, size_t len);
+    void (*addn)(sbf_filter *f, const uint64_t *keys, size_t n);
+    size_t (*containsn)(const sbf_filter *f, const uint64_t *keys, size_t n,
+                        uint8_t *out);
+    uint64_t *stripes;      /* SBF_CONCURRENT: per-thread keys_added counts */
     /* --- files (src/file.c) --- */
     int readonly;           /* mapped by sbf_map: modifying calls refuse */
     void *file_map;         /* != NULL: words lie in this file mapping */
@@ -92,6 +101,9 @@ typedef void (*sbfi_hash_fn)(const uint64_t *keys, size_t n, uint32_t seed,
 typedef void (*sbfi_add_fn)(sbf_filter *f, const uint64_t *keys, size_t n);
 typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const uint64_t *keys,
                                    size_t n, uint8_t *out);
+typedef int (*sbfi_key_add_fn)(sbf_filter *f, const void *key, size_t len);
+typedef int (*sbfi_key_contains_fn)(const sbf_filter *f, const void *key,
+                                    size_t len);
 
 /*
  * One table per ISA: its identity (name, sbf_isa, the CPU features it
@@ -113,6 +125,13 @@ struct sbfi_kernels {
     sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
     sbfi_add_fn add_u64[SBFI_NLAYOUTS];
     sbfi_contains_fn contains_u64[SBFI_NLAYOUTS];
+    /* --- single keys and SBF_CONCURRENT (issue 8): kept as one group --- */
+    sbfi_key_add_fn add_key[SBFI_NLAYOUTS];           /* hash + probe, no switch */
+    sbfi_key_contains_fn contains_key[SBFI_NLAYOUTS];
+    sbfi_key_add_fn add_key_atomic[SBFI_NLAYOUTS];    /* word fetch-or / CAS */
+    sbfi_key_contains_fn contains_key_atomic[SBFI_NLAYOUTS]; /* relaxed loads */
+    sbfi_add_fn add_u64_atomic[SBFI_NLAYOUTS];
+    sbfi_contains_fn contains_u64_atomic[SBFI_NLAYOUTS];
 };
 
 /* CPU features a table may require; src/dispatch.c detects them once
@@ -157,6 +176,21 @@ int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
 void sbfi_prefetch_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
 void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2);
+
+/* SBF_CONCURRENT (issue 8). Atomic twins of the per-key operations, the
+ * scalar definition the atomic kernels of every ISA reproduce. */
+int sbfi_add_hashed_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
+int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2);
+void sbfi_counting_remove_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
+/* Binds f's hot-path pointers for f->flags from f->kt (src/filter.c);
+ * allocates the keys_added stripes of a concurrent filter. */
+int sbfi_bind(sbf_filter *f, uint32_t flags);
+/* keys_added: exact for plain filters, approximate under concurrency. */
+uint64_t sbfi_keys_added(const sbf_filter *f);
+void sbfi_count_added(sbf_filter *f, uint64_t n);
+/* The generic-length MurmurHash3 without the argument checks. */
+void sbfi_murmur3(const void *key, size_t len, uint32_t seed, uint64_t *h1,
+                  uint64_t *h2);
 
 /* Dispatch (src/dispatch.c): the table for new filters, or an error code. */
 int sbfi_kernels_current(const sbfi_kernels **out);
@@ -381,6 +415,112 @@ static inline int sbfi_filter_ok(const sbf_filter *f)
 static inline unsigned sbfi_nibble(const unsigned char *blk, uint32_t c)
 {
     return (blk[c >> 1] >> ((c & 1u) * 4)) & 15u;
+}
+
+/* ------------------------------------------- single keys, atomics (issue 8) */
+
+/* The hash of one key: the u64 path for 8-byte keys, with no call. */
+static inline void sbfi_hash_key(const void *key, size_t len, uint32_t seed,
+                                 uint64_t *h1, uint64_t *h2)
+{
+    if (SBFI_LIKELY(len == 8)) {
+        uint64_t x;
+        memcpy(&x, key, 8);
+        sbfi_murmur3_u64(x, seed, h1, h2);
+    } else {
+        sbfi_murmur3(key, len, seed, h1, h2);
+    }
+}
+
+/* The 512-bit mask (8 words) with bit (prod[i] >> shift) << scale set for
+ * i < k: blocked positions (shift 23, scale 0) or counting increments
+ * (shift 25, scale 2: the low bit of counter c's nibble). One OR per
+ * position; repeated positions set their bit once. */
+static inline void sbfi_mask_from_products(const uint32_t prod[16], uint32_t k,
+                                           int shift, int scale, uint64_t m[8])
+{
+    for (int w = 0; w < 8; w++)
+        m[w] = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        const uint32_t p = (prod[i] >> shift) << scale;
+        m[p >> 6] |= UINT64_C(1) << (p & 63);
+    }
+}
+
+#define SBFI_NIB_LOW UINT64_C(0x1111111111111111)
+
+/* Low bit of every nibble that is 15 / that is not zero (SWAR). */
+static inline uint64_t sbfi_nib15(uint64_t v)
+{
+    return v & (v >> 1) & (v >> 2) & (v >> 3) & SBFI_NIB_LOW;
+}
+
+static inline uint64_t sbfi_nibnz(uint64_t v)
+{
+    return (v | (v >> 1) | (v >> 2) | (v >> 3)) & SBFI_NIB_LOW;
+}
+
+/* Counters of a word: +1 where inc has a nibble's low bit, unless 15. */
+static inline uint64_t sbfi_nib_inc(uint64_t v, uint64_t inc)
+{
+    return v + (inc & ~sbfi_nib15(v));
+}
+
+/* -1 where dec has a nibble's low bit, unless the counter is 0 or 15. */
+static inline uint64_t sbfi_nib_dec(uint64_t v, uint64_t dec)
+{
+    return v - (dec & sbfi_nibnz(v) & ~sbfi_nib15(v));
+}
+
+/* OR m[i] into w[i] atomically (relaxed: the caller's own happens-before
+ * orders an add before a query). A word that already holds its bits is
+ * not written, so a shared line is not taken exclusive for nothing. Which
+ * words need a fetch-or is decided first, branch-free, then only those are
+ * visited: a test per word mispredicted about half the time. */
+static inline void sbfi_or_words_atomic(uint64_t *w, const uint64_t *m,
+                                        unsigned n)
+{
+    unsigned need = 0;
+    for (unsigned i = 0; i < n; i++)
+        need |= (unsigned)((__atomic_load_n(&w[i], __ATOMIC_RELAXED) & m[i]) != m[i]) << i;
+    for (; need != 0; need &= need - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(need);
+        (void)__atomic_fetch_or(&w[i], m[i], __ATOMIC_RELAXED);
+    }
+}
+
+/* Saturating +1 (SWAR) of the counters in inc, word by word with CAS;
+ * only the words with an increment are visited. */
+static inline void sbfi_inc_words_atomic(uint64_t *w, const uint64_t *inc)
+{
+    unsigned todo = 0;
+    for (unsigned i = 0; i < 8; i++)
+        todo |= (unsigned)(inc[i] != 0) << i;
+    for (; todo != 0; todo &= todo - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(todo);
+        uint64_t old = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(&w[i], &old, sbfi_nib_inc(old, inc[i]),
+                                            1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
+    }
+}
+
+/* A copy of n words read with relaxed atomic loads: a query of a
+ * concurrent filter races with adds, so it never reads with plain loads.
+ * The probes read the copy as 32-bit words and bytes too: it is written
+ * through a may_alias type so no access order is lost to type-based alias
+ * analysis. */
+#if defined(__GNUC__)
+typedef uint64_t sbfi_u64_alias __attribute__((may_alias));
+#else
+typedef uint64_t sbfi_u64_alias;
+#endif
+static inline void sbfi_load_words_atomic(void *dst, const uint64_t *src,
+                                          unsigned n)
+{
+    sbfi_u64_alias *d = (sbfi_u64_alias *)dst;
+    for (unsigned i = 0; i < n; i++)
+        d[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
 #endif /* SBF_INTERNAL_H_51C7E2A9 */

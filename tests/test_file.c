@@ -518,3 +518,41 @@ Test(file, map_1gib_sparse_no_verify, .timeout = 60,
     sbf_free(m);
     rm_dir(dir);
 }
+
+Test(file, concurrent_filter_saves_its_count,
+     .description = "an SBF_CONCURRENT filter saves its striped keys_added; it loads and maps as a plain filter")
+{
+    char dir[256], path[512];
+    tmpdir(dir, sizeof dir);
+    join(path, sizeof path, dir, "c.sbf");
+    sbf_params p = { 0 };
+    p.layout = SBF_BLOCKED;
+    p.expected_n = 10000;
+    p.fpp = 0.01;
+    p.flags = SBF_CONCURRENT;
+    sbf_filter *f, *g, *m;
+    cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+    uint64_t *keys = equiv_keys(3000, 4);
+    cr_assert_eq(sbf_add_u64(f, keys, 3000), SBF_OK);
+    for (int i = 0; i < 7; i++)
+        sbf_add(f, &i, sizeof i);
+    cr_assert_eq(sbf_save(f, path), SBF_OK);
+    cr_assert_eq(sbf_load(&g, path), SBF_OK);
+    cr_assert_eq(sbf_map(&m, path, 0), SBF_OK);
+    struct sbf_info a, b, c;
+    sbf_info(f, &a);
+    sbf_info(g, &b);
+    sbf_info(m, &c);
+    cr_assert_eq(a.keys_added, 3007);
+    cr_assert_eq(b.keys_added, 3007);
+    cr_assert_eq(c.keys_added, 3007);
+    cr_assert(equiv_same_bytes(f, g));
+    cr_assert(equiv_same_bytes(f, m));
+    cr_assert_eq(sbf_contains_u64(m, keys, 3000, NULL), 3000);
+    cr_assert_eq(sbf_add(g, "x", 1) >= 0, 1);
+    sbf_free(f);
+    sbf_free(g);
+    sbf_free(m);
+    free(keys);
+    rm_dir(dir);
+}

@@ -2,7 +2,11 @@
 #ifndef SBF_TESTUTIL_H_3E9D41B7
 #define SBF_TESTUTIL_H_3E9D41B7
 
-#include <criterion/criterion.h>
+#if defined(SBF_TEST_SHIM)
+#  include "tsan/crshim.h" /* ThreadSanitizer runner: no Criterion */
+#else
+#  include <criterion/criterion.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +80,23 @@ static inline sbf_filter *tu_make(int layout, uint64_t n, double fpp, uint64_t b
     p.seed = seed;
     sbf_filter *f = NULL;
     int rc = sbf_create(&f, &p);
+    cr_assert_eq(rc, SBF_OK, "sbf_create: %s", sbf_strerror(rc));
+    return f;
+}
+
+/* A filter of geometry g on this ISA's kernels with these sbf_params.flags
+ * (the single-key and SBF_CONCURRENT suites); fails the test on an error. */
+static inline sbf_filter *tu_make_on(int isa, const geometry *g, uint32_t flags)
+{
+    sbf_params p = { 0 };
+    p.layout = g->layout;
+    p.bits = g->bits;
+    p.k = g->k;
+    p.seed = g->seed;
+    p.flags = flags;
+    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
+    sbf_filter *f = NULL;
+    const int rc = sbf_create(&f, &p);
     cr_assert_eq(rc, SBF_OK, "sbf_create: %s", sbf_strerror(rc));
     return f;
 }

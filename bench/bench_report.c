@@ -1,0 +1,285 @@
+/*
+ * The report: REPORT.md (Markdown) and the text tables on stdout. Each
+ * section's part is a function here (heading, prose, its tables from
+ * bench_table.c); the drivers at the end write the header, then every
+ * section's part in the order of SBFB_SECTIONS.
+ */
+#define _GNU_SOURCE 1
+#include "bench.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------ header */
+
+void sbfb_print_header(FILE *out, const sbfb_opts *o, const sbfb_machine *m, int md)
+{
+    char isas[128] = "";
+    for (int i = 0; i < o->nisa; i++) {
+        strncat(isas, sbf_isa_name(o->isas[i]), sizeof isas - strlen(isas) - 2);
+        strncat(isas, " ", sizeof isas - strlen(isas) - 1);
+    }
+    const char *dash = md ? "- " : "  ";
+    fprintf(out, "%shost %s, %s, %d CPUs (L1d %zu KiB, L2 %zu KiB, L3 %zu KiB)\n", dash, m->host,
+            m->cpu, m->cpus, m->l1d >> 10, m->l2 >> 10, m->l3 >> 10);
+    fprintf(out, "%s%s; transparent huge pages: %s\n", dash, m->kernel, m->thp);
+    fprintf(out, "%scompiler %s, CFLAGS %s; simdbloom %s, commit %s\n", dash, m->compiler,
+            o->cflags ? o->cflags : "?", sbf_version_string(), o->commit ? o->commit : "?");
+    fprintf(out, "%sISAs measured: %s(default: %s)\n", dash, isas,
+            sbf_isa_name(sbf_isa_active()));
+    const sbfb_clock *c = sbfb_clock_get();
+    fprintf(out, "%stimer %s at %.3f GHz (measured); granularity %llu ticks = %.2f ns (smallest "
+                 "usual step of back-to-back reads); a timed region costs %llu ticks = %.2f ns "
+                 "(median of empty ones; min %llu)\n", dash, sbfb_timer_name(), c->hz * 1e-9,
+            (unsigned long long)c->gran_ticks, (double)c->gran_ticks * c->tick_ns,
+            (unsigned long long)c->ovh_ticks, (double)c->ovh_ticks * c->tick_ns,
+            (unsigned long long)c->ovh_min_ticks);
+    fprintf(out, "%s%s run, %s\n", dash, o->quick ? "quick" : "full", m->date);
+}
+
+/* ---------------------------------------------------------- REPORT.md */
+
+/* REPORT.md: the headline tables and the throughput plots. */
+void sbfb_md_headline(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    if (!r->ntput)
+        return;
+    fprintf(f, "\n## Headline\n\n");
+    sbfb_table_headline(f, o, r, 1);
+    sbfb_table_isa_summary(f, o, r, 1, SBF_BLOCKED);
+    sbfb_table_isa_summary(f, o, r, 1, SBF_SPLIT_BLOCK);
+    fprintf(f, "\n![throughput, contains](throughput.png)\n\n"
+               "![throughput, add](throughput_add.png)\n");
+}
+
+/* REPORT.md: the batched hash. */
+void sbfb_md_hash(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    (void)o;
+    if (!r->nhash)
+        return;
+    fprintf(f, "\n## Batched hash alone\n\n`sbf_murmur3_x64_128_u64` on 4096 u64 keys "
+               "(L1-resident), ns/key:\n");
+    sbfb_table_hash(f, r, 1);
+}
+
+/* REPORT.md: the roofline and libbloom table. */
+void sbfb_md_peer(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    if (!(r->nroof || r->npeer))
+        return;
+    fprintf(f, "\n## Memory roofline and libbloom\n\nThe roofline loop reads one random "
+               "64-byte line per key from an array of the filter's size (2 MiB aligned, "
+               "huge pages advised), with the library's pipeline: the lines of batch b+1 "
+               "are prefetched before batch b is read. libbloom (Debian libbloom-dev, "
+               "murmur2, k bits anywhere) has no batch call; it is compared with "
+               "simdbloom's blocked layout called one key at a time, same keys, same "
+               "bits per key. ratio = libbloom / simdbloom (above 1: simdbloom faster).\n");
+    sbfb_table_peer(f, o, r, 1);
+}
+
+/* REPORT.md: the throughput tables. */
+void sbfb_md_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    if (!r->ntput)
+        return;
+    fprintf(f, "\n## Throughput\n\nns per key, the best of %d repetitions of at least "
+               "%.2f s. Each ISA's filter is a copy of one filled filter (sbf_union), so "
+               "all probe identical bits. \"positive\": keys that were inserted; "
+               "\"negative\": keys that were not. String keys are 8..64 random bytes, "
+               "hashed by the scalar MurmurHash3 on every ISA, so they are measured with "
+               "the default kernels only. \"/ roofline\": the default kernels' batched "
+               "contains divided by the roofline loop run on that filter's own memory "
+               "(`sbf_data`) with the same absent keys, right after it (so both see the "
+               "same pages and the same machine); the other ISAs' ratios use the same "
+               "denominator.\n", o->reps, o->min_time);
+    sbfb_table_tput(f, o, r, 1);
+}
+
+/* The grouping rule and the filters it applied to, in words. */
+static void md_lat_method(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    const sbfb_clock *c = sbfb_clock_get();
+    const double gran_ns = (double)c->gran_ticks * c->tick_ns;
+    unsigned gmin = 0, gmax = 0;
+    for (size_t i = 0; i < r->nlat; i++)
+        if (r->lat[i].group > 1) {
+            gmin = gmin && gmin < r->lat[i].group ? gmin : r->lat[i].group;
+            gmax = gmax > r->lat[i].group ? gmax : r->lat[i].group;
+        }
+    fprintf(f, "\n## Latency\n\nTimer: %s at %.3f GHz (measured against CLOCK_MONOTONIC_RAW). "
+               "It resolves %.2f ns: back-to-back reads step by %llu ticks; a timed region "
+               "(fenced begin/end) costs %.2f ns, measured per filter (median of empty "
+               "regions), subtracted from each sample and shown as \"overhead\".\n\n",
+            sbfb_timer_name(), c->hz * 1e-9, gran_ns, (unsigned long long)c->gran_ticks,
+            (double)c->ovh_ticks * c->tick_ns);
+    fprintf(f, "A call shorter than 20 clock steps (%.0f ns) is not timed alone, since a "
+               "histogram of it would be a staircase of %.1f ns steps: groups of G "
+               "consecutive calls are timed, G chosen per row so that a group spans at least "
+               "50 steps, and each sample is the group's time / G, a per-call mean that "
+               "resolves %.2f ns / G. ", 20 * gran_ns, gran_ns, gran_ns);
+    if (o->lat_group)
+        fprintf(f, "This run forced G = %u (`--lat-group`). ", o->lat_group);
+    else if (gmax)
+        fprintf(f, "Here G is %u to %u. ", gmin, gmax);
+    else
+        fprintf(f, "No row needed it here. ");
+    fprintf(f, "Filters larger than the L2 cache (%zu KiB) keep G = 1 (every call timed "
+               "alone, however short): their tails are what those rows are for.\n\n"
+               "**What a grouped tail means.** With G > 1, p99.9, p99.99 and max are "
+               "percentiles of G-call means, not of single calls: one slow call (a miss, an "
+               "interrupt) is diluted by G, and the grouped max is at least the single-call "
+               "max / G. They say how often a run of G calls was slow, not how slow one call "
+               "can be; single-call tails are in the G = 1 rows (the L3 and DRAM sizes). The "
+               "grouped min, p50 and p90 are per-call costs to a fraction of a ns.\n\n",
+            o->lat_group_max >> 10);
+    fprintf(f, "\"timing\": **chain** rows compute the index of the next key from the previous "
+               "answer (i += 1 + answer), so a call cannot start before the previous answer "
+               "is known (except as far as the CPU predicts it): the latency a caller waits "
+               "for one answer. **independent** rows call on consecutive keys as a hot loop "
+               "does, so calls overlap in the CPU: the cost per call of a stream (with G = 1 the "
+               "timer's fences keep calls apart, so both kinds measure the same). Batched rows "
+               "time one `sbf_contains_u64` call of 256 keys, alternating batches of present "
+               "and absent keys. Buckets are log-linear, 64 per power of two. ns per call:\n\n");
+}
+
+/* REPORT.md: the latency tables, plots and ASCII histograms. */
+void sbfb_md_lat(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    if (!r->nlat)
+        return;
+    md_lat_method(f, o, r);
+    sbfb_table_lat(f, o, r, 1);
+    fprintf(f, "\n![latency CDF, dependent chain](latency.png)\n\n"
+               "![per-call time CDF, independent calls](latency_indep.png)\n\n"
+               "![time per call, batches](latency_batch.png)\n\n");
+    for (size_t i = 0; i < r->nlat; i++)
+        if (r->lat[i].layout == SBF_BLOCKED && r->lat[i].batch == 1 &&
+            r->lat[i].timing[0] == 'c') {
+            fprintf(f, "```\n");
+            sbfb_lat_print_hist(f, &r->lat[i]);
+            fprintf(f, "```\n\n");
+        }
+}
+
+/* REPORT.md: the false-positive table and plot. */
+void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    if (!r->nfpr)
+        return;
+    int low = 0, marked = 0;
+    double worst = 0, secs = 0;
+    for (size_t i = 0; i < r->nfpr; i++) {
+        const sbfb_fpr *e = &r->fpr[i];
+        low += e->low_res;
+        marked += e->outside;
+        worst = e->wilson_rel > worst ? e->wilson_rel : worst;
+        secs += e->seconds;
+    }
+    fprintf(f, "\n## False-positive rate\n\nFor each row, 8 or 16 independent filters "
+               "(16 at 8, 10 and 16 bits/key%s), each with n = %llu distinct keys, probed "
+               "with distinct absent keys (batched contains); \"measured\" pools them. "
+               "Bits/key counts memory; for the counting layout it counts 4-bit counters "
+               "(memory is 4 times that). \"exact\" is `sbf_fpp_theory`, the layout's "
+               "exact formula; \"putze\" is Putze, Sanders and Singler's blocked "
+               "approximation (`sbf_fpp_putze`, block = the layout's block); \"classic\" is "
+               "(1-e^(-kn/m))^k. The formulas give the expected rate over key sets, and "
+               "each filter's own rate varies around it, so two 95%% intervals are shown: "
+               "Wilson's, on the pooled probes (probe noise only), and the interval of the "
+               "mean across the filters (Student t; both noises). * marks an exact value "
+               "outside the interval across filters, w one outside the Wilson interval. "
+               "The plot's error bars are the interval across filters.\n\n",
+            o->quick ? "; half as many in a quick run" : "", (unsigned long long)r->fpr[0].n);
+    fprintf(f, "**Resolution.** Every row is given probes for at least 10^4 expected false "
+               "positives (exact rate x probes, \"expected FP\"), which resolves its rate to "
+               "about +-2%% (Wilson); beyond that, up to 10^6 within a time share of "
+               "`--fpr-time` (%.0f s; 8, 10 and 16 bits/key count four times). A row that "
+               "`--fpr-max-probes` (%.3g per row) stops short of 10^4 is marked ~ (low "
+               "resolution): %d row%s here. \"+- Wilson / filters\" is each interval's "
+               "half-width relative to the measured rate; the widest Wilson half-width here "
+               "is %.2g%%. The table took %.0f s.\n\n",
+            o->fpr_time, (double)o->fpr_max_probes, low, low == 1 ? "" : "s", worst * 100,
+            secs);
+    (void)marked;
+    sbfb_table_fpr(f, r, 1);
+    fprintf(f, "\n![false-positive rate](fpr.png)\n");
+}
+
+/* ------------------------------------------------------------ stdout */
+
+void sbfb_text_headline(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    if (!r->ntput)
+        return;
+    sbfb_table_headline(f, o, r, 0);
+    sbfb_table_isa_summary(f, o, r, 0, SBF_BLOCKED);
+    sbfb_table_isa_summary(f, o, r, 0, SBF_SPLIT_BLOCK);
+}
+
+void sbfb_text_hash(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    (void)o;
+    sbfb_table_hash(f, r, 0);
+}
+
+void sbfb_text_peer(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    sbfb_table_peer(f, o, r, 0);
+}
+
+void sbfb_text_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    sbfb_table_tput(f, o, r, 0);
+}
+
+void sbfb_text_lat(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    if (!r->nlat)
+        return;
+    sbfb_table_lat(f, o, r, 0);
+    fprintf(f, "\nLatency histograms (blocked layout):\n");
+    for (size_t i = 0; i < r->nlat; i++)
+        if (r->lat[i].layout == SBF_BLOCKED)
+            sbfb_lat_print_hist(f, &r->lat[i]);
+}
+
+void sbfb_text_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
+{
+    (void)o;
+    sbfb_table_fpr(f, r, 0);
+}
+
+/* ------------------------------------------------------------- drivers */
+
+void sbfb_print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r,
+                       const sbfb_machine *m)
+{
+    sbfb_results *rw = (sbfb_results *)(uintptr_t)r;
+    sbfb_derive(rw);
+    fprintf(out, "simdbloom benchmark\n");
+    sbfb_print_header(out, o, m, 0);
+    for (int i = 0; sbfb_sections[i]; i++)
+        if (sbfb_sections[i]->text)
+            sbfb_sections[i]->text(out, o, r);
+    fflush(out);
+}
+
+int sbfb_write_report(const char *dir, const sbfb_opts *o, const sbfb_results *r,
+                      const sbfb_machine *m)
+{
+    sbfb_results *rw = (sbfb_results *)(uintptr_t)r;
+    sbfb_derive(rw);
+    sbfb_write_plot_data(dir, o, r);
+    FILE *f = sbfb_open_in(dir, "REPORT.md");
+    if (!f)
+        return -1;
+    fprintf(f, "# simdbloom benchmark report\n\n");
+    fprintf(f, "Written by `build/sbf-bench` (`make bench`); do not edit by hand. "
+               "Raw numbers: [bench.json](bench.json) (schema in bench/README.md).\n\n");
+    sbfb_print_header(f, o, m, 1);
+    fprintf(f, "- wall time of the run: %.0f s\n", r->seconds);
+    for (int i = 0; sbfb_sections[i]; i++)
+        if (sbfb_sections[i]->markdown)
+            sbfb_sections[i]->markdown(f, o, r);
+    fclose(f);
+    return 0;
+}
