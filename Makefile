@@ -82,11 +82,11 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib test bench bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test bench bench-quick bench-compare bench-check bench-baseline \
         test-neon test-san test-tsan install uninstall clean help deps symbols kat check-cxx \
-        test-isas
+        test-isas fuzz
 
-all: lib
+all: lib cli
 lib: $(LIB_A) $(LIB_SO)
 
 $(BUILD)/obj/src/dispatch.o: CPPFLAGS += $(SIMD_DEFS)
@@ -121,6 +121,21 @@ symbols: $(LIB_SO)
 	@bad=$$(nm -D --defined-only $(LIB_SO) | awk '$$2 ~ /^[TDBRVW]$$/ {print $$3}' | grep -v '^sbf_' || true); \
 	if [ -n "$$bad" ]; then echo "exported symbols without sbf_ prefix:"; echo "$$bad"; exit 1; fi; \
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
+
+# -------------------------------------------------------------- sbf (CLI)
+# cli/ sees only the public header, and links the static library.
+CLI_BIN := $(BUILD)/sbf
+BINDIR  ?= $(PREFIX)/bin
+cli: $(CLI_BIN)
+
+$(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -Iinclude $(BASE) $(CFLAGS) -c $< -o $@
+
+$(CLI_BIN): $(BUILD)/obj/cli/sbf.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # ------------------------------------------------------------------ tests
 $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
@@ -161,8 +176,9 @@ ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
 endif
 
-test: deps $(TEST_BIN) symbols
+test: deps $(TEST_BIN) symbols $(CLI_BIN)
 	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
+	$(TEST_ENV) bash tests/cli.sh $(CLI_BIN)
 
 # The whole suite once per ISA this machine runs, forced through SBF_ISA, as
 # xxHash's CI runs once per vector path (about 10 s each).
@@ -273,8 +289,10 @@ bench-redis: $(REDIS_SO)
 .PHONY: redis test-redis test-redis-san bench-redis
 
 # ---------------------------------------------------------------- install
-install: lib
+install: lib cli
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(CLI_BIN) $(DESTDIR)$(BINDIR)/sbf
 	install -m 644 include/simdbloom.h $(DESTDIR)$(INCDIR)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
@@ -284,8 +302,15 @@ install: lib
 	    -e 's|@VERSION@|$(VERSION)|' simdbloom.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/simdbloom.pc
 
 uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/sbf
 	rm -f $(DESTDIR)$(INCDIR)/simdbloom.h $(DESTDIR)$(LIBDIR)/libsimdbloom.a \
 	      $(DESTDIR)$(LIBDIR)/libsimdbloom.so* $(DESTDIR)$(LIBDIR)/pkgconfig/simdbloom.pc
+
+# ------------------------------------------------------------------- fuzz
+# libFuzzer targets for the loaders (fuzz/README.md), FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(BENCH_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
 
 # Installs the Debian packages the targets need when something is missing.
 deps:
@@ -300,6 +325,7 @@ help:
 	@echo "         bench-check bench-baseline install uninstall symbols deps clean"
 	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
+	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
 	@echo "redis:   redis test-redis test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
 

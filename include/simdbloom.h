@@ -13,6 +13,8 @@
  *    modifies a filter needs exclusive access to it, unless the filter was
  *    created with SBF_CONCURRENT (see there). The ISA functions and
  *    sbf_create are safe to call from any thread.
+ *  - A filter mapped by sbf_map is read-only: every call that would modify
+ *    it returns SBF_E_READONLY and changes nothing.
  *  - Buffers returned through a void ** are allocated with malloc(); release
  *    them with sbf_buffer_free() (or free()).
  */
@@ -67,6 +69,10 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_PARAM           -16  /* other invalid argument (named in the doc) */
 #define SBF_E_FORMAT          -17  /* serialized bytes are corrupt (bad magic, checksum) */
 #define SBF_E_VERSION         -18  /* serialized by a newer, unknown format version */
+/* files (sbf_save, sbf_load, sbf_map; format 2) */
+#define SBF_E_READONLY        -19  /* the filter is a read-only mapping (sbf_map) */
+#define SBF_E_IO              -20  /* a system call on a file failed; errno says which */
+#define SBF_E_ENDIAN          -21  /* format 2 is little endian and this host is not */
 #define SBF_E_FLAGS           -23  /* sbf_params.flags has an unknown bit */
 
 /* A static, human-readable string for any int (unknown codes included). */
@@ -258,15 +264,79 @@ SBF_API int sbf_export_guava(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_import_guava(sbf_filter **out, const void *buf, size_t len);
 
 /*
- * simdbloom's own portable form, for every layout: magic "SBF1", format
- * version, parameters, keys added, the filter bytes, and a checksum.
- * sbf_deserialize returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED,
- * SBF_E_TRAILING, SBF_E_FORMAT (bad magic or checksum, or inconsistent
- * parameters), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
- * SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
+ * simdbloom's own portable form, for every layout (README "File format"):
+ * sbf_serialize writes format version 2: a 4096-byte little-endian header
+ * (magic "SBF1", version, layout, k, seed, bits, keys added, data length,
+ * XXH3-64 checksums of the data and of the header), then the filter bytes,
+ * sbf_data's, at offset 4096. The buffer is byte for byte what sbf_save
+ * writes to a file; it is page aligned (free() or sbf_buffer_free releases
+ * it). sbf_deserialize reads versions 1 and 2 at any alignment.
+ * sbf_serialize returns SBF_OK, SBF_E_NULL, SBF_E_NOMEM, SBF_E_ENDIAN.
+ * sbf_deserialize checks everything (header, geometry against the data
+ * length, both checksums, zero padding) before it allocates, and returns
+ * SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED, SBF_E_TRAILING, SBF_E_FORMAT (bad
+ * magic or checksum, inconsistent parameters, non-zero padding or reserved
+ * bytes), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
+ * SBF_E_ENDIAN, SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
+ * Both are thread safe (f is only read).
  */
 SBF_API int sbf_serialize(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_deserialize(sbf_filter **out, const void *buf, size_t len);
+
+/* ------------------------------------------------------------------- files
+ * Files hold format version 2 (README "File format"), byte for byte what
+ * sbf_serialize returns. On SBF_E_IO, errno is the failed call's. A refused
+ * file changes nothing and leaves *out NULL. All three are thread safe
+ * (sbf_save only reads f).
+ */
+
+/*
+ * Writes f to path, crash-safe: a temporary file beside path (same
+ * directory, mode 0666 minus the umask) is written, fsync'd and renamed over
+ * path, then the directory is fsync'd. A save killed at any moment leaves at
+ * path either the old file or the new one; a failed save removes its
+ * temporary file. Readers that mapped the old file keep it.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (empty path), SBF_E_NOMEM,
+ * SBF_E_ENDIAN, SBF_E_IO (open, write, fsync, close or rename failed: the
+ * old file is untouched; or the directory fsync failed after the rename: the
+ * new file is in place but may not survive a power loss).
+ */
+SBF_API int sbf_save(const sbf_filter *f, const char *path);
+
+/*
+ * Reads a file of format version 1 or 2 into the library's own memory (2 MiB
+ * aligned, huge-page advised from 2 MiB, as sbf_create). Header, geometry and
+ * lengths are checked before allocating; both checksums and the padding
+ * before returning. Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open, fstat, read;
+ * not a regular file: EISDIR / EINVAL), SBF_E_NOMEM, and every code of
+ * sbf_deserialize.
+ */
+SBF_API int sbf_load(sbf_filter **out, const char *path);
+
+/* sbf_map flags */
+#define SBF_MAP_NO_VERIFY 1u  /* check the header only; touch no data page */
+
+/*
+ * Maps a format-2 file's data read-only and shared (MAP_SHARED, PROT_READ):
+ * zero copy, and every process mapping one file shares one copy in the page
+ * cache. flags 0 verifies the data checksum and the padding (one pass over
+ * the data); SBF_MAP_NO_VERIFY checks the header only (its checksum, the
+ * geometry against the file size), so mapping costs a few system calls and
+ * no data is read until queried: use it for files this program or sbf_save
+ * wrote. A verified mapping has read every page into the page cache (and
+ * mapped it) on the way; an unverified one faults pages in as probes touch
+ * them, with the kernel's usual read-around. Every query works on the mapping (single, batched, sbf_info,
+ * sbf_data, sbf_copy: the copy is writable); every modifying call (sbf_add*,
+ * sbf_remove, sbf_clear, sbf_union / sbf_intersect into it) returns
+ * SBF_E_READONLY and changes nothing. sbf_free unmaps. The file must not be
+ * truncated while mapped (the kernel would raise SIGBUS); sbf_save replaces
+ * files by rename, which is safe.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags), SBF_E_VERSION
+ * (also for a version-1 file, whose data is not page aligned: sbf_load it),
+ * SBF_E_IO (open, fstat, read, mmap), SBF_E_NOMEM, every code of
+ * sbf_deserialize, and the forced-ISA errors of sbf_create.
+ */
+SBF_API int sbf_map(sbf_filter **out, const char *path, unsigned flags);
 
 /* ------------------------------------------------- life cycle and set ops */
 

@@ -7,6 +7,7 @@ have_hdr() { [ -f "/usr/include/$1" ]; }
 have_hdr simde/x86/avx2.h          || need+=(libsimde-dev)
 have_hdr criterion/criterion.h     || need+=(libcriterion-dev)
 have_hdr bloom.h                   || need+=(libbloom-dev)
+have_hdr xxhash.h                  || need+=(libxxhash-dev)
 command -v gnuplot >/dev/null      || need+=(gnuplot-nox)
 command -v valgrind >/dev/null     || need+=(valgrind)
 command -v pkg-config >/dev/null   || need+=(pkg-config)

@@ -30,4 +30,6 @@ cc "$tmp/app.c" $(pkg-config --cflags simdbloom) "$tmp/prefix/lib/libsimdbloom.a
 "$tmp/app-static"
 # The installed shared library exports only sbf_ symbols and has its SONAME.
 readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep -q 'SONAME.*libsimdbloom.so.0'
-echo "install: 2 passed, 0 failed"
+# The sbf command is installed and runs.
+"$tmp/prefix/bin/sbf" --help | grep -q '^usage: sbf COMMAND'
+echo "install: 3 passed, 0 failed"

@@ -44,6 +44,9 @@ const char *sbf_strerror(int code)
     case SBF_E_PARAM: return "invalid argument";
     case SBF_E_FORMAT: return "serialized filter is corrupt";
     case SBF_E_VERSION: return "serialized filter has an unknown format version";
+    case SBF_E_READONLY: return "filter is a read-only mapping";
+    case SBF_E_IO: return "file input/output failed";
+    case SBF_E_ENDIAN: return "file format is little endian and this host is not";
     case SBF_E_FLAGS: return "unknown bit in sbf_params.flags";
     default: return "unknown error code";
     }
@@ -223,7 +226,10 @@ void sbf_free(sbf_filter *f)
 {
     if (f == NULL)
         return;
-    sbfi_free_filter(f->words, f->bytes, f->map_bytes);
+    if (f->file_map != NULL) /* files: sbf_map */
+        sbfi_unmap_file(f);
+    else
+        sbfi_free_filter(f->words, f->bytes, f->map_bytes);
     free(f->stripes);
     free(f);
 }
@@ -236,6 +242,7 @@ void sbf_buffer_free(void *buf) { free(buf); }
  * switch on the layout. */
 int sbf_add(sbf_filter *f, const void *key, size_t len)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
     if (SBFI_UNLIKELY(f->stripes != NULL))
@@ -254,6 +261,7 @@ int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 
 int sbf_remove(sbf_filter *f, const void *key, size_t len)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     SBFI_RETURN_IF(f->layout != SBF_COUNTING, SBF_E_UNSUPPORTED);
     uint64_t h1, h2;
@@ -275,6 +283,7 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 
 int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (keys == NULL && n != 0), SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
     if (n)
@@ -341,6 +350,7 @@ static size_t batch(sbf_filter *f, const void *const *keys, const size_t *lens,
 int sbf_add_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
                   size_t n)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     SBFI_FORWARD_IF_ERROR(check_batch(keys, lens, n));
     (void)batch(f, keys, lens, n, NULL, 1);
@@ -393,7 +403,8 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
         set = (double)nz;
     } else {
         cells = (double)f->bits;
-        set = (double)popcount_words(f->words, f->bytes / 8);
+        /* the used words only: an unverified mapping may hold padding bits */
+        set = (double)popcount_words(f->words, (size_t)(f->bits / 64));
     }
     out->fill_ratio = set / cells;
     out->est_cardinality = set >= cells ? INFINITY
@@ -404,6 +415,7 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
 
 int sbf_clear(sbf_filter *f)
 {
+    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     memset(f->words, 0, f->bytes);
     fold_added(f, 0);
@@ -471,6 +483,7 @@ static void union_atomic(sbf_filter *dst, const sbf_filter *src)
 
 int sbf_union(sbf_filter *dst, const sbf_filter *src)
 {
+    SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
     if (dst->flags & SBF_CONCURRENT) {
         union_atomic(dst, src);
@@ -495,6 +508,7 @@ int sbf_union(sbf_filter *dst, const sbf_filter *src)
 
 int sbf_intersect(sbf_filter *dst, const sbf_filter *src)
 {
+    SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
     if (dst->layout == SBF_COUNTING) {
         unsigned char *d = (unsigned char *)dst->words;

@@ -90,6 +90,10 @@ struct sbf_filter {
     size_t (*containsn)(const sbf_filter *f, const uint64_t *keys, size_t n,
                         uint8_t *out);
     uint64_t *stripes;      /* SBF_CONCURRENT: per-thread keys_added counts */
+    /* --- files (src/file.c) --- */
+    int readonly;           /* mapped by sbf_map: modifying calls refuse */
+    void *file_map;         /* != NULL: words lie in this file mapping */
+    size_t file_map_len;
 };
 
 typedef void (*sbfi_hash_fn)(const uint64_t *keys, size_t n, uint32_t seed,
@@ -217,6 +221,42 @@ size_t sbfi_data_bytes(uint64_t bits);
 /* sbf_create's bits and k from its parameters (layout, k, bits or n + fpp),
  * with sbf_create's codes; p is not NULL. */
 int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);
+
+/* ------------------------------------------------ files: formats 1 and 2
+ * (src/persist.c parses and checks, src/file.c does the I/O). */
+#define SBFI_V1_HEADER 56u
+#define SBFI_V2_HEADER 4096u    /* format 2: data at this page-aligned offset */
+
+typedef struct sbfi_header {
+    uint32_t version;       /* 1 or 2 */
+    int layout;
+    uint32_t k, seed;
+    uint64_t bits, added;
+    size_t bytes;           /* data length, equal to the geometry's */
+    size_t data_off;        /* SBFI_V1_HEADER or SBFI_V2_HEADER */
+    uint64_t granule;       /* bits per block (classic: 64), for sbfi_make's geometry */
+    uint64_t data_sum;      /* format 2: XXH3-64 of the data */
+} sbfi_header;
+
+/* Checks the header of a filter of `total` bytes whose first `avail` bytes
+ * are at p (avail >= min(total, SBFI_V2_HEADER)): magic, version, header
+ * checksum (format 2), geometry and lengths. Allocates nothing. */
+int sbfi_header_parse(const unsigned char *p, size_t avail, uint64_t total,
+                      sbfi_header *h);
+/* Checks the data of a parsed header: checksum (format 1 needs the header
+ * bytes `head`) and zero padding. SBF_OK or SBF_E_FORMAT. */
+int sbfi_data_check(const sbfi_header *h, const unsigned char *head,
+                    const void *data);
+/* Only the padding: SBF_OK or SBF_E_FORMAT. */
+int sbfi_padding_check(const sbfi_header *h, const void *data);
+/* The format-2 header of f (one pass over the data for its checksum). */
+int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER]);
+/* Sets f's geometry fields (not words, kernels or memory) from a header. */
+void sbfi_fill_from(sbf_filter *f, const sbfi_header *h);
+/* Unmaps a filter made by sbf_map (src/file.c; sbf_free calls it). */
+void sbfi_unmap_file(sbf_filter *f);
+/* A zeroed filter of the header's geometry on the current kernels. */
+int sbfi_make_from(sbf_filter **out, const sbfi_header *h);
 
 /* ------------------------------------------------------ MurmurHash3 pieces */
 

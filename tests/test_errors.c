@@ -410,9 +410,9 @@ Test(errors, deserialize_corrupt, .description = "own format: truncated, trailin
     b[0] = 'X';
     cr_assert_eq(sbf_deserialize(&g, b, len), SBF_E_FORMAT);
     b[0] = 'S';
-    b[4] = 2;
+    b[4] = 3;
     cr_assert_eq(sbf_deserialize(&g, b, len), SBF_E_VERSION);
-    b[4] = 1;
+    b[4] = 2;
     b[len - 1] ^= 0x40;
     cr_assert_eq(sbf_deserialize(&g, b, len), SBF_E_FORMAT);
     b[len - 1] ^= 0x40;
