@@ -69,8 +69,9 @@ void sbfb_md_peer(FILE *f, const sbfb_opts *o, const sbfb_results *r)
         return;
     fprintf(f, "\n## Memory roofline and libbloom\n\nThe roofline loop reads one random "
                "64-byte line per key from an array of the filter's size (2 MiB aligned, "
-               "huge pages advised), with the library's pipeline: the lines of batch b+1 "
-               "are prefetched before batch b is read. libbloom (Debian libbloom-dev, "
+               "huge pages advised), no hash and no mask: a sliding window prefetches the "
+               "line of key i + d while key i's line is read, and the roofline is the "
+               "best over d = 8, 16, 32, 64, 128 (the winner is in bench.json). libbloom (Debian libbloom-dev, "
                "murmur2, k bits anywhere) has no batch call; it is compared with "
                "simdbloom's blocked layout called one key at a time, same keys, same "
                "bits per key. ratio = libbloom / simdbloom (above 1: simdbloom faster).\n");

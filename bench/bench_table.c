@@ -364,7 +364,7 @@ void sbfb_table_peer(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
             row++;
         }
     }
-    fprintf(out, md ? "\n" : "\nRoofline (one random line per key, batched prefetch) and libbloom "
+    fprintf(out, md ? "\n" : "\nRoofline (one random line per key, best prefetch distance of a sweep) and libbloom "
                              "(single calls; ratio = libbloom / simdbloom), ns/key:\n");
     sbfb_tbl_print(t, out, md);
     free(t);
