@@ -56,11 +56,18 @@ if [ -z "$measured" ]; then
   done
   # Speedup ratios: natively, every ISA against scalar in one process; three
   # processes, the median of each ratio is kept (bench/README.md).
+  # Without address-space randomisation, so that every process of the same
+  # binary runs its code and buffers at the same virtual addresses: one
+  # source of the spread between processes (bench/README.md, "bench-check").
+  norand=()
+  if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
+    norand=(setarch "$(uname -m)" -R)
+  fi
   measure_ratios() {
     ratios=
     for run in 1 2 3; do
       echo "bench-check: timing ratios against scalar ($run/3)" >&2
-      "$bin" --check-ratios --progress none --json "$out/ratios.$run.json" >"$out/ratios.$run.txt"
+      "${norand[@]}" "$bin" --check-ratios --progress none --json "$out/ratios.$run.json" >"$out/ratios.$run.txt"
       ratios="$ratios${ratios:+,}$out/ratios.$run.json"
     done
     cat "$out/ratios.1.txt" >&2
