@@ -181,6 +181,7 @@ endif
 test: deps $(TEST_BIN) symbols $(CLI_BIN)
 	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
 	$(TEST_ENV) bash tests/cli.sh $(CLI_BIN)
+	$(TEST_ENV) bash tests/parquet_cli.sh $(CLI_BIN)
 
 # The whole suite once per ISA this machine runs, forced through SBF_ISA, as
 # xxHash's CI runs once per vector path (about 10 s each).
