@@ -291,7 +291,7 @@ test-redis-san:
 	$(MAKE) SAN=1 BUILD=build/san build/san/sbf-redis.so test-redis-unit
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/test_redis.py --module $(abspath build/san/sbf-redis.so) \
-	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-seconds 4 $(REDIS_TEST_ARGS)
+	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-count 10000 $(REDIS_TEST_ARGS)
 
 bench-redis: $(REDIS_SO)
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh

@@ -46,8 +46,8 @@ def run(name, fn):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--module", required=True)
-    ap.add_argument("--fuzz-seconds", type=float, default=8)
-    ap.add_argument("--fuzz-count", type=int, default=20000)
+    ap.add_argument("--fuzz-count", type=int, default=20000,
+                    help="commands the fuzz sends (a fixed number, whatever the load)")
     ap.add_argument("--asan-preload", default=None)
     a = ap.parse_args()
     harness.ASAN_PRELOAD = a.asan_preload
