@@ -123,7 +123,8 @@ symbols: $(LIB_SO)
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
 
 # -------------------------------------------------------------- sbf (CLI)
-# cli/ sees only the public header, and links the static library.
+# cli/ sees only the public header, and links the static library; every
+# cli/*.c is part of sbf (a new command is one file there, see cli/cli.h).
 CLI_BIN := $(BUILD)/sbf
 BINDIR  ?= $(PREFIX)/bin
 cli: $(CLI_BIN)
@@ -133,7 +134,8 @@ $(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) -Iinclude $(BASE) $(CFLAGS) -c $< -o $@
 
-$(CLI_BIN): $(BUILD)/obj/cli/sbf.o $(LIB_A)
+CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
+$(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
