@@ -232,22 +232,28 @@ static void copy_words(uint64_t *dst, const sbf_filter *f)
         dst[i] = __atomic_load_n(&f->words[i], __ATOMIC_RELAXED);
 }
 
+void sbfi_args_like(sbfi_make_args *a, const sbf_filter *f)
+{
+    memset(a, 0, sizeof *a);
+    a->layout = f->layout;
+    a->bits = f->bits;
+    a->k = f->k;
+    a->seed = f->seed;
+    a->flags = f->flags;
+    a->kt = f->kt;
+    a->allocator = f->alloc.alloc ? &f->alloc : NULL;
+    const uint64_t added = sbfi_keys_added(f);
+    a->added_unknown = added == SBF_KEYS_UNKNOWN;
+    a->added = a->added_unknown ? 0 : added;
+}
+
 int sbf_copy(sbf_filter **out, const sbf_filter *f)
 {
     if (out != NULL)
         *out = NULL;
     SBFI_RETURN_IF(out == NULL || f == NULL, SBF_E_NULL);
-    sbfi_make_args a = { 0 };
-    a.layout = f->layout;
-    a.bits = f->bits;
-    a.k = f->k;
-    a.seed = f->seed;
-    a.flags = f->flags;
-    a.kt = f->kt;
-    a.allocator = f->alloc.alloc ? &f->alloc : NULL;
-    const uint64_t added = sbfi_keys_added(f);
-    a.added_unknown = added == SBF_KEYS_UNKNOWN;
-    a.added = a.added_unknown ? 0 : added;
+    sbfi_make_args a;
+    sbfi_args_like(&a, f);
     sbf_filter *c;
     SBFI_FORWARD_IF_ERROR(sbfi_make(&c, &a));
     copy_words(c->words, f);

@@ -246,6 +246,9 @@ typedef struct sbfi_make_args {
  * allocator without alloc or free), SBF_E_FLAGS, SBF_E_NOMEM, the ISA
  * errors; *out is NULL on failure. Words are zeroed unless mapped. */
 int sbfi_make(sbf_filter **out, const sbfi_make_args *a);
+/* The arguments for a filter like f: its geometry, seed, flags, kernels,
+ * allocator and keys_added (copy, fold). */
+void sbfi_args_like(sbfi_make_args *a, const sbf_filter *f);
 
 /* Sizing and geometry rules (src/size.c): the one place that knows which k
  * each layout accepts, its granule and its largest size. */

@@ -274,6 +274,7 @@ Test(forms, lock_excludes_and_follows_renames, .timeout = 60,
     char c;
     cr_assert_eq(read(r[0], &c, 1), 1);
     cr_assert_eq(sbf_lock_file(&lk, path, SBF_LOCK_NOWAIT), SBF_E_LOCKED);
+    cr_assert_eq(SBF_E_LOCKED, -25, "numbered once");
     cr_assert_str_neq(sbf_strerror(SBF_E_LOCKED), sbf_strerror(-9999));
     struct stat before;
     cr_assert_eq(stat(path, &before), 0);
