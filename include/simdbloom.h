@@ -271,6 +271,34 @@ SBF_API void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
 SBF_API void sbf_murmur3_x64_128_u64(const uint64_t *keys, size_t n,
                                      uint32_t seed, uint64_t *h1, uint64_t *h2);
 
+/* The same hash of n byte strings (keys[i] points at lens[i] bytes and may
+ * be NULL when lens[i] is 0), batched in SIMD lanes by the active ISA:
+ * h1[i], h2[i] are sbf_murmur3_x64_128(keys[i], lens[i], seed)'s out[0],
+ * out[1]. Only the keys' own bytes are read. Returns SBF_OK, or SBF_E_NULL
+ * (keys, lens, h1 or h2 NULL with n > 0, or a NULL keys[i] with lens[i] > 0:
+ * checked before anything is written). The active ISA as for
+ * sbf_murmur3_x64_128_u64. Thread safe. */
+SBF_API int sbf_murmur3_x64_128_batch(const void *const *keys, const size_t *lens,
+                                      size_t n, uint32_t seed, uint64_t *h1,
+                                      uint64_t *h2);
+
+/* XXH64 with seed 0, bit-exact with xxHash's XXH64(key, len, 0): the hash of
+ * Parquet's Bloom filters. key may be NULL if len is 0 (a NULL key hashes as
+ * the empty string). Thread safe. */
+SBF_API uint64_t sbf_xxh64(const void *key, size_t len);
+
+/* XXH64 (seed 0) of each key's 8 little-endian bytes (a Parquet INT64
+ * value), batched in SIMD lanes by the active ISA: h receives n values;
+ * nothing is written when n is 0 or a pointer is NULL. Every ISA gives the
+ * same values; the active ISA as for sbf_murmur3_x64_128_u64. Thread safe. */
+SBF_API void sbf_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h);
+
+/* XXH64 (seed 0) of n byte strings, batched in SIMD lanes: h[i] is
+ * sbf_xxh64(keys[i], lens[i]). Keys, reads and returns as for
+ * sbf_murmur3_x64_128_batch (SBF_OK or SBF_E_NULL). Thread safe. */
+SBF_API int sbf_xxh64_batch(const void *const *keys, const size_t *lens, size_t n,
+                            uint64_t *h);
+
 /* ------------------------------------------------------------- persistence
  * A filter's serialized forms. Ours is described, normatively and field by
  * field, in doc/format.md; Guava's below. Loaders check every byte from
