@@ -104,6 +104,15 @@ typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const uint64_t *keys,
 typedef int (*sbfi_key_add_fn)(sbf_filter *f, const void *key, size_t len);
 typedef int (*sbfi_key_contains_fn)(const sbf_filter *f, const void *key,
                                     size_t len);
+/* Hash kernels over many keys (lanes: simd/lanes.h). keys[i] points at
+ * lens[i] bytes and may be NULL only when lens[i] is 0; exactly n results
+ * are written; only the keys' own bytes are read. */
+typedef void (*sbfi_hash_bytes_fn)(const void *const *keys, const size_t *lens,
+                                   size_t n, uint32_t seed, uint64_t *h1,
+                                   uint64_t *h2);
+typedef void (*sbfi_xxh64_u64_fn)(const uint64_t *keys, size_t n, uint64_t *h);
+typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
+                                    size_t n, uint64_t *h);
 
 /*
  * One table per ISA: its identity (name, sbf_isa, the CPU features it
@@ -132,6 +141,10 @@ struct sbfi_kernels {
     sbfi_key_contains_fn contains_key_atomic[SBFI_NLAYOUTS]; /* relaxed loads */
     sbfi_add_fn add_u64_atomic[SBFI_NLAYOUTS];
     sbfi_contains_fn contains_u64_atomic[SBFI_NLAYOUTS];
+    /* --- hashes of many keys in SIMD lanes (lanes: issues 16.2, 18.1) --- */
+    sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
+    sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
+    sbfi_xxh64_bytes_fn xxh64_bytes; /* XXH64, seed 0, of byte strings */
 };
 
 /* CPU features a table may require; src/dispatch.c detects them once
@@ -171,6 +184,13 @@ void sbfi_hash_u64_scalar(const uint64_t *keys, size_t n, uint32_t seed,
 void sbfi_add_u64_scalar(sbf_filter *f, const uint64_t *keys, size_t n);
 size_t sbfi_contains_u64_scalar(const sbf_filter *f, const uint64_t *keys,
                                 size_t n, uint8_t *out);
+/* The scalar references of the lane hash kernels (src/lanes.c): the
+ * definition every ISA's hash_bytes, xxh64_u64 and xxh64_bytes reproduce. */
+void sbfi_hash_bytes_scalar(const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t seed, uint64_t *h1, uint64_t *h2);
+void sbfi_xxh64_u64_scalar(const uint64_t *keys, size_t n, uint64_t *h);
+void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
+                             size_t n, uint64_t *h);
 /* Operations on hashes (used by the variable-length paths). */
 int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
