@@ -82,7 +82,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib cli test bench bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test fpr-timing bench bench-quick bench-compare bench-check bench-baseline \
         test-neon test-san test-tsan install uninstall clean help deps symbols kat check-cxx \
         test-isas fuzz
 
@@ -198,6 +198,15 @@ test-isas: deps $(TEST_BIN) $(BUILD)/sbf-isa-avail
 
 test-san:
 	$(MAKE) BUILD=build/san SAN=1 test
+
+# Times and counted work of the formulas and sbf_size (tests/fpr_timing.c;
+# the suite bounds only the work). FPR_TIMING_ARGS: quick | size.
+$(BUILD)/fpr-timing: $(BUILD)/obj/tests/fpr_timing.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+fpr-timing: $(BUILD)/fpr-timing
+	$(BUILD)/fpr-timing $(FPR_TIMING_ARGS)
 
 test-neon: deps
 	bash scripts/test-neon.sh
