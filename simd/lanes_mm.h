@@ -64,7 +64,7 @@ static inline void lanes_mm_block1(uint64_t *h1p, uint64_t *h2p, const unsigned 
 static inline void lanes_mm_body(const lanes_grp *g, lv *h1, lv *h2)
 {
     const lv nb = LV_SRL(g->len, 4), z = lanes_zero_addr();
-    const uint64_t steps = lanes_steps(nb);
+    const uint64_t steps = lanes_steps(g->lens, 4);
     lv at = g->p;
     for (uint64_t s = 0; s < steps; s++) {
         const lm m = lv_gt(nb, lv_set1(s));
