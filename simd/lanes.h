@@ -14,6 +14,8 @@
  *   LANES_MIN_GROUP       a last group of fewer keys is hashed in scalar code
  *   LANES_VECTOR_BODY     0: every body block in scalar code (lanes only for
  *                         tails and finalisation), where vector blocks lose
+ *   LANES_SCALAR_SHORT    MurmurHash3 of a group whose keys all have one
+ *                         length below this stays scalar (0: never)
  *   lv, lm                a vector of LANES uint64_t; a lane mask
  *   lv_set1(x)            x in every lane
  *   lv_load(p) lv_store(p, v)   LANES words at p (any alignment)
@@ -50,7 +52,7 @@
 #include "sbf_internal.h"
 
 #if !defined(LANES) || !defined(LANES_SCALAR_MAX) || !defined(LANES_MIN_GROUP) || \
-    !defined(LANES_VECTOR_BODY)
+    !defined(LANES_VECTOR_BODY) || !defined(LANES_SCALAR_SHORT)
 #  error "define the lane operations (simd/lanes_<isa>.h) before simd/lanes.h"
 #endif
 #ifndef LANES_SCALAR_SLACK
