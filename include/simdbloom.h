@@ -15,6 +15,7 @@
  *    sbf_create are safe to call from any thread.
  *  - A filter mapped by sbf_map is read-only: every call that would modify
  *    it returns SBF_E_READONLY and changes nothing.
+ *  - The file format: doc/format.md (normative).
  *  - Buffers returned through a void ** are allocated with malloc(); release
  *    them with sbf_buffer_free() (or free()).
  */
@@ -183,9 +184,11 @@ typedef struct sbf_filter sbf_filter;
  * Creates a filter with every bit clear. On failure *out is set to NULL
  * (when out is not NULL).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_K,
- * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, or the ISA error of the forced ISA
+ * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, SBF_E_PARAM (an allocator
+ * without alloc or free), or the ISA error of the forced ISA
  * (SBF_E_ISA_UNKNOWN / SBF_E_ISA_UNAVAILABLE, see sbf_isa_set).
- * Filters of 2 MiB and more are 2 MiB aligned and advised to use huge pages.
+ * Without an allocator, filters of 2 MiB and more are 2 MiB aligned and
+ * advised to use huge pages.
  */
 SBF_API int sbf_create(sbf_filter **out, const sbf_params *p);
 
@@ -199,7 +202,7 @@ SBF_API void sbf_buffer_free(void *buf);
  * Inserts a key (len bytes at key; key may be NULL only when len is 0).
  * Returns 1 when the filter's answer for the key changed (a bit was set, or
  * for counting a counter left zero: Guava's put), 0 when it did not,
- * SBF_E_NULL.
+ * SBF_E_NULL, SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_add(sbf_filter *f, const void *key, size_t len);
 
@@ -208,16 +211,22 @@ SBF_API int sbf_contains(const sbf_filter *f, const void *key, size_t len);
 
 /*
  * Counting layout only: removes one insertion of a key. Counters at 15 are
- * saturated and stay 15, so a removal never causes a false negative.
+ * saturated and stay 15, so removing a key that was added never causes a
+ * false negative. Removing a key that was never added but tests present (a
+ * false positive) decrements counters other keys set; those keys may then
+ * test absent. No filter can detect this: remove only keys that were added,
+ * once per add.
  * Returns SBF_OK; SBF_E_NOT_PRESENT (the filter says the key is surely
- * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL.
+ * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL;
+ * SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
 
 /*
  * Batched 64-bit keys. Each key is hashed as its 8 little-endian bytes, so
  * sbf_add_u64(f, &x, 1) and sbf_add(f, &x, 8) set the same bits.
- * sbf_add_u64 returns SBF_OK or SBF_E_NULL (keys may be NULL when n is 0).
+ * sbf_add_u64 returns SBF_OK, SBF_E_NULL (keys may be NULL when n is 0) or
+ * SBF_E_READONLY (a mapped filter).
  * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
  * and returns how many keys may be present; it returns SIZE_MAX (and writes
  * nothing) when f is NULL or keys is NULL with n > 0: that is
@@ -231,7 +240,8 @@ SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
  * Batched variable-length keys: keys[i] points at lens[i] bytes. Hashing is
  * scalar; memory accesses are pipelined as in the u64 forms. Same returns
  * as the u64 forms (a NULL keys[i] with lens[i] > 0 is SBF_E_NULL / SIZE_MAX,
- * checked before anything is changed).
+ * checked before anything is changed; SBF_E_READONLY for sbf_add_batch on a
+ * mapped filter).
  */
 SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
                           const size_t *lens, size_t n);
