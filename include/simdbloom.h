@@ -468,6 +468,18 @@ SBF_API int sbf_load_as(sbf_filter **out, const char *path, int format, int *fou
  * returns, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular file). */
 SBF_API int sbf_file_format(const char *path);
 
+/*
+ * Checks a file of our format completely without keeping it: everything
+ * sbf_load checks (header, geometry, lengths, both checksums, the padding),
+ * reading the data in 16 MiB pieces (no filter made, nothing mapped), and
+ * calls progress(opaque, data bytes checked, data bytes) after each piece
+ * (progress may be NULL). A version-1 file is loaded whole, then dropped.
+ * Returns SBF_OK, or the code sbf_load would return for the file (SBF_E_NOMEM
+ * for the 16 MiB buffer). Thread safe.
+ */
+typedef void (*sbf_progress_fn)(void *opaque, uint64_t done, uint64_t total);
+SBF_API int sbf_verify_file(const char *path, sbf_progress_fn progress, void *opaque);
+
 /* sbf_map flags */
 #define SBF_MAP_NO_VERIFY 1u  /* check the header only; touch no data page */
 
@@ -558,6 +570,16 @@ struct sbf_info {
 /* Fills *out. Returns SBF_OK or SBF_E_NULL. O(size of the filter); safe
  * during concurrent adds to an SBF_CONCURRENT filter (relaxed loads). */
 SBF_API int sbf_info(const sbf_filter *f, struct sbf_info *out);
+
+/* sbf_info with flags: 0 is sbf_info; SBF_INFO_SAMPLE reads at most 16384
+ * evenly spaced 64-byte lines (1 MiB, so a big mapped file is not read
+ * whole) and estimates fill_ratio, saturated, est_cardinality and
+ * fpp_estimated from them (exact for filters of 1 MiB or less; within about
+ * 1% of the fill for a filter whose keys are spread as hashes spread them).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags). Thread safe as
+ * sbf_info. */
+#define SBF_INFO_SAMPLE 1u
+SBF_API int sbf_info_ex(const sbf_filter *f, struct sbf_info *out, unsigned flags);
 
 /* Clears every bit/counter; keys_added becomes 0 (known). Returns SBF_OK,
  * SBF_E_NULL, SBF_E_READONLY. */
