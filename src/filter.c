@@ -103,19 +103,9 @@ int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
     SBFI_FORWARD_IF_ERROR(sbfi_check_geometry(layout, bits, k));
     sbf_filter *f = calloc(1, sizeof *f);
     SBFI_RETURN_IF(f == NULL, SBF_E_NOMEM);
-    f->layout = layout;
-    f->bits = bits;
-    f->k = k;
+    sbfi_set_geometry(f, layout, bits, k);
     f->seed = seed;
     f->kt = kt;
-    if (layout == SBF_CLASSIC) {
-        f->block_bytes = 8;
-        f->nblocks = bits;
-    } else {
-        f->block_bytes = (uint32_t)(sbfi_granule_bits(layout, k) / 8);
-        f->nblocks = bits / sbfi_granule_bits(layout, k);
-    }
-    f->bytes = sbfi_data_bytes(bits);
     f->words = sbfi_alloc_filter(f->bytes, &f->map_bytes);
     if (f->words == NULL) {
         free(f);
@@ -134,7 +124,7 @@ int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
 
 int sbfi_bind(sbf_filter *f, uint32_t flags)
 {
-    const int l = f->layout;
+    const int l = f->lay->kernel; /* the kernels of the layout's family */
     const sbfi_kernels *kt = f->kt;
     if (flags & SBF_CONCURRENT) {
         if (f->stripes == NULL) {
@@ -263,7 +253,7 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
-    SBFI_RETURN_IF(f->layout != SBF_COUNTING, SBF_E_UNSUPPORTED);
+    SBFI_RETURN_IF(!sbfi_counts(f->lay), SBF_E_UNSUPPORTED);
     uint64_t h1, h2;
     sbfi_hash_key(key, len, f->seed, &h1, &h2);
     if (f->flags & SBF_CONCURRENT) {
@@ -384,19 +374,19 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
     out->bits = f->bits;
     out->bytes = f->bytes;
     out->k = f->k;
-    out->block_bits = f->layout == SBF_CLASSIC ? 0 : f->block_bytes * 8;
+    out->block_bits = f->lay->multiply_shift ? f->block_bytes * 8 : 0;
     out->seed = f->seed;
     out->keys_added = sbfi_keys_added(f);
     out->isa = f->kt->isa;
     double cells, set;
-    if (f->layout == SBF_COUNTING) {
+    if (sbfi_counts(f->lay)) {
         const unsigned char *b = (const unsigned char *)f->words;
         uint64_t nz = 0, sat = 0;
-        const uint64_t ncount = f->bits / 4;
+        const uint64_t ncount = f->bits / SBFI_COUNTER_BITS;
         for (uint64_t i = 0; i < ncount / 2; i++) {
-            const unsigned lo = b[i] & 15u, hi = b[i] >> 4;
+            const unsigned lo = sbfi_nibble(b + i, 0), hi = sbfi_nibble(b + i, 1);
             nz += (lo != 0) + (hi != 0);
-            sat += (lo == 15) + (hi == 15);
+            sat += (lo == SBFI_COUNTER_MAX) + (hi == SBFI_COUNTER_MAX);
         }
         out->saturated = sat;
         cells = (double)ncount;
@@ -453,9 +443,20 @@ static int compatible(const sbf_filter *a, const sbf_filter *b)
 static uint64_t nib_add_sat(uint64_t a, uint64_t b)
 {
     uint64_t r = 0;
-    for (int s = 0; s < 64; s += 4) {
-        const uint64_t x = ((a >> s) & 15) + ((b >> s) & 15);
-        r |= (x > 15 ? 15 : x) << s;
+    for (unsigned s = 0; s < 64; s += SBFI_COUNTER_BITS) {
+        const uint64_t x = ((a >> s) & SBFI_COUNTER_MAX) + ((b >> s) & SBFI_COUNTER_MAX);
+        r |= (x > SBFI_COUNTER_MAX ? SBFI_COUNTER_MAX : x) << s;
+    }
+    return r;
+}
+
+/* The smaller of each pair of counters. */
+static uint64_t nib_min(uint64_t a, uint64_t b)
+{
+    uint64_t r = 0;
+    for (unsigned s = 0; s < 64; s += SBFI_COUNTER_BITS) {
+        const uint64_t x = (a >> s) & SBFI_COUNTER_MAX, y = (b >> s) & SBFI_COUNTER_MAX;
+        r |= (x < y ? x : y) << s;
     }
     return r;
 }
@@ -469,7 +470,7 @@ static void union_atomic(sbf_filter *dst, const sbf_filter *src)
         const uint64_t s = __atomic_load_n(&src->words[i], __ATOMIC_RELAXED);
         if (s == 0)
             continue;
-        if (dst->layout != SBF_COUNTING) {
+        if (!sbfi_counts(dst->lay)) {
             sbfi_or_words_atomic(&dst->words[i], &s, 1);
             continue;
         }
@@ -489,14 +490,9 @@ int sbf_union(sbf_filter *dst, const sbf_filter *src)
         union_atomic(dst, src);
         return SBF_OK;
     }
-    if (dst->layout == SBF_COUNTING) {
-        unsigned char *d = (unsigned char *)dst->words;
-        const unsigned char *s = (const unsigned char *)src->words;
-        for (size_t i = 0; i < dst->bytes; i++) {
-            unsigned lo = (d[i] & 15u) + (s[i] & 15u);
-            unsigned hi = (unsigned)(d[i] >> 4) + (unsigned)(s[i] >> 4);
-            d[i] = (unsigned char)((lo > 15 ? 15 : lo) | (hi > 15 ? 15 : hi) << 4);
-        }
+    if (sbfi_counts(dst->lay)) {
+        for (size_t i = 0; i < dst->bytes / 8; i++)
+            dst->words[i] = nib_add_sat(dst->words[i], src->words[i]);
     } else {
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] |= src->words[i];
@@ -510,14 +506,9 @@ int sbf_intersect(sbf_filter *dst, const sbf_filter *src)
 {
     SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
-    if (dst->layout == SBF_COUNTING) {
-        unsigned char *d = (unsigned char *)dst->words;
-        const unsigned char *s = (const unsigned char *)src->words;
-        for (size_t i = 0; i < dst->bytes; i++) {
-            const unsigned lo = (d[i] & 15u) < (s[i] & 15u) ? (d[i] & 15u) : (s[i] & 15u);
-            const unsigned hi = (d[i] >> 4) < (s[i] >> 4) ? (d[i] >> 4) : (s[i] >> 4);
-            d[i] = (unsigned char)(lo | hi << 4);
-        }
+    if (sbfi_counts(dst->lay)) {
+        for (size_t i = 0; i < dst->bytes / 8; i++)
+            dst->words[i] = nib_min(dst->words[i], src->words[i]);
     } else {
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] &= src->words[i];

@@ -170,7 +170,7 @@ static uint64_t v1_checksum(const unsigned char *hdr, const void *data, size_t l
 static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes,
                         uint64_t *granule)
 {
-    SBFI_RETURN_IF(layout > SBF_COUNTING, SBF_E_LAYOUT);
+    SBFI_RETURN_IF(layout > INT32_MAX, SBF_E_LAYOUT);
     const int rc = sbfi_check_geometry((int)layout, bits, k);
     SBFI_RETURN_IF(rc == SBF_E_PARAM, SBF_E_FORMAT);
     SBFI_FORWARD_IF_ERROR(rc);
@@ -253,14 +253,9 @@ int sbfi_data_check(const sbfi_header *h, const unsigned char *head, const void 
 
 void sbfi_fill_from(sbf_filter *f, const sbfi_header *h)
 {
-    f->layout = h->layout;
-    f->bits = h->bits;
-    f->k = h->k;
+    sbfi_set_geometry(f, h->layout, h->bits, h->k); /* src/layout.c */
     f->seed = h->seed;
     f->added = h->added;
-    f->bytes = h->bytes;
-    f->block_bytes = h->layout == SBF_CLASSIC ? 8 : (uint32_t)(h->granule / 8);
-    f->nblocks = h->layout == SBF_CLASSIC ? h->bits : h->bits / h->granule;
 }
 
 int sbfi_make_from(sbf_filter **out, const sbfi_header *h)
