@@ -123,7 +123,8 @@ symbols: $(LIB_SO)
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
 
 # -------------------------------------------------------------- sbf (CLI)
-# cli/ sees only the public header, and links the static library.
+# cli/ sees only the public header, and links the static library; every
+# cli/*.c is part of sbf (a new command is one file there, see cli/cli.h).
 CLI_BIN := $(BUILD)/sbf
 BINDIR  ?= $(PREFIX)/bin
 cli: $(CLI_BIN)
@@ -133,7 +134,8 @@ $(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) -Iinclude $(BASE) $(CFLAGS) -c $< -o $@
 
-$(CLI_BIN): $(BUILD)/obj/cli/sbf.o $(LIB_A)
+CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
+$(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -179,6 +181,7 @@ endif
 test: deps $(TEST_BIN) symbols $(CLI_BIN)
 	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
 	$(TEST_ENV) bash tests/cli.sh $(CLI_BIN)
+	$(TEST_ENV) bash tests/parquet_cli.sh $(CLI_BIN)
 
 # The whole suite once per ISA this machine runs, forced through SBF_ISA, as
 # xxHash's CI runs once per vector path (about 10 s each).
@@ -251,7 +254,8 @@ bench-baseline: deps
 # ------------------------------------------------------------ Redis module
 # build/sbf-redis.so: redis/ over the public header, the library linked in
 # statically, only RedisModule_OnLoad exported (redis/exports.map).
-# `make test-redis` drives it in real redis-server processes (redis/README.md).
+# `make test-redis` unit-tests the chain (redis/tests/test_*.c, no server), then
+# drives the module in real redis-server processes (redis/test_redis.py).
 REDIS_SO  := $(BUILD)/sbf-redis.so
 REDIS_SRC := $(wildcard redis/*.c)
 REDIS_PY  ?= /usr/bin/python3
@@ -270,23 +274,33 @@ $(REDIS_SO): $(REDIS_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A) redis/exports.map
 
 redis: $(REDIS_SO)
 
-test-redis: $(REDIS_SO)
+# The chain and its dump form, unit-tested without a server (redis/tests/).
+REDIS_UNIT := $(BUILD)/sbf-redis-unit
+REDIS_UNIT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard redis/tests/test_*.c) redis/chain.c redis/dump.c)
+$(REDIS_UNIT): $(REDIS_UNIT_OBJ) $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcriterion $(LIBS)
+
+test-redis-unit: deps $(REDIS_UNIT)
+	$(REDIS_UNIT) $(TEST_ARGS)
+
+test-redis: $(REDIS_SO) test-redis-unit
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/test_redis.py --module $(abspath $(REDIS_SO)) $(REDIS_TEST_ARGS)
 
 # The module built with ASan+UBSan, loaded into redis-server with the runtime
 # preloaded; servers exit normally so LeakSanitizer can speak.
 test-redis-san:
-	$(MAKE) SAN=1 BUILD=build/san build/san/sbf-redis.so
+	$(MAKE) SAN=1 BUILD=build/san build/san/sbf-redis.so test-redis-unit
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/test_redis.py --module $(abspath build/san/sbf-redis.so) \
-	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-seconds 4 $(REDIS_TEST_ARGS)
+	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-count 10000 $(REDIS_TEST_ARGS)
 
 bench-redis: $(REDIS_SO)
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/bench.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
 
-.PHONY: redis test-redis test-redis-san bench-redis
+.PHONY: redis test-redis test-redis-unit test-redis-san bench-redis
 
 # ---------------------------------------------------------------- install
 install: lib cli
@@ -327,6 +341,6 @@ help:
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
 	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
-	@echo "redis:   redis test-redis test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
+	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -74,6 +74,7 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_IO              -20  /* a system call on a file failed; errno says which */
 #define SBF_E_ENDIAN          -21  /* format 2 is little endian and this host is not */
 #define SBF_E_FLAGS           -23  /* sbf_params.flags has an unknown bit */
+#define SBF_E_ODD_BLOCKS      -24  /* sbf_fold: the filter's block count is odd */
 
 /* A static, human-readable string for any int (unknown codes included). */
 SBF_API const char *sbf_strerror(int code);
@@ -444,6 +445,107 @@ SBF_API double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k);
  */
 SBF_API int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits,
                      uint32_t *k);
+
+/* ------------------------------------------------------- fold and estimate */
+
+/*
+ * Folds f into a new filter *out with half as many blocks, `times` times
+ * over (1 halves, 2 quarters, ...): blocks 2i and 2i+1 are OR-ed into block
+ * i (counting: counters added, saturating at 15). For every layout whose
+ * block index is a multiply-shift (blocked, split-block, counting) this is
+ * exact: the result is bit for bit the filter of the same keys built at the
+ * smaller size, since floor(floor(h*z/2^64)/2) = floor(h*(z/2)/2^64). Keys
+ * added, seed, k and flags carry over. f is unchanged.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (times is 0), SBF_E_UNSUPPORTED
+ * (classic layout), SBF_E_ODD_BLOCKS (a block count met on the way is odd,
+ * or would fall below one block), SBF_E_NOMEM. Thread safe (f only read,
+ * unless it is concurrent and being added to: then the copy may miss
+ * those adds, as sbf_copy may).
+ */
+SBF_API int sbf_fold(sbf_filter **out, const sbf_filter *f, uint32_t times);
+
+/*
+ * The false-positive rate f gives now, estimated from its own bits: the
+ * mean over blocks of the chance that a probe finds all its bits set
+ * (split-block: the product over the k words of set bits / 32; blocked:
+ * (set bits / 512)^k; counting: (non-zero counters / 128)^k; classic, one
+ * block: (set bits / m)^k). It needs no key count, so it holds for a filter
+ * read from elsewhere. NaN when f is NULL. O(size of the filter).
+ */
+SBF_API double sbf_fpp_estimate(const sbf_filter *f);
+
+/*
+ * Folds f as many times as keeps sbf_fpp_estimate(result) <= fpp, and no
+ * more (0 times when even one fold exceeds it: *out is then a copy of f).
+ * *times_out (may be NULL) gets how many folds were made.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_FPP, SBF_E_UNSUPPORTED (classic),
+ * SBF_E_NOMEM.
+ */
+SBF_API int sbf_fold_to(sbf_filter **out, const sbf_filter *f, double fpp,
+                        uint32_t *times_out);
+
+/* ------------------------------------------------------------ Parquet files
+ * The split-block Bloom filters inside .parquet files (apache/parquet-format
+ * BloomFilter.md). Reading a file walks only its footer (Thrift compact
+ * FileMetaData -> row groups -> column chunks -> ColumnMetaData path, type,
+ * bloom_filter_offset 14 and bloom_filter_length 15), bounded in nesting
+ * depth, lengths and list sizes. Files it does not understand are refused
+ * with a code and, through `why` (may be NULL), a static sentence naming the
+ * reason (encrypted footer, truncated footer, malformed Thrift, ...).
+ */
+
+/* Parquet physical types (parquet.thrift `Type`). */
+#define SBF_PQ_BOOLEAN 0
+#define SBF_PQ_INT32 1
+#define SBF_PQ_INT64 2
+#define SBF_PQ_INT96 3
+#define SBF_PQ_FLOAT 4
+#define SBF_PQ_DOUBLE 5
+#define SBF_PQ_BYTE_ARRAY 6
+#define SBF_PQ_FIXED_LEN_BYTE_ARRAY 7
+
+/* One column chunk of a file. */
+typedef struct sbf_parquet_column {
+    uint32_t row_group;     /* index of the row group in the footer */
+    uint32_t column;        /* index of the chunk in its row group */
+    int type;               /* SBF_PQ_*, or -1 when absent or unknown */
+    const char *path;       /* path_in_schema joined with '.'; owned by the file */
+    int64_t num_values;
+    int64_t bloom_offset;   /* bloom_filter_offset, -1 when there is no filter */
+    int32_t bloom_length;   /* bloom_filter_length, -1 when not recorded */
+} sbf_parquet_column;
+
+typedef struct sbf_parquet sbf_parquet;
+
+/*
+ * Opens a .parquet file and reads its footer (the file stays open for
+ * sbf_parquet_read_bloom). sbf_parquet_open_mem reads a whole file image
+ * in memory, which must outlive the object.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular
+ * file), SBF_E_TRUNCATED, SBF_E_FORMAT (no PAR1 magic, malformed footer),
+ * SBF_E_UNSUPPORTED (encrypted footer or column metadata), SBF_E_TOO_LARGE
+ * (footer over 1 GiB), SBF_E_NOMEM. Thread safe.
+ */
+SBF_API int sbf_parquet_open(sbf_parquet **out, const char *path, const char **why);
+SBF_API int sbf_parquet_open_mem(sbf_parquet **out, const void *buf, size_t len,
+                                 const char **why);
+/* Closes the file; NULL is accepted. */
+SBF_API void sbf_parquet_close(sbf_parquet *pq);
+/* Every column chunk, row group by row group: the count, *cols the array
+ * (valid until sbf_parquet_close). 0 and NULL for NULL. */
+SBF_API size_t sbf_parquet_columns(const sbf_parquet *pq, const sbf_parquet_column **cols);
+SBF_API uint32_t sbf_parquet_row_groups(const sbf_parquet *pq);
+/*
+ * Reads column chunk i's Bloom filter as stored: the Thrift BloomFilterHeader
+ * followed by its bitset (*buf malloc'd, *len bytes). The header is parsed
+ * and its size checked against the file and bloom_filter_length before the
+ * bitset is allocated. Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (no such
+ * chunk, or it has no filter), SBF_E_TRUNCATED, SBF_E_FORMAT,
+ * SBF_E_UNSUPPORTED (not split-block / XXHASH / uncompressed), SBF_E_IO,
+ * SBF_E_NOMEM. Safe from several threads on one file.
+ */
+SBF_API int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf,
+                                   size_t *len, const char **why);
 
 /* ---------------------------------------------------------------- ISA control */
 

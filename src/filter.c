@@ -48,6 +48,7 @@ const char *sbf_strerror(int code)
     case SBF_E_IO: return "file input/output failed";
     case SBF_E_ENDIAN: return "file format is little endian and this host is not";
     case SBF_E_FLAGS: return "unknown bit in sbf_params.flags";
+    case SBF_E_ODD_BLOCKS: return "fold: the filter's block count is odd (or one block)";
     default: return "unknown error code";
     }
 }
