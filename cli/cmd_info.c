@@ -28,10 +28,13 @@ int cmd_info(int argc, char **argv)
         printf("{\"file\": ");
         json_string(a.pos[0]);
         printf(", \"format\": \"%s\", \"layout\": \"%s\", \"bits\": %llu, \"bytes\": %zu, "
-               "\"k\": %u, \"block_bits\": %u, \"seed\": %u, \"keys_added\": %llu, "
-               "\"fill\": ",
+               "\"k\": %u, \"block_bits\": %u, \"seed\": %u, \"keys_added\": ",
                format_names[fmt], layout_names[in.layout], (unsigned long long)in.bits, in.bytes, in.k,
-               in.block_bits, in.seed, (unsigned long long)in.keys_added);
+               in.block_bits, in.seed);
+        if (in.keys_added == SBF_KEYS_UNKNOWN) /* Guava import, union */
+            printf("null, \"fill\": ");
+        else
+            printf("%llu, \"fill\": ", (unsigned long long)in.keys_added);
         json_double(in.fill_ratio);
         printf(", \"est_cardinality\": ");
         json_double(in.est_cardinality);
@@ -50,7 +53,10 @@ int cmd_info(int argc, char **argv)
         printf("k                %u\n", in.k);
         printf("block bits       %u\n", in.block_bits);
         printf("seed             %u\n", in.seed);
-        printf("keys added       %llu\n", (unsigned long long)in.keys_added);
+        if (in.keys_added == SBF_KEYS_UNKNOWN) /* Guava import, union */
+            printf("keys added       unknown\n");
+        else
+            printf("keys added       %llu\n", (unsigned long long)in.keys_added);
         printf("fill             %.6f\n", in.fill_ratio);
         printf("est. cardinality %.0f\n", in.est_cardinality);
         printf("fpp now          %.6g\n", in.fpp_now);

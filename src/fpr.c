@@ -31,6 +31,7 @@ typedef struct tail_ctx {
     double q, r;      /* a key touches a counter with probability q; r = q/(1-q) */
     double one_minus_q;
     uint32_t level;   /* 15 */
+    uint64_t trips;   /* loop trips (counted, not read) */
 } tail_ctx;
 
 /* P(Binomial(i, q) >= level), summing positive terms only: the upper tail
@@ -38,7 +39,7 @@ typedef struct tail_ctx {
  * is then at most about 0.6, so the subtraction loses nothing). */
 static double tail_f(void *ctx, uint64_t i)
 {
-    const tail_ctx *c = ctx;
+    tail_ctx *c = ctx;
     const uint64_t lv = c->level;
     if (i < lv)
         return 0.0;
@@ -48,6 +49,7 @@ static double tail_f(void *ctx, uint64_t i)
         double term = exp(sbfi_binom_logpmf(lv, i, c->q, c->one_minus_q));
         double sum = term;
         for (uint64_t x = lv; x < i; x++) {
+            c->trips++;
             term *= (double)(i - x) / (double)(x + 1) * c->r;
             sum += term;
             if (term < sum * 1e-17)
@@ -57,6 +59,7 @@ static double tail_f(void *ctx, uint64_t i)
     }
     double term = exp(sbfi_binom_logpmf(lv - 1, i, c->q, c->one_minus_q));
     double sum = term;
+    c->trips += lv - 1;
     for (uint64_t x = lv - 1; x > 0; x--) {
         term *= (double)x / ((double)(i - x + 1) * c->r);
         sum += term;
@@ -257,9 +260,11 @@ double sbf_counting_saturation(uint64_t n, uint64_t bits, uint32_t k)
     c.one_minus_q = exp(lmiss);
     c.r = c.one_minus_q > 0.0 ? c.q / c.one_minus_q : HUGE_VAL;
     c.level = SBFI_COUNTER_MAX;
+    c.trips = 0;
     sbfi_load_dist L;
     sbfi_load_binomial(&L, n, nb);
     const double e = (double)nb * counters * sbfi_mixture(&L, tail_f, &c);
+    sbfi_fpr_count.trips += c.trips;
     return -expm1(-e);
 }
 

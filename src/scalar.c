@@ -445,4 +445,8 @@ const sbfi_kernels sbfi_kernels_scalar = {
                              contains_key_atomic },
     .add_u64_atomic = BY_FAMILY(add_u64_atomic_),
     .contains_u64_atomic = BY_FAMILY(contains_u64_atomic_),
+    /* hashes of many keys (src/lanes.c) */
+    .hash_bytes = sbfi_hash_bytes_scalar,
+    .xxh64_u64 = sbfi_xxh64_u64_scalar,
+    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
 };
