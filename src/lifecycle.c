@@ -172,17 +172,11 @@ int sbfi_make(sbf_filter **out, const sbfi_make_args *a)
         unmap_given(a);
         return rc;
     }
-    f->layout = a->layout;
-    f->bits = a->bits;
-    f->k = a->k;
+    sbfi_set_geometry(f, a->layout, a->bits, a->k); /* src/layout.c */
     f->seed = a->seed;
     f->kt = kt;
     f->added = a->added;
     f->added_unknown = a->added_unknown;
-    const uint64_t granule = sbfi_granule_bits(a->layout, a->k);
-    f->block_bytes = (uint32_t)(granule / 8); /* classic: 8, one word */
-    f->nblocks = a->layout == SBF_CLASSIC ? a->bits : a->bits / granule;
-    f->bytes = sbfi_data_bytes(a->bits);
     if (a->map != NULL) {
         f->mem = SBFI_MEM_FILE;
         f->mem_base = a->map;
@@ -273,7 +267,7 @@ typedef struct cell_count {
  * counters. */
 static void count_words(const sbf_filter *f, size_t from, size_t to, cell_count *c)
 {
-    const int counting = f->layout == SBF_COUNTING;
+    const int counting = sbfi_counts(f->lay);
     for (size_t i = from; i < to; i++) {
         const uint64_t w = __atomic_load_n(&f->words[i], __ATOMIC_RELAXED);
         if (!counting) {
@@ -312,15 +306,14 @@ int sbf_info_ex(const sbf_filter *f, struct sbf_info *out, unsigned flags)
     out->bits = f->bits;
     out->bytes = f->bytes;
     out->k = f->k;
-    out->block_bits = f->layout == SBF_CLASSIC ? 0 : f->block_bytes * 8;
+    out->block_bits = f->lay->multiply_shift ? f->block_bytes * 8 : 0;
     out->seed = f->seed;
     out->keys_added = sbfi_keys_added(f);
     out->isa = f->kt->isa;
     cell_count c;
     count_cells(f, (flags & SBF_INFO_SAMPLE) != 0, &c);
-    const int counting = f->layout == SBF_COUNTING;
-    const double cells = counting ? (double)(f->bits / 4) : (double)f->bits;
-    const double seen = (double)c.words * (counting ? 16.0 : 64.0);
+    const double cells = (double)(f->bits / f->lay->cell_bits);
+    const double seen = (double)c.words * (double)(64 / f->lay->cell_bits);
     out->fill_ratio = (double)c.set / seen;
     /* sampled: the counts scaled from the cells seen to all of them */
     out->saturated = c.words * 64 == f->bits ? c.sat
