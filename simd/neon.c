@@ -270,6 +270,7 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 }
 
 #include "pipeline.h"
+#include "lanes_neon.h"
 
 const sbfi_kernels sbfi_kernels_neon = {
     SBFI_ID_NEON,
@@ -279,8 +280,8 @@ const sbfi_kernels sbfi_kernels_neon = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
-    /* hashes of many keys (lanes: scalar until its kernels land) */
-    .hash_bytes = sbfi_hash_bytes_scalar,
-    .xxh64_u64 = sbfi_xxh64_u64_scalar,
-    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
+    /* hashes of many keys in lanes (simd/lanes_neon.h) */
+    .hash_bytes = lanes_hash_bytes,
+    .xxh64_u64 = lanes_xxh64_u64,
+    .xxh64_bytes = lanes_xxh64_bytes,
 };
