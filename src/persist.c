@@ -134,7 +134,7 @@ static uint64_t v1_checksum(const unsigned char *hdr, const void *data, size_t l
  */
 static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes)
 {
-    SBFI_RETURN_IF(layout > SBF_COUNTING, SBF_E_LAYOUT);
+    SBFI_RETURN_IF(layout > INT32_MAX, SBF_E_LAYOUT);
     const int rc = sbfi_check_geometry((int)layout, bits, k);
     SBFI_RETURN_IF(rc == SBF_E_PARAM, SBF_E_FORMAT);
     SBFI_FORWARD_IF_ERROR(rc);
@@ -211,6 +211,30 @@ int sbfi_data_check(const sbfi_header *h, const unsigned char *head, const void 
     SBFI_RETURN_IF(sum != (h->version == 1 ? sbfi_get_le64(head + 48) : h->data_sum),
                    SBF_E_FORMAT);
     return padding_check(h, data);
+}
+
+int sbfi_data_check_pieces(const sbfi_header *h, unsigned char *buf, size_t cap,
+                           sbfi_read_fn read_fn, void *ctx,
+                           sbf_progress_fn progress, void *opaque)
+{
+    SBFI_RETURN_IF(h->version != 2 || cap == 0, SBF_E_PARAM);
+    XXH3_state_t st;
+    SBFI_RETURN_IF(XXH3_64bits_reset(&st) != XXH_OK, SBF_E_NOMEM);
+    const size_t used = (size_t)(h->bits / 8);
+    for (size_t done = 0; done < h->bytes;) {
+        const size_t n = h->bytes - done < cap ? h->bytes - done : cap;
+        SBFI_FORWARD_IF_ERROR(read_fn(ctx, buf, n, h->data_off + done));
+        (void)XXH3_64bits_update(&st, buf, n);
+        if (done + n > used) { /* this piece holds padding */
+            const size_t from = used > done ? used - done : 0;
+            SBFI_RETURN_IF(!all_zero(buf + from, n - from), SBF_E_FORMAT);
+        }
+        done += n;
+        if (progress != NULL)
+            progress(opaque, done, h->bytes);
+    }
+    SBFI_RETURN_IF((uint64_t)XXH3_64bits_digest(&st) != h->data_sum, SBF_E_FORMAT);
+    return SBF_OK;
 }
 
 void sbfi_args_from(sbfi_make_args *a, const sbfi_header *h,
