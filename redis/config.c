@@ -191,21 +191,20 @@ int sbfr_register_configs(RedisModuleCtx *ctx)
 
 void sbfr_acl_categories(RedisModuleCtx *ctx)
 {
-    if (RedisModule_AddACLCategory == NULL || RedisModule_SetCommandACLCategories == NULL ||
-        RedisModule_GetCommand == NULL) {
+    if (RedisModule_SetCommandACLCategories == NULL || RedisModule_GetCommand == NULL) {
         RedisModule_Log(ctx, "notice",
-                        "%s: this server has no module ACL categories (Redis >= 7.4); the "
-                        "commands are in @read or @write (and @fast) by their flags",
+                        "%s: this server puts module commands in no ACL category (Redis 7.0); "
+                        "give users commands by name (README: Redis module, ACL)",
                         sbfr_module_name);
         return;
     }
-    if (RedisModule_AddACLCategory(ctx, "bloom") != REDISMODULE_OK) {
-        RedisModule_Log(ctx, "warning", "%s: ACL category @bloom refused", sbfr_module_name);
-        return;
-    }
+    const int bloom = RedisModule_AddACLCategory != NULL &&
+                      RedisModule_AddACLCategory(ctx, "bloom") == REDISMODULE_OK;
     for (size_t i = 0; sbfr_command_name(i) != NULL; i++) {
+        char cats[32];
+        snprintf(cats, sizeof cats, "%s%s", bloom ? "bloom " : "", sbfr_command_categories(i));
         RedisModuleCommand *cmd = RedisModule_GetCommand(ctx, sbfr_command_name(i));
         if (cmd != NULL)
-            RedisModule_SetCommandACLCategories(cmd, "bloom");
+            RedisModule_SetCommandACLCategories(cmd, cats);
     }
 }

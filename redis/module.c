@@ -175,8 +175,9 @@ typedef struct command_def {
     uint64_t key_flags; /* the key spec of argument 1 */
 } command_def;
 
-/* Flags give the ACL categories @read / @write / @fast on every server;
- * Redis >= 7.4 also gets the module's own category @bloom (config.c). */
+/* ACL categories (config.c): @read or @write (and @fast) by the flags'
+ * first word, from Redis 7.2; @bloom too from 7.4. Redis 7.0 puts module
+ * commands in no category. */
 static const command_def commands[] = {
     {"bf.reserve", sbfr_cmd_bf_reserve, "write deny-oom", KEY_ADD},
     {"bf.add", sbfr_cmd_bf_add, "write deny-oom", KEY_ADD},
@@ -200,6 +201,14 @@ static const command_def commands[] = {
 const char *sbfr_command_name(size_t i)
 {
     return i < NCOMMANDS ? commands[i].name : NULL;
+}
+
+const char *sbfr_command_categories(size_t i)
+{
+    const char *f = commands[i].flags;
+    return strncmp(f, "readonly fast", 13) == 0 ? "read fast"
+           : strncmp(f, "readonly", 8) == 0     ? "read"
+                                                : "write";
 }
 /* Declares the key spec of one command where the server has the API
  * (Redis 7.0): without it Redis derives one from first/last/step that says

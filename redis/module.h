@@ -102,7 +102,9 @@ int sbfr_parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int sbfr_register_configs(RedisModuleCtx *ctx);
 /* ACL categories where the server has them; says in the log where not. */
 void sbfr_acl_categories(RedisModuleCtx *ctx);
-/* The i-th command of the table (module.c), NULL past the end. */
+/* The i-th command of the table (module.c), NULL past the end, and its ACL
+ * categories ("read fast", "read", "write"). */
 const char *sbfr_command_name(size_t i);
+const char *sbfr_command_categories(size_t i);
 
 #endif /* SBFR_MODULE_H_6B2D90E4 */
