@@ -59,14 +59,17 @@
 static void tri_mul(double *restrict c, const double *a, const double *b,
                     size_t d)
 {
+    uint64_t madds = 0;
     for (size_t r = 0; r < d; r++) {
         double *restrict cr = c + r * d;
         for (size_t col = r; col < d; col++)
             cr[col] = 0.0;
+        madds += d - r; /* the zeroing and the flush below */
         for (size_t j = r; j < d; j++) {
             const double arj = a[r * d + j];
             if (arj == 0.0)
                 continue;
+            madds += d - j;
             const double *bj = b + j * d;
             for (size_t col = j; col < d; col++)
                 cr[col] += arj * bj[col];
@@ -75,6 +78,13 @@ static void tri_mul(double *restrict c, const double *a, const double *b,
             if (cr[col] < TINY)
                 cr[col] = 0.0;
     }
+    sbfi_fpr_count.madds += madds;
+}
+
+/* Multiply-adds of one tri_apply of dimension d. */
+static uint64_t apply_madds(size_t d)
+{
+    return (uint64_t)d * (d + 1) / 2;
 }
 
 /* v = a v, in place (row r reads only v[r..], so ascending rows are safe). */
@@ -120,8 +130,10 @@ static void tri_pow_apply(double *v, double *base, uint64_t e, size_t d,
                           double *tmp)
 {
     while (e) {
-        if (e & 1)
+        if (e & 1) {
             tri_apply(base, v, d);
+            sbfi_fpr_count.madds += apply_madds(d);
+        }
         e >>= 1;
         if (e) {
             tri_mul(tmp, base, base, d);
@@ -156,6 +168,7 @@ typedef struct blocked_ctx {
     double *step_m; /* P^step: advances the chain by `step` keys */
     double *v;      /* distribution of u (query bits still clear) */
     size_t d;       /* K + 1 */
+    uint64_t applied; /* tri_apply calls (counted, not read) */
     double log_full; /* log(K) + i k log(1 - 1/B) below this: f = 1 */
     double log_k;
     double k_log_miss; /* k log(1 - 1/B) */
@@ -176,8 +189,10 @@ static double blocked_f(void *ctx, uint64_t i)
     if (blocked_saturated(c, i))
         return 1.0;
     const double f = c->v[0];
-    if (c->step_m != NULL) /* NULL: no later load needs the chain */
+    if (c->step_m != NULL) { /* NULL: no later load needs the chain */
         tri_apply(c->step_m, c->v, c->d);
+        c->applied++;
+    }
     return f;
 }
 
@@ -283,7 +298,7 @@ double sbfi_blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint64_t q,
 
     sbfi_load_dist L;
     sbfi_load_binomial(&L, n, m / block_bits);
-    blocked_ctx c = {NULL, NULL, d, log(1e-17), log((double)K),
+    blocked_ctx c = {NULL, NULL, d, 0, log(1e-17), log((double)K),
                      (double)k * log1p(-1.0 / B)};
 
     /*
@@ -319,6 +334,7 @@ double sbfi_blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint64_t q,
         return NAN;
     chain_build(&c, &L, k, q, block_bits, more, mem);
     const double r = sbfi_mixture_x(&L, blocked_f, &c, cross);
+    sbfi_fpr_count.madds += c.applied * apply_madds(d);
     if (mem != local)
         free(mem);
     return r;

@@ -49,4 +49,40 @@ double sbfi_mixture(const sbfi_load_dist *L, sbfi_load_fn f, void *ctx);
 double sbfi_blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint64_t q,
                            uint32_t block_bits, double *cross, int *all_one);
 
+/*
+ * Work counter (issue 20): what the formulas and the sizing search did on
+ * this thread, so that tests bound work, not time (tests/test_fpr_bounds.c;
+ * tests/fpr_timing.c measures what a unit costs). The library only adds to
+ * it. Every loop of the formulas is counted here or is bounded by a
+ * constant per counted item (a load weight's series: at most 200 trips).
+ */
+typedef struct sbfi_fpr_counts {
+    uint64_t points; /* load values weighed: exp, log weight, f(i) call */
+    uint64_t madds;  /* multiply-adds of the blocked chain's matrices */
+    uint64_t trips;  /* loop trips of the counting layout's tail series */
+    uint64_t evals;  /* formula evaluations of the sizing search */
+} sbfi_fpr_counts;
+extern _Thread_local sbfi_fpr_counts sbfi_fpr_count;
+
+/*
+ * The counts as one figure in multiply-add equivalents (a multiply-add of
+ * the chain is about 0.25 ns on the dev VM's AMD EPYC, up to 0.5 for the
+ * smallest matrices): a load value costs about as much as SBFI_WORK_POINT of
+ * them (20-40 ns: exp, logs, the deviance series), a tail trip
+ * SBFI_WORK_TRIP, a sizing evaluation's set-up (window, logs, the chain's
+ * first matrices) SBFI_WORK_EVAL. tests/fpr_timing.c prints the time per
+ * unit it measures over every kind of call.
+ */
+#define SBFI_WORK_POINT 128u
+#define SBFI_WORK_TRIP 8u
+#define SBFI_WORK_EVAL 2048u
+/* What any one public formula or sbf_size call may do: about 10 ms. */
+#define SBFI_FPR_WORK_MAX UINT64_C(40000000)
+
+static inline uint64_t sbfi_fpr_work(const sbfi_fpr_counts *c)
+{
+    return c->points * SBFI_WORK_POINT + c->madds + c->trips * SBFI_WORK_TRIP +
+           c->evals * SBFI_WORK_EVAL;
+}
+
 #endif

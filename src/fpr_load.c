@@ -184,23 +184,30 @@ static double load_logpmf(const sbfi_load_dist *L, uint64_t i)
  */
 
 /* Also E[f(L) L] into *cross when cross is not NULL. */
+_Thread_local sbfi_fpr_counts sbfi_fpr_count;
+
 double sbfi_mixture_x(const sbfi_load_dist *L, sbfi_load_fn f, void *ctx, double *cross)
 {
     double sw = 0.0, swf = 0.0, swfi = 0.0;
     int saturated = 0;
-    for (uint64_t i = L->lo;; i += L->step) {
+    uint64_t points = 1; /* the one being weighed */
+    for (uint64_t i = L->lo;; i += L->step, points++) {
         double fi = 1.0;
         if (!saturated) {
             fi = f(ctx, i);
-            if (isnan(fi))
+            if (isnan(fi)) {
+                sbfi_fpr_count.points += points;
                 return fi;
+            }
             if (fi >= 1.0 - 1e-15) {
                 fi = 1.0;
                 saturated = 1;
                 /* 1 at the lowest load: 1 at every load, so the mean is 1
                  * (exactly what the sum gives) without the weights */
-                if (i == L->lo && cross == NULL)
+                if (i == L->lo && cross == NULL) {
+                    sbfi_fpr_count.points += points;
                     return 1.0;
+                }
             }
         }
         const double w = exp(load_logpmf(L, i));
@@ -210,6 +217,7 @@ double sbfi_mixture_x(const sbfi_load_dist *L, sbfi_load_fn f, void *ctx, double
         if (L->hi - i < L->step)
             break;
     }
+    sbfi_fpr_count.points += points;
     if (cross != NULL)
         *cross = sw > 0.0 ? swfi / sw : 0.0;
     return sw > 0.0 ? swf / sw : 0.0;

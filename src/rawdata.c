@@ -9,8 +9,8 @@
 
 int sbf_write_data(sbf_filter *f, uint64_t offset, const void *buf, size_t len)
 {
-    SBFI_RETURN_IF(f == NULL || (buf == NULL && len > 0), SBF_E_NULL);
-    SBFI_RETURN_IF(f->readonly, SBF_E_READONLY);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
+    SBFI_RETURN_IF(buf == NULL && len > 0, SBF_E_NULL);
     /* Only the used bytes: the padding past bits / 8 stays zero, as every
      * loader checks (a filter with a padding bit set is corrupt). */
     const uint64_t used = f->bits / 8;

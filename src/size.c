@@ -1,81 +1,35 @@
 /*
- * Sizing: the geometry rules of every layout (which k it accepts, the
- * granule its bit count is a multiple of, its largest size) and the choice
- * of bits and k for a target false-positive rate.
+ * Sizing: the choice of bits and k for a target false-positive rate, by the
+ * rule the layout's descriptor names (src/layout.h: Guava's formulas, or a
+ * search over block counts with the layout's own formula).
  *
  * The flow is one way: src/filter.c asks this file for a geometry
- * (sbfi_geometry), and this file asks src/fpr.c's formulas how good a
- * candidate is (sbf_fpp_layout). src/fpr.c holds only mathematics and knows
- * nothing of these rules.
+ * (sbfi_geometry), this file asks the descriptor for the layout's rules
+ * (k range, granule, largest size) and src/fpr.c's formulas how good a
+ * candidate is (sbf_fpp_layout). src/fpr.c holds only mathematics.
  */
 #include "sbf_internal.h"
+#include "fpr_internal.h"
 
 #include <math.h>
 
-/* ------------------------------------------------------- geometry rules */
-
-int sbfi_check_k(int layout, uint32_t k)
+/* Guava's optimalNumOfHashFunctions for explicit sizes, over the layout's
+ * cells (counters count bits / SBFI_COUNTER_BITS). A layout whose k sets
+ * its block size (k_step > 1: split-block) takes its smallest k. */
+static uint32_t derive_k(const sbfi_layout *d, uint64_t n, uint64_t bits)
 {
-    switch (layout) {
-    case SBF_CLASSIC: return k >= 1 && k <= SBF_MAX_K_CLASSIC ? SBF_OK : SBF_E_K;
-    case SBF_SPLIT_BLOCK: return k == 8 || k == 16 ? SBF_OK : SBF_E_K;
-    default: return k >= 1 && k <= SBF_MAX_K_BLOCKED ? SBF_OK : SBF_E_K;
-    }
-}
-
-uint64_t sbfi_granule_bits(int layout, uint32_t k)
-{
-    switch (layout) {
-    case SBF_CLASSIC: return 64;
-    case SBF_SPLIT_BLOCK: return 32u * (uint64_t)k;
-    default: return SBF_BLOCK_BITS;
-    }
-}
-
-uint64_t sbfi_max_bits(int layout)
-{
-    return layout == SBF_CLASSIC ? UINT64_C(64) * INT32_MAX : SBF_MAX_BITS;
-}
-
-/* The largest k a layout accepts. */
-static uint32_t k_max(int layout)
-{
-    switch (layout) {
-    case SBF_CLASSIC: return SBF_MAX_K_CLASSIC;
-    case SBF_SPLIT_BLOCK: return SBFI_MAX_K_SPLIT;
-    default: return SBF_MAX_K_BLOCKED;
-    }
-}
-
-int sbfi_check_geometry(int layout, uint64_t bits, uint32_t k)
-{
-    SBFI_RETURN_IF(layout < SBF_CLASSIC || layout > SBF_COUNTING, SBF_E_LAYOUT);
-    SBFI_FORWARD_IF_ERROR(sbfi_check_k(layout, k));
-    SBFI_RETURN_IF(bits > sbfi_max_bits(layout), SBF_E_TOO_LARGE);
-    SBFI_RETURN_IF(bits == 0 || bits % sbfi_granule_bits(layout, k) != 0,
-                   SBF_E_PARAM);
-    return SBF_OK;
-}
-
-size_t sbfi_data_bytes(uint64_t bits)
-{
-    return (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
-}
-
-/* Guava's optimalNumOfHashFunctions for explicit sizes. */
-static uint32_t derive_k(int layout, uint64_t n, uint64_t bits)
-{
-    if (layout == SBF_SPLIT_BLOCK)
-        return 8;
-    const double cells = layout == SBF_COUNTING ? (double)bits / 4 : (double)bits;
+    if (d->k_step > 1)
+        return d->k_min;
+    const double cells = (double)bits / d->cell_bits;
     const double kk = floor(cells / (double)(n ? n : 1) * log(2.0) + 0.5);
-    const uint32_t cap = k_max(layout);
+    const uint32_t cap = d->k_max;
     return kk < 1 ? 1 : kk > cap ? cap : (uint32_t)kk;
 }
 
 int sbfi_geometry(const sbf_params *p, uint64_t *bits_out, uint32_t *k_out)
 {
-    SBFI_RETURN_IF(p->layout < SBF_CLASSIC || p->layout > SBF_COUNTING, SBF_E_LAYOUT);
+    const sbfi_layout *d = sbfi_layout_of(p->layout);
+    SBFI_RETURN_IF(d == NULL, SBF_E_LAYOUT);
     const int layout = p->layout;
     uint64_t bits;
     uint32_t k = p->k;
@@ -85,12 +39,12 @@ int sbfi_geometry(const sbf_params *p, uint64_t *bits_out, uint32_t *k_out)
         SBFI_RETURN_IF(!(p->fpp > 0.0 && p->fpp < 1.0), SBF_E_FPP);
         SBFI_FORWARD_IF_ERROR(sbf_size(layout, p->expected_n, p->fpp, &bits, &k));
     } else {
-        SBFI_RETURN_IF(p->bits > sbfi_max_bits(layout), SBF_E_TOO_LARGE);
+        SBFI_RETURN_IF(p->bits > d->max_bits, SBF_E_TOO_LARGE);
         if (k == 0)
-            k = derive_k(layout, p->expected_n, p->bits);
-        const uint64_t g = sbfi_granule_bits(layout, k);
+            k = derive_k(d, p->expected_n, p->bits);
+        const uint64_t g = sbfi_granule(d, k);
         bits = (p->bits + g - 1) / g * g;
-        SBFI_RETURN_IF(bits > sbfi_max_bits(layout), SBF_E_TOO_LARGE);
+        SBFI_RETURN_IF(bits > d->max_bits, SBF_E_TOO_LARGE);
     }
     *bits_out = bits;
     *k_out = k;
@@ -115,18 +69,18 @@ static double java_round(double x)
  * for the former we give the smallest filter (64 bits, k = 1), for the
  * latter SBF_E_K.
  */
-static int size_classic(uint64_t n, double fpp, uint32_t kin, uint64_t *bits,
-                        uint32_t *k)
+static int size_classic(const sbfi_layout *d, uint64_t n, double fpp, uint32_t kin,
+                        uint64_t *bits, uint32_t *k)
 {
     const double ln2 = log(2.0);
     const double x = -(double)n * log(fpp) / (ln2 * ln2);
-    const double max_bits = (double)sbfi_max_bits(SBF_CLASSIC);
+    const double max_bits = (double)d->max_bits;
     SBFI_RETURN_IF(!(x <= max_bits), SBF_E_TOO_LARGE);
     const uint64_t raw = (uint64_t)x; /* Java's truncating long cast */
     double kd = java_round((double)raw / (double)n * ln2);
     if (kd < 1.0)
         kd = 1.0;
-    SBFI_RETURN_IF(kin == 0 && kd > k_max(SBF_CLASSIC), SBF_E_K);
+    SBFI_RETURN_IF(kin == 0 && kd > d->k_max, SBF_E_K);
     const uint64_t words = raw == 0 ? 1 : (raw + 63) / 64;
     *bits = words * 64;
     *k = kin != 0 ? kin : (uint32_t)kd;
@@ -140,19 +94,23 @@ typedef struct size_ctx {
     double fpp;
     uint64_t granule; /* bits per block */
     uint32_t kmin, kmax;
+    uint32_t khint;   /* the best k at the last size tried (0: none yet) */
+    double fbest;     /* the lowest FPR size_fits saw at that size */
 } size_ctx;
 
 static double size_fpr(const size_ctx *c, uint64_t nb, uint32_t kk)
 {
+    sbfi_fpr_count.evals++;
     return sbf_fpp_layout(c->layout, c->n, nb * c->granule, kk);
 }
 
 /*
  * The smallest k in kmin..kmax with FPR(nb blocks, k) <= fpp, or 0. FPR is
  * unimodal in k at a fixed size, so the scan stops once it rises (every
- * later k is then worse still, and the previous one already failed).
+ * later k is then worse still, and the previous one already failed). This
+ * defines the answer; size_fits only answers whether it is 0, faster.
  */
-static uint32_t size_fits(const size_ctx *c, uint64_t nb)
+static uint32_t size_scan(const size_ctx *c, uint64_t nb)
 {
     if (nb == 0)
         return 0;
@@ -169,56 +127,203 @@ static uint32_t size_fits(const size_ctx *c, uint64_t nb)
 }
 
 /*
- * Smallest number of blocks in 1..nbmax that fits (FPR decreases with the
- * number of blocks), starting from the guess nb0: step away from it
- * geometrically until the answer is bracketed, then bisect.
+ * Whether some k fits at nb blocks (size_scan(c, nb) != 0), and the lowest
+ * FPR seen in c->fbest. The best k moves little from one size to the next,
+ * so instead of scanning from kmin this walks downhill from the last best
+ * k (khint): a fit on the way answers at once, and a minimum that fails
+ * answers no, since FPR is unimodal in k. About 3 evaluations instead of up
+ * to 16. A NaN (a refused evaluation) anywhere falls back to the scan.
  */
-static int size_search(const size_ctx *c, uint64_t nb0, uint64_t nbmax,
+static int size_fits(size_ctx *c, uint64_t nb)
+{
+    c->fbest = HUGE_VAL;
+    if (nb == 0)
+        return 0;
+    uint32_t k = c->khint < c->kmin ? c->kmin : c->khint > c->kmax ? c->kmax : c->khint;
+    double f = size_fpr(c, nb, k);
+    int dir = 0; /* +1 up, -1 down, 0 not chosen yet */
+    for (;;) {
+        if (isnan(f))
+            return size_scan(c, nb) != 0;
+        c->fbest = f;
+        c->khint = k;
+        if (f <= c->fpp)
+            return 1;
+        uint32_t next;
+        double g = HUGE_VAL;
+        if (dir >= 0 && k < c->kmax) {
+            g = size_fpr(c, nb, k + 1);
+            if (isnan(g))
+                return size_scan(c, nb) != 0;
+            if (g < f) {
+                dir = 1;
+                k++;
+                f = g;
+                continue;
+            }
+            if (dir > 0)
+                return 0; /* rose after falling: f is the minimum */
+        }
+        if (dir <= 0 && k > c->kmin) {
+            next = k - 1;
+            g = size_fpr(c, nb, next);
+            if (isnan(g))
+                return size_scan(c, nb) != 0;
+            if (g < f) {
+                dir = -1;
+                k = next;
+                f = g;
+                continue;
+            }
+        }
+        return 0; /* neither neighbour is lower: f is the minimum */
+    }
+}
+
+/* Where the line through (log n1, log f1) and (log n2, log f2) crosses
+ * log fpp: log FPR is near-linear in log size. NaN when the two points
+ * cannot say (an FPR of 0 or 1, or not falling). */
+static double size_cross(uint64_t n1, double f1, uint64_t n2, double f2, double fpp)
+{
+    if (n1 == 0 || n1 >= n2 || !(f1 > f2 && f2 > 0.0 && f1 < 1.0))
+        return NAN;
+    const double a = log((double)n1), b = log((double)n2);
+    return exp(b + (b - a) * (log(f2) - log(fpp)) / (log(f1) - log(f2)));
+}
+
+/* The next size to try between lo (fails, or 0) and hi (fits): where the
+ * FPRs at the two ends say it crosses fpp (size_cross); the midpoint when
+ * they cannot say, and every other time, so the bracket at least halves
+ * every two steps. The midpoint is geometric while hi > 4 lo, so a bracket
+ * of many octaves shrinks to one in a few steps. */
+static uint64_t size_next(const size_ctx *c, uint64_t lo, double flo, uint64_t hi,
+                          double fhi, int interpolate)
+{
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (hi / 4 > lo) {
+        const double g = sqrt((double)(lo ? lo : 1) * (double)hi);
+        if (g > (double)lo + 1.0 && g < (double)hi - 1.0)
+            mid = (uint64_t)g;
+    }
+    const double x = interpolate ? size_cross(lo, flo, hi, fhi, c->fpp) : NAN;
+    if (isnan(x))
+        return mid;
+    if (!(x > (double)lo + 1.0))
+        return lo + 1;
+    if (!(x < (double)hi - 1.0))
+        return hi - 1;
+    return (uint64_t)(x + 0.5);
+}
+
+/* Bisect (with interpolation, size_next) down to neighbours: lo fails, hi
+ * fits. */
+static uint64_t size_bisect(size_ctx *c, uint64_t lo, double flo, uint64_t hi,
+                            double fhi)
+{
+    int interpolate = 1;
+    while (hi - lo > 1) {
+        const uint64_t t = size_next(c, lo, flo, hi, fhi, interpolate);
+        const uint64_t width = hi - lo;
+        if (size_fits(c, t)) {
+            hi = t;
+            fhi = c->fbest;
+        } else {
+            lo = t;
+            flo = c->fbest;
+        }
+        /* interpolate again only after a step that halved the bracket */
+        interpolate = !interpolate || (hi - lo) * 2 <= width;
+    }
+    return hi;
+}
+
+/* From hi (fits) down to a size that fails, in steps that double, or
+ * further when the last two sizes say the crossing is further (aiming 20%
+ * below it). Sets *lo, *flo and moves *hi, *fhi. */
+static void size_walk_down(size_ctx *c, uint64_t *hi, double *fhi, uint64_t *lo,
+                           double *flo)
+{
+    uint64_t prev = 0;
+    double fprev = NAN;
+    for (uint64_t d = *hi / 8 + 1;; d *= 2) {
+        uint64_t t = *hi > d ? *hi - d : 0;
+        const double x = size_cross(*hi, *fhi, prev, fprev, c->fpp) / 1.25;
+        if (x < (double)t)
+            t = (uint64_t)x;
+        if (!size_fits(c, t)) {
+            *lo = t;
+            *flo = c->fbest;
+            return;
+        }
+        prev = *hi;
+        fprev = *fhi;
+        *hi = t;
+        *fhi = c->fbest;
+    }
+}
+
+/* From lo (fails) towards hi (fits) in up to four steps as size_walk_down
+ * (the guess is usually close); then the bisection's geometric midpoints
+ * close a wide bracket faster than more steps. */
+static void size_walk_up(size_ctx *c, uint64_t *lo, double *flo, uint64_t *hi,
+                         double *fhi)
+{
+    uint64_t prev = 0;
+    double fprev = NAN;
+    uint64_t d = *lo / 4 + 1;
+    for (int step = 0; step < 4 && *hi - *lo > d; step++, d *= 2) {
+        uint64_t t = *lo + d;
+        const double x = size_cross(prev, fprev, *lo, *flo, c->fpp) * 1.25;
+        if (x > (double)t)
+            t = x < (double)*hi ? (uint64_t)x : *hi - 1;
+        if (size_fits(c, t)) {
+            *hi = t;
+            *fhi = c->fbest;
+            return;
+        }
+        prev = *lo;
+        fprev = *flo;
+        *lo = t;
+        *flo = c->fbest;
+    }
+}
+
+/*
+ * Smallest number of blocks in 1..nbmax that fits (FPR decreases with the
+ * number of blocks), starting from the guess nb0: walk away from it until
+ * the answer is bracketed (or, upwards, the bracket up to nbmax is
+ * narrowed), then bisect.
+ */
+static int size_search(size_ctx *c, uint64_t nb0, uint64_t nbmax,
                        uint64_t *nb_out, uint32_t *k_out)
 {
     uint64_t lo, hi; /* lo fails (0 always does), hi fits */
+    double flo, fhi;
     if (nb0 < 1)
         nb0 = 1;
     if (nb0 > nbmax)
         nb0 = nbmax;
     if (size_fits(c, nb0)) {
         hi = nb0;
-        lo = 0;
-        for (;;) {
-            const uint64_t d = hi / 8 + 1;
-            const uint64_t t = hi > d ? hi - d : 0;
-            if (!size_fits(c, t)) {
-                lo = t;
-                break;
-            }
-            hi = t;
-        }
+        fhi = c->fbest;
+        size_walk_down(c, &hi, &fhi, &lo, &flo);
     } else {
         /* FPR falls with the number of blocks: when the largest filter
          * fails, so does every step towards it (one check instead of up
          * to ~90 when no size fits). */
-        SBFI_RETURN_IF(nb0 < nbmax && !size_fits(c, nbmax), SBF_E_TOO_LARGE);
         lo = nb0;
-        for (;;) {
-            SBFI_RETURN_IF(lo == nbmax, SBF_E_TOO_LARGE);
-            const uint64_t d = lo / 4 + 1;
-            const uint64_t t = nbmax - lo > d ? lo + d : nbmax;
-            if (size_fits(c, t)) {
-                hi = t;
-                break;
-            }
-            lo = t;
-        }
+        flo = c->fbest;
+        SBFI_RETURN_IF(nb0 == nbmax || !size_fits(c, nbmax), SBF_E_TOO_LARGE);
+        hi = nbmax;
+        fhi = c->fbest;
+        size_walk_up(c, &lo, &flo, &hi, &fhi);
     }
-    while (hi - lo > 1) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (size_fits(c, mid))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    *nb_out = hi;
-    *k_out = size_fits(c, hi);
+    *nb_out = size_bisect(c, lo, flo, hi, fhi);
+    /* the answer's k as the scan defines it; khint fits there too (FPR is
+     * unimodal in k, so the scan finds a fit wherever the walk did) */
+    *k_out = size_scan(c, *nb_out);
+    if (*k_out == 0)
+        *k_out = c->khint;
     return SBF_OK;
 }
 
@@ -239,65 +344,65 @@ static uint64_t blocks_guess(double positions, uint64_t per_block)
     return g >= 1e18 ? UINT64_C(1000000000000000000) : g < 1.0 ? 1 : (uint64_t)g;
 }
 
-int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits, uint32_t *k)
+/* A block-search layout: one search over k_min..k_max when the block is
+ * fixed (the walk over k starts at log2(1/fpp), about the best k); one per
+ * k when k sets the block size (the smallest result wins). */
+static int size_blocks(const sbfi_layout *d, uint64_t n, double fpp, uint32_t kin,
+                       uint64_t *bits, uint32_t *k)
 {
-    SBFI_RETURN_IF(bits == NULL || k == NULL, SBF_E_NULL);
-    SBFI_RETURN_IF(layout < 0 || layout >= SBFI_NLAYOUTS, SBF_E_LAYOUT);
-    SBFI_RETURN_IF(!(fpp > 0.0 && fpp < 1.0), SBF_E_FPP);
-    const uint32_t kin = *k;
-    if (kin != 0)
-        SBFI_FORWARD_IF_ERROR(sbfi_check_k(layout, kin));
-    if (n == 0)
-        n = 1;
-
-    switch (layout) {
-    case SBF_CLASSIC:
-        return size_classic(n, fpp, kin, bits, k);
-
-    case SBF_BLOCKED:
-    case SBF_COUNTING: {
-        const uint64_t per_block =
-            layout == SBF_BLOCKED ? SBF_BLOCK_BITS : SBF_BLOCK_BITS / 4;
-        const uint64_t block = sbfi_granule_bits(layout, kin);
-        size_ctx c = {layout, n, fpp, block, kin ? kin : 1, kin ? kin : k_max(layout)};
+    if (d->block_bits != 0) {
+        const uint64_t block = d->block_bits;
+        const double kg = floor(-log2(fpp) + 0.5);
+        size_ctx c = {d->id, n, fpp, block, kin ? kin : d->k_min, kin ? kin : d->k_max,
+                      kg < 1.0 ? 1 : kg > 255.0 ? 255 : (uint32_t)kg, 0.0};
         uint64_t nb;
         uint32_t kk;
         SBFI_FORWARD_IF_ERROR(size_search(
-            &c, blocks_guess(classic_positions(n, fpp, kin), per_block),
-            sbfi_max_bits(layout) / block, &nb, &kk));
+            &c, blocks_guess(classic_positions(n, fpp, kin), block / d->cell_bits),
+            d->max_bits / block, &nb, &kk));
         *bits = nb * block;
         *k = kk;
         return SBF_OK;
     }
-
-    case SBF_SPLIT_BLOCK: {
-        uint64_t best_bits = 0;
-        uint32_t best_k = 0;
-        int err = SBF_E_TOO_LARGE;
-        for (uint32_t kk = 8; kk <= SBFI_MAX_K_SPLIT; kk += 8) {
-            if (kin != 0 && kk != kin)
-                continue;
-            const uint64_t block = sbfi_granule_bits(layout, kk);
-            size_ctx c = {layout, n, fpp, block, kk, kk};
-            uint64_t nb;
-            uint32_t got;
-            const int e = size_search(
-                &c, blocks_guess(classic_positions(n, fpp, 0), block),
-                sbfi_max_bits(layout) / block, &nb, &got);
-            if (e != SBF_OK)
-                continue;
-            err = SBF_OK;
-            if (best_k == 0 || nb * block < best_bits) {
-                best_bits = nb * block;
-                best_k = kk;
-            }
+    uint64_t best_bits = 0;
+    uint32_t best_k = 0;
+    int err = SBF_E_TOO_LARGE;
+    for (uint32_t kk = d->k_min; kk <= d->k_max; kk += d->k_step) {
+        if (kin != 0 && kk != kin)
+            continue;
+        const uint64_t block = sbfi_granule(d, kk);
+        size_ctx c = {d->id, n, fpp, block, kk, kk, 0, 0.0};
+        uint64_t nb;
+        uint32_t got;
+        const int e = size_search(
+            &c, blocks_guess(classic_positions(n, fpp, 0), block / d->cell_bits),
+            d->max_bits / block, &nb, &got);
+        if (e != SBF_OK)
+            continue;
+        err = SBF_OK;
+        if (best_k == 0 || nb * block < best_bits) {
+            best_bits = nb * block;
+            best_k = kk;
         }
-        SBFI_FORWARD_IF_ERROR(err);
-        *bits = best_bits;
-        *k = best_k;
-        return SBF_OK;
     }
-    default:
-        return SBF_E_LAYOUT;
-    }
+    SBFI_FORWARD_IF_ERROR(err);
+    *bits = best_bits;
+    *k = best_k;
+    return SBF_OK;
+}
+
+int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits, uint32_t *k)
+{
+    SBFI_RETURN_IF(bits == NULL || k == NULL, SBF_E_NULL);
+    const sbfi_layout *d = sbfi_layout_of(layout);
+    SBFI_RETURN_IF(d == NULL, SBF_E_LAYOUT);
+    SBFI_RETURN_IF(!(fpp > 0.0 && fpp < 1.0), SBF_E_FPP);
+    const uint32_t kin = *k;
+    if (kin != 0)
+        SBFI_RETURN_IF(!sbfi_k_ok(d, kin), SBF_E_K);
+    if (n == 0)
+        n = 1;
+    if (d->sizing == SBFI_SIZE_GUAVA)
+        return size_classic(d, n, fpp, kin, bits, k);
+    return size_blocks(d, n, fpp, kin, bits, k);
 }
