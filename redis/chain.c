@@ -55,9 +55,7 @@ void sbfr_stats_get(sbfr_stats *o)
 /* Every byte a sub-filter holds. */
 static size_t filter_memory(const sbf_filter *f)
 {
-    size_t n = 0;
-    sbf_data(f, &n);
-    return n;
+    return sbf_memory_usage(f);
 }
 
 uint64_t sbfr_link_bytes(const sbfr_link *l)
@@ -129,6 +127,7 @@ int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t
     p.bits = bits;
     p.k = k;
     p.seed = seed;
+    p.allocator = sbfr_cfg.alloc;
     memset(l, 0, sizeof *l);
     int rc = sbf_create(&l->f, &p);
     struct sbf_info inf;

@@ -48,6 +48,8 @@ typedef struct sbfr_settings {
     uint32_t expansion;
     int layout;
     uint64_t max_bytes; /* per key: its sub-filters' bits / 8, for clients' commands */
+    const sbf_allocator *alloc; /* the filters' memory: Redis's in the module; NULL the
+                                 * library's own */
 } sbfr_settings;
 extern sbfr_settings sbfr_cfg;
 

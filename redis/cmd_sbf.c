@@ -169,7 +169,7 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
         return REDISMODULE_OK;
     sbfr_link l;
     memset(&l, 0, sizeof l);
-    int rc = sbf_import_guava(&l.f, buf, len);
+    int rc = sbf_import_guava_ex(&l.f, buf, len, sbfr_cfg.alloc);
     if (rc != SBF_OK) {
         RedisModule_CloseKey(key);
         char msg[128];

@@ -69,6 +69,23 @@ void sbfr_free(void *p)
     RedisModule_Free(p);
 }
 
+/* The filters' memory is Redis's too, so that used_memory, maxmemory
+ * (OOM errors, eviction), MEMORY USAGE and INFO see it. TryAlloc: a filter
+ * too large for the machine is an error, not the end of the server. */
+static void *filter_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    return RedisModule_TryAlloc(size);
+}
+
+static void filter_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    RedisModule_Free(ptr);
+}
+
+static const sbf_allocator redis_allocator = {filter_alloc, filter_free, NULL};
+
 /* ------------------------------------------------------------ key helpers */
 
 /* ---------------------------------------------------------------- helpers */
@@ -256,6 +273,7 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return REDISMODULE_ERR;
     }
     RedisModule_SetModuleOptions(ctx, REDISMODULE_OPTIONS_HANDLE_IO_ERRORS);
+    sbfr_cfg.alloc = &redis_allocator;
     RedisModuleTypeMethods tm;
     sbfr_type_methods(&tm);
     sbfr_type = RedisModule_CreateDataType(ctx, SBFR_TYPE_NAME, SBFR_ENCVER, &tm);

@@ -28,6 +28,7 @@ from test_commands import (test_batch_equals_single, test_errors, test_nonscalin
 from test_extras import (test_binary_items, test_extras, test_key_commands,  # noqa: E402
                          test_redis_py)
 from test_fuzz import fuzz_server  # noqa: E402
+from test_memory import test_maxmemory  # noqa: E402
 from test_operate import run_all as operate_all  # noqa: E402
 from test_dump import test_debug, test_loadchunk_table, test_scandump  # noqa: E402
 from test_persistence import (test_aof, test_aof_limits, test_corrupt_rdb,  # noqa: E402
@@ -80,6 +81,7 @@ def main():
         run("aof-limits", lambda: test_aof_limits(a.module, workdir, primary))
         run("replica", lambda: test_replica(a.module, workdir, primary))
         operate_all(run, a.module, workdir)
+        run("maxmemory", lambda: test_maxmemory(a.module, workdir))
         run("fuzz", lambda: fuzz_server(a, workdir))
     finally:
         primary.stop()

@@ -125,7 +125,7 @@ static const char *load_link1(RedisModuleIO *io, sbfr_chain *c, uint64_t capacit
         }
         memset(&l, 0, sizeof l);
         struct sbf_info inf;
-        int rc = sbf_deserialize(&l.f, b, n);
+        int rc = sbf_deserialize_ex(&l.f, b, n, sbfr_cfg.alloc);
         RedisModule_Free(b);
         if (rc != SBF_OK || sbf_info(l.f, &inf) != SBF_OK || inf.layout != c->layout) {
             sbf_free(l.f);

@@ -269,13 +269,14 @@ Test(chain, mem_counts_every_sub_filter)
     sbfr_chain *c;
     cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
     fill(c, "x", 350);
-    size_t data = 0;
+    size_t held = 0;
     for (uint32_t l = 0; l < c->nlinks; l++) {
         size_t n;
         sbf_data(c->links[l].f, &n);
-        data += n;
+        cr_assert_geq(sbf_memory_usage(c->links[l].f), n);
+        held += sbf_memory_usage(c->links[l].f);
     }
-    cr_assert_eq(sbfr_chain_mem(c), sizeof *c + c->nlinks * sizeof *c->links + data);
+    cr_assert_eq(sbfr_chain_mem(c), sizeof *c + c->nlinks * sizeof *c->links + held);
     uint64_t used = 0;
     for (uint32_t l = 0; l < c->nlinks; l++)
         used += c->links[l].bits / 8;
@@ -477,4 +478,50 @@ Test(chain, stats_follow_chains,
     sbfr_chain_free(d);
     sbfr_stats_get(&s1);
     cr_assert_eq(memcmp(&s0, &s1, sizeof s0), 0);
+}
+
+/* ------------------------------------------------------- the allocator */
+
+static long long alloc_live, alloc_bytes;
+
+static void *count_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    void *p = malloc(size + 16);
+    cr_assert_not_null(p);
+    memcpy(p, &size, sizeof size);
+    alloc_live++;
+    alloc_bytes += (long long)size;
+    return (char *)p + 16;
+}
+
+static void count_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    size_t size;
+    memcpy(&size, (char *)ptr - 16, sizeof size);
+    alloc_live--;
+    alloc_bytes -= (long long)size;
+    free((char *)ptr - 16);
+}
+
+Test(chain, filters_use_the_hosts_allocator,
+     .description = "with sbfr_cfg.alloc set (the module sets Redis's), every byte of every "
+                    "sub-filter comes from it: what it handed out is what the chain reports, "
+                    "and it all comes back")
+{
+    static const sbf_allocator counting = {count_alloc, count_free, NULL};
+    sbfr_cfg.alloc = &counting;
+    const char *why = "";
+    sbfr_chain *c;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
+    fill(c, "a", 700);
+    sbfr_chain *d = sbfr_chain_copy(c);
+    const size_t structs = 2 * (sizeof *c + c->nlinks * sizeof *c->links);
+    cr_assert_eq((size_t)alloc_bytes, sbfr_chain_mem(c) + sbfr_chain_mem(d) - structs);
+    cr_assert_geq(alloc_live, 2 * c->nlinks);
+    sbfr_chain_free(c);
+    sbfr_chain_free(d);
+    cr_assert_eq(alloc_live, 0);
+    cr_assert_eq(alloc_bytes, 0);
 }
