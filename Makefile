@@ -243,7 +243,7 @@ $(BENCH_BIN): $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) $(LIBS) -lpthread
 
-BENCH_ENV := MAKE="$(MAKE)" BUILD="$(BUILD)"
+BENCH_ENV := MAKE="$(MAKE)" BUILD="$(BUILD)" PUBLISH="$(PUBLISH)"
 
 bench: deps
 	$(BENCH_ENV) bash scripts/bench.sh $(BENCH_ARGS)
