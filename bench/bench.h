@@ -284,6 +284,7 @@ typedef struct sbfb_machine {
     char host[128];
     char date[32];          /* ISO 8601, local time */
     char cpu[160];
+    char cpu_id[96];        /* vendor family/model/stepping (x86), else "" */
     int cpus;
     size_t l1d, l2, l3;     /* bytes, 0 when unknown */
     size_t mem_avail;
@@ -338,7 +339,7 @@ typedef void (*sbfb_op)(void *ctx, size_t off, size_t len);
 /* ------------------------------------------------------------- timing */
 /* bench_timer.c (the method: its header comment, and bench/README.md). */
 #define SBFB_MAX_WINDOWS 512
-#define SBFB_PCTL 50           /* the percentile of the windows reported */
+#define SBFB_PCTL 10           /* the percentile of the kept windows reported */
 /* A run is "busy" (a bold warning in the report) when other processes used
  * more than SBFB_BUSY_OTHERS CPUs on average, the hypervisor stole more than
  * SBFB_BUSY_STEAL, more than SBFB_BUSY_DROPPED of the windows lost CPU time,
@@ -371,7 +372,7 @@ typedef struct sbfb_timing {
 void sbfb_time_job(const sbfb_opts *o, const sbfb_job *j, sbfb_timing *t);
 /* n jobs (at most 16) interleaved window by window, for n times as long. */
 void sbfb_time_jobs(const sbfb_opts *o, const sbfb_job *jobs, int n, sbfb_timing *t);
-/* a / b: the median of the per-round ratios of two interleaved jobs. */
+/* a / b, of two jobs timed interleaved. */
 double sbfb_timing_ratio(const sbfb_timing *a, const sbfb_timing *b);
 /* sbfb_time_job of fn over `total` keys; its ns. */
 double sbfb_time_best(const sbfb_opts *o, sbfb_op fn, void *ctx, size_t total);

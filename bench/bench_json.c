@@ -107,6 +107,7 @@ static void json_meta(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r, con
     sbfb_jw_str(j, "host", m->host);
     sbfb_jw_str(j, "date", m->date);
     sbfb_jw_str(j, "cpu", m->cpu);
+    sbfb_jw_str(j, "cpu_id", m->cpu_id);
     sbfb_jw_int(j, "cpus", m->cpus);
     sbfb_jw_u64(j, "l1d_bytes", m->l1d);
     sbfb_jw_u64(j, "l2_bytes", m->l2);

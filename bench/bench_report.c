@@ -83,7 +83,7 @@ void sbfb_md_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
     if (!r->ntput)
         return;
-    fprintf(f, "\n## Throughput\n\nns per key: the median of short timed windows (about "
+    fprintf(f, "\n## Throughput\n\nns per key: the 10th percentile of short timed windows (about "
                "1 ms each, at least 16, %.2f s per row in all). Each window is timed by the "
                "wall clock and by the thread's CPU clock; a window whose wall time exceeds "
                "its CPU time by more than 2%% lost a time slice (preempted, or its vCPU "
