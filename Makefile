@@ -83,7 +83,7 @@ BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
 .PHONY: all lib cli test fpr-timing bench bench-quick bench-compare bench-check bench-baseline \
-        test-neon test-san test-tsan install uninstall clean help deps symbols kat check-cxx \
+        test-neon test-san test-tsan install uninstall clean help deps symbols cycles kat check-cxx \
         test-isas fuzz
 
 all: lib cli
@@ -121,6 +121,10 @@ symbols: $(LIB_SO)
 	@bad=$$(nm -D --defined-only $(LIB_SO) | awk '$$2 ~ /^[TDBRVW]$$/ {print $$3}' | grep -v '^sbf_' || true); \
 	if [ -n "$$bad" ]; then echo "exported symbols without sbf_ prefix:"; echo "$$bad"; exit 1; fi; \
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
+
+# No two src/ files call or include each other in a circle (issue 16).
+cycles: $(LIB_A)
+	@bash scripts/src-cycles.sh $(BUILD)/obj/src
 
 # -------------------------------------------------------------- sbf (CLI)
 # cli/ sees only the public header, and links the static library; every
@@ -178,7 +182,7 @@ ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
 endif
 
-test: deps $(TEST_BIN) symbols $(CLI_BIN)
+test: deps $(TEST_BIN) symbols cycles $(CLI_BIN)
 	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
 	$(TEST_ENV) bash tests/cli.sh $(CLI_BIN)
 	$(TEST_ENV) bash tests/parquet_cli.sh $(CLI_BIN)
@@ -345,7 +349,7 @@ clean:
 
 help:
 	@echo "targets: all lib test test-san test-tsan test-neon bench bench-quick bench-compare"
-	@echo "         bench-check bench-baseline install uninstall symbols deps clean"
+	@echo "         bench-check bench-baseline install uninstall symbols cycles deps clean"
 	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
 	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"

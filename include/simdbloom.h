@@ -15,6 +15,7 @@
  *    sbf_create are safe to call from any thread.
  *  - A filter mapped by sbf_map is read-only: every call that would modify
  *    it returns SBF_E_READONLY and changes nothing.
+ *  - The file format: doc/format.md (normative).
  *  - Buffers returned through a void ** are allocated with malloc(); release
  *    them with sbf_buffer_free() (or free()).
  */
@@ -75,6 +76,7 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_ENDIAN          -21  /* format 2 is little endian and this host is not */
 #define SBF_E_FLAGS           -23  /* sbf_params.flags has an unknown bit */
 #define SBF_E_ODD_BLOCKS      -24  /* sbf_fold: the filter's block count is odd */
+#define SBF_E_LOCKED          -25  /* sbf_lock_file: another holds the lock */
 
 /* A static, human-readable string for any int (unknown codes included). */
 SBF_API const char *sbf_strerror(int code);
@@ -102,10 +104,40 @@ typedef enum sbf_layout {
 #define SBF_MAX_K_CLASSIC 255
 #define SBF_MAX_K_BLOCKED 16   /* also the counting layout */
 
+/* A layout's name: "classic", "blocked", "split-block", "counting";
+ * "unknown" for any other number. Thread safe. */
+SBF_API const char *sbf_layout_name(int layout);
+/* The sbf_layout for a name as above (exact, case-sensitive), or
+ * SBF_E_LAYOUT (NULL too). Thread safe. */
+SBF_API int sbf_layout_from_name(const char *name);
+
+/*
+ * A caller's allocator (sbf_params.allocator, sbf_deserialize_ex,
+ * sbf_import_guava_ex): a filter made with one takes every byte it holds
+ * from it (the filter object, its words, its SBF_CONCURRENT counters) and
+ * gives them back through free, with the same opaque, in sbf_free. alloc is
+ * malloc-like: at least 16-byte aligned, NULL for failure; the filter's
+ * words are still 64-byte aligned (the library asks for up to 63 bytes
+ * more and aligns inside). free is never called with NULL. The filter keeps
+ * a copy of the struct (it need not outlive the call); the functions and
+ * opaque must stay valid until the filter is freed. sbf_copy uses the
+ * source's allocator. Without one (NULL) the library uses aligned_alloc,
+ * and anonymous 2 MiB-aligned, huge-page advised mappings from 2 MiB.
+ */
+typedef struct sbf_allocator {
+    void *(*alloc)(void *opaque, size_t size);
+    void (*free)(void *opaque, void *ptr);
+    void *opaque;
+} sbf_allocator;
+
 /*
  * Creation parameters. Zero means "default" for every field but fpp, so the
  * struct can grow: initialise it with `sbf_params p = {0};`.
- *  layout      sbf_layout
+ *  layout      sbf_layout. 0, a zeroed struct's, is SBF_CLASSIC and stays so
+ *              (ids are frozen and stored in files; changing what 0 means
+ *              would silently change existing programs' filters). Classic
+ *              is the Guava-compatible and slowest layout: name SBF_BLOCKED
+ *              or SBF_SPLIT_BLOCK for speed (README "Layouts").
  *  expected_n  keys you plan to insert (0 is treated as 1, as Guava does)
  *  fpp         target false-positive rate in (0, 1); ignored when bits != 0
  *  bits        0: derive from expected_n and fpp so that THIS layout's exact
@@ -117,6 +149,8 @@ typedef enum sbf_layout {
  *              split-block 8 (256-bit blocks) or 16 (512-bit blocks)
  *  seed        MurmurHash3 seed; 0 is Guava's
  *  flags       0, or SBF_CONCURRENT (below); another bit is SBF_E_FLAGS
+ *  allocator   NULL: the library's memory; else a caller's sbf_allocator,
+ *              whose alloc and free must both be set (else SBF_E_PARAM)
  */
 typedef struct sbf_params {
     int layout;
@@ -126,6 +160,7 @@ typedef struct sbf_params {
     uint32_t k;
     uint32_t seed;
     uint32_t flags;
+    const sbf_allocator *allocator;
 } sbf_params;
 
 /*
@@ -160,9 +195,11 @@ typedef struct sbf_filter sbf_filter;
  * Creates a filter with every bit clear. On failure *out is set to NULL
  * (when out is not NULL).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_K,
- * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, or the ISA error of the forced ISA
+ * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, SBF_E_PARAM (an allocator
+ * without alloc or free), or the ISA error of the forced ISA
  * (SBF_E_ISA_UNKNOWN / SBF_E_ISA_UNAVAILABLE, see sbf_isa_set).
- * Filters of 2 MiB and more are 2 MiB aligned and advised to use huge pages.
+ * Without an allocator, filters of 2 MiB and more are 2 MiB aligned and
+ * advised to use huge pages.
  */
 SBF_API int sbf_create(sbf_filter **out, const sbf_params *p);
 
@@ -176,7 +213,7 @@ SBF_API void sbf_buffer_free(void *buf);
  * Inserts a key (len bytes at key; key may be NULL only when len is 0).
  * Returns 1 when the filter's answer for the key changed (a bit was set, or
  * for counting a counter left zero: Guava's put), 0 when it did not,
- * SBF_E_NULL.
+ * SBF_E_NULL, SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_add(sbf_filter *f, const void *key, size_t len);
 
@@ -185,16 +222,22 @@ SBF_API int sbf_contains(const sbf_filter *f, const void *key, size_t len);
 
 /*
  * Counting layout only: removes one insertion of a key. Counters at 15 are
- * saturated and stay 15, so a removal never causes a false negative.
+ * saturated and stay 15, so removing a key that was added never causes a
+ * false negative. Removing a key that was never added but tests present (a
+ * false positive) decrements counters other keys set; those keys may then
+ * test absent. No filter can detect this: remove only keys that were added,
+ * once per add.
  * Returns SBF_OK; SBF_E_NOT_PRESENT (the filter says the key is surely
- * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL.
+ * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL;
+ * SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
 
 /*
  * Batched 64-bit keys. Each key is hashed as its 8 little-endian bytes, so
  * sbf_add_u64(f, &x, 1) and sbf_add(f, &x, 8) set the same bits.
- * sbf_add_u64 returns SBF_OK or SBF_E_NULL (keys may be NULL when n is 0).
+ * sbf_add_u64 returns SBF_OK, SBF_E_NULL (keys may be NULL when n is 0) or
+ * SBF_E_READONLY (a mapped filter).
  * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
  * and returns how many keys may be present; it returns SIZE_MAX (and writes
  * nothing) when f is NULL or keys is NULL with n > 0: that is
@@ -208,7 +251,8 @@ SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
  * Batched variable-length keys: keys[i] points at lens[i] bytes. Hashing is
  * scalar; memory accesses are pipelined as in the u64 forms. Same returns
  * as the u64 forms (a NULL keys[i] with lens[i] > 0 is SBF_E_NULL / SIZE_MAX,
- * checked before anything is changed).
+ * checked before anything is changed; SBF_E_READONLY for sbf_add_batch on a
+ * mapped filter).
  */
 SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
                           const size_t *lens, size_t n);
@@ -276,71 +320,176 @@ SBF_API void sbf_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h);
 SBF_API int sbf_xxh64_batch(const void *const *keys, const size_t *lens, size_t n,
                             uint64_t *h);
 
-/* ------------------------------------------------------------- persistence */
+/* ------------------------------------------------------------- persistence
+ * A filter's serialized forms. Ours is described, normatively and field by
+ * field, in doc/format.md; Guava's below. Loaders check every byte from
+ * outside before they allocate: a refused buffer changes nothing and leaves
+ * *out NULL (when out is not NULL). Writers only read f and are thread
+ * safe, but not while another thread adds to an SBF_CONCURRENT f (the bytes
+ * and their checksum must be one snapshot). Loaders make plain filters
+ * (flags 0) on the current ISA's kernels.
+ */
+
+/* The forms, numbered once (0 means "detect" where a function says so). */
+#define SBF_FORMAT_SBF      1  /* simdbloom's own, doc/format.md */
+#define SBF_FORMAT_GUAVA    2  /* Guava's BloomFilter.writeTo */
+#define SBF_FORMAT_PARQUET  3  /* Parquet's BloomFilterHeader + bitset */
 
 /*
  * Guava's BloomFilter.writeTo form (classic layout with seed 0 only): one
  * byte strategy (1 = MURMUR128_MITZ_64), one byte k, big-endian int32 word
- * count, big-endian int64 words.
+ * count, big-endian int64 words. It carries no key count: an imported
+ * filter's keys_added is SBF_KEYS_UNKNOWN.
  * sbf_export_guava returns SBF_OK, SBF_E_NULL, SBF_E_UNSUPPORTED (not a
  * seed-0 classic filter), SBF_E_NOMEM.
  * sbf_import_guava returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED (shorter than
  * the header, or than the words it announces), SBF_E_TRAILING (bytes after
  * the last word), SBF_E_STRATEGY, SBF_E_K (k = 0), SBF_E_WORDCOUNT (count
- * <= 0), SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
+ * <= 0), SBF_E_NOMEM, SBF_E_ISA_UNKNOWN, SBF_E_ISA_UNAVAILABLE (the forced
+ * ISA, as sbf_create). sbf_import_guava_ex takes an allocator for the new
+ * filter (NULL: the library's; see sbf_allocator) and returns the same
+ * codes, and SBF_E_PARAM for an allocator without alloc or free.
  */
 SBF_API int sbf_export_guava(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_import_guava(sbf_filter **out, const void *buf, size_t len);
+SBF_API int sbf_import_guava_ex(sbf_filter **out, const void *buf, size_t len,
+                                const sbf_allocator *allocator);
 
 /*
- * simdbloom's own portable form, for every layout (README "File format"):
- * sbf_serialize writes format version 2: a 4096-byte little-endian header
- * (magic "SBF1", version, layout, k, seed, bits, keys added, data length,
- * XXH3-64 checksums of the data and of the header), then the filter bytes,
- * sbf_data's, at offset 4096. The buffer is byte for byte what sbf_save
- * writes to a file; it is page aligned (free() or sbf_buffer_free releases
- * it). sbf_deserialize reads versions 1 and 2 at any alignment.
+ * simdbloom's own portable form, for every layout (doc/format.md): format
+ * version 2, a 4096-byte little-endian header, then the filter bytes,
+ * sbf_data's, at offset 4096. sbf_serialize's buffer is byte for byte what
+ * sbf_save writes to a file; it is page aligned (free() or sbf_buffer_free
+ * releases it). sbf_deserialize reads versions 1 and 2 at any alignment,
+ * checking everything (header, geometry against the data length, both
+ * checksums, zero padding) before it allocates.
  * sbf_serialize returns SBF_OK, SBF_E_NULL, SBF_E_NOMEM, SBF_E_ENDIAN.
- * sbf_deserialize checks everything (header, geometry against the data
- * length, both checksums, zero padding) before it allocates, and returns
- * SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED, SBF_E_TRAILING, SBF_E_FORMAT (bad
- * magic or checksum, inconsistent parameters, non-zero padding or reserved
- * bytes), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
- * SBF_E_ENDIAN, SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
- * Both are thread safe (f is only read).
+ * sbf_deserialize returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED,
+ * SBF_E_TRAILING, SBF_E_FORMAT (bad magic or checksum, inconsistent
+ * parameters, non-zero padding or reserved bytes), SBF_E_VERSION,
+ * SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE, SBF_E_ENDIAN, SBF_E_NOMEM,
+ * SBF_E_ISA_UNKNOWN, SBF_E_ISA_UNAVAILABLE. sbf_deserialize_ex takes an
+ * allocator (as sbf_import_guava_ex) and returns the same codes, and
+ * SBF_E_PARAM for an allocator without alloc or free.
  */
 SBF_API int sbf_serialize(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_deserialize(sbf_filter **out, const void *buf, size_t len);
+SBF_API int sbf_deserialize_ex(sbf_filter **out, const void *buf, size_t len,
+                               const sbf_allocator *allocator);
+
+/* "sbf", "guava", "parquet" for a form built into this library, "unknown"
+ * otherwise; sbf_format_from_name is the reverse, or SBF_E_PARAM (NULL or
+ * unknown name). */
+SBF_API const char *sbf_format_name(int format);
+SBF_API int sbf_format_from_name(const char *name);
+
+/*
+ * The form of len bytes at buf, from their first bytes (ours and Parquet's
+ * by their magic; Guava's, which has none, by a first byte that is one of
+ * its strategy ordinals, 0 or 1: its loader then says what else is wrong).
+ * Returns SBF_FORMAT_*, SBF_E_NULL (buf NULL, len > 0), SBF_E_TRUNCATED
+ * (len 0, or the start of our magic), SBF_E_FORMAT (no form it knows).
+ * It recognises a form; only the form's loader checks the bytes.
+ */
+SBF_API int sbf_format_detect(const void *buf, size_t len);
+
+/*
+ * Any form by number: sbf_encode writes f in `format` (a buffer that
+ * sbf_buffer_free releases), sbf_decode reads one (format 0: detect it as
+ * sbf_format_detect) with an allocator for the new filter (NULL: the
+ * library's). Both return SBF_E_PARAM for a format this library does not
+ * have, and otherwise the codes of the form's functions: sbf_serialize /
+ * sbf_export_guava, sbf_deserialize_ex / sbf_import_guava_ex; sbf_decode
+ * also SBF_E_NULL and, when detecting, sbf_format_detect's codes.
+ */
+SBF_API int sbf_encode(const sbf_filter *f, int format, void **buf, size_t *len);
+SBF_API int sbf_decode(sbf_filter **out, const void *buf, size_t len, int format,
+                       const sbf_allocator *allocator);
 
 /* ------------------------------------------------------------------- files
- * Files hold format version 2 (README "File format"), byte for byte what
- * sbf_serialize returns. On SBF_E_IO, errno is the failed call's. A refused
- * file changes nothing and leaves *out NULL. All three are thread safe
- * (sbf_save only reads f).
+ * Files hold the forms above; sbf_save, sbf_load and sbf_map use ours
+ * (byte for byte what sbf_serialize returns), sbf_save_as and sbf_load_as
+ * any. On SBF_E_IO, errno is the failed call's. Loaders read regular files
+ * only, and never block on opening one: a directory is SBF_E_IO with errno
+ * EISDIR, a FIFO, device or socket SBF_E_IO with EINVAL. A refused file
+ * changes nothing and leaves *out NULL. All are thread safe (savers only
+ * read f; see "persistence" for SBF_CONCURRENT filters).
  */
 
 /*
- * Writes f to path, crash-safe: a temporary file beside path (same
- * directory, mode 0666 minus the umask) is written, fsync'd and renamed over
- * path, then the directory is fsync'd. A save killed at any moment leaves at
- * path either the old file or the new one; a failed save removes its
- * temporary file. Readers that mapped the old file keep it.
+ * Writes f to path in our form, crash-safe: a temporary file beside the
+ * target (same directory) is written, fsync'd and renamed over it, then the
+ * directory is fsync'd. A save killed at any moment leaves at path either
+ * the old file or the new one. The file stays the user's:
+ *  - through a symbolic link (a chain of them), the file the link points to
+ *    is written and the link stays a link;
+ *  - over an existing file, its mode (permission bits) is kept, and its
+ *    owner and group as far as the caller's rights allow (another user's
+ *    file saved by a non-root caller becomes the caller's, with the group
+ *    kept if the caller is in it); ACLs, extended attributes and other
+ *    hard links to the old file are not carried over. A new file gets mode
+ *    0666 minus the umask, as open() gives;
+ *  - the temporary name is "." + the target's name (cut to fit NAME_MAX,
+ *    so any legal name saves) + ".sbf-tmp-" + a digit. A save holds a lock
+ *    on it until the rename, so the temporary file of a save that died
+ *    (SIGKILL, power loss) is recognised and removed by the next save of
+ *    that file (when the same user owns it). Eight saves of one file may
+ *    run at once; a failed save removes its temporary file.
+ * Readers that mapped the old file keep it.
  * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (empty path), SBF_E_NOMEM,
- * SBF_E_ENDIAN, SBF_E_IO (open, write, fsync, close or rename failed: the
- * old file is untouched; or the directory fsync failed after the rename: the
- * new file is in place but may not survive a power loss).
+ * SBF_E_ENDIAN, SBF_E_IO: the old file is untouched when open, write,
+ * fsync or rename failed, when the target is not a regular file (EISDIR,
+ * EINVAL), or when every temporary name is taken by live saves or other
+ * users' files (EEXIST); when only the directory fsync (or the close) failed
+ * after the rename, the new file is in place but may not survive a power
+ * loss.
  */
 SBF_API int sbf_save(const sbf_filter *f, const char *path);
 
 /*
- * Reads a file of format version 1 or 2 into the library's own memory (2 MiB
- * aligned, huge-page advised from 2 MiB, as sbf_create). Header, geometry and
- * lengths are checked before allocating; both checksums and the padding
- * before returning. Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open, fstat, read;
- * not a regular file: EISDIR / EINVAL), SBF_E_NOMEM, and every code of
+ * sbf_save in any form (format SBF_FORMAT_*, never 0), with the same
+ * promises: the bytes are sbf_encode's. Returns sbf_save's codes and
+ * sbf_encode's (SBF_E_PARAM for an unknown form, SBF_E_UNSUPPORTED for a
+ * filter the form cannot hold).
+ */
+SBF_API int sbf_save_as(const sbf_filter *f, const char *path, int format);
+
+/*
+ * Reads a file of our format (version 1 or 2) into the library's own memory
+ * (2 MiB aligned, huge-page advised from 2 MiB, as sbf_create). Header,
+ * geometry and lengths are checked before allocating; both checksums and
+ * the padding before returning. Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open,
+ * fstat, read; not a regular file), SBF_E_NOMEM, and every code of
  * sbf_deserialize.
  */
 SBF_API int sbf_load(sbf_filter **out, const char *path);
+
+/*
+ * Reads a file of any form: format SBF_FORMAT_*, or 0 to detect it from the
+ * file's first bytes and size (as sbf_format_detect; the file is opened
+ * once, so detection and reading see one file). *found (when not NULL)
+ * receives the form read, 0 on failure before it was known. Our form is
+ * read as sbf_load does; another form is read whole into a buffer, then
+ * decoded (so it needs twice its size for a moment). Returns sbf_load's
+ * codes, sbf_decode's, and SBF_E_PARAM for an unknown format number.
+ */
+SBF_API int sbf_load_as(sbf_filter **out, const char *path, int format, int *found);
+
+/* The form of a file from its first bytes and size: sbf_format_detect's
+ * returns, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular file). */
+SBF_API int sbf_file_format(const char *path);
+
+/*
+ * Checks a file of our format completely without keeping it: everything
+ * sbf_load checks (header, geometry, lengths, both checksums, the padding),
+ * reading the data in 16 MiB pieces (no filter made, nothing mapped), and
+ * calls progress(opaque, data bytes checked, data bytes) after each piece
+ * (progress may be NULL). A version-1 file is loaded whole, then dropped.
+ * Returns SBF_OK, or the code sbf_load would return for the file (SBF_E_NOMEM
+ * for the 16 MiB buffer). Thread safe.
+ */
+typedef void (*sbf_progress_fn)(void *opaque, uint64_t done, uint64_t total);
+SBF_API int sbf_verify_file(const char *path, sbf_progress_fn progress, void *opaque);
 
 /* sbf_map flags */
 #define SBF_MAP_NO_VERIFY 1u  /* check the header only; touch no data page */
@@ -354,22 +503,62 @@ SBF_API int sbf_load(sbf_filter **out, const char *path);
  * no data is read until queried: use it for files this program or sbf_save
  * wrote. A verified mapping has read every page into the page cache (and
  * mapped it) on the way; an unverified one faults pages in as probes touch
- * them, with the kernel's usual read-around. Every query works on the mapping (single, batched, sbf_info,
- * sbf_data, sbf_copy: the copy is writable); every modifying call (sbf_add*,
- * sbf_remove, sbf_clear, sbf_union / sbf_intersect into it) returns
- * SBF_E_READONLY and changes nothing. sbf_free unmaps. The file must not be
- * truncated while mapped (the kernel would raise SIGBUS); sbf_save replaces
- * files by rename, which is safe.
+ * them, with the kernel's usual read-around. Every query works on the
+ * mapping (single, batched, sbf_info, sbf_data, sbf_copy: the copy is
+ * writable); every modifying call (sbf_add*, sbf_remove, sbf_clear,
+ * sbf_union / sbf_intersect into it) returns SBF_E_READONLY and changes
+ * nothing. sbf_free unmaps. sbf_save replaces files by rename, which is
+ * safe: the mapping keeps the old file.
+ * A file truncated in place while mapped is not safe: a query (or sbf_info,
+ * sbf_copy, a save) that touches a page past the new end gets SIGBUS from
+ * the kernel, which the library does not catch (it never installs signal
+ * handlers). A caller that must survive that either loads the file
+ * (sbf_load: a truncation then is SBF_E_TRUNCATED), or handles SIGBUS itself
+ * (a handler that siglongjmp's out of the query, then sbf_free and re-map).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags), SBF_E_VERSION
  * (also for a version-1 file, whose data is not page aligned: sbf_load it),
- * SBF_E_IO (open, fstat, read, mmap), SBF_E_NOMEM, every code of
- * sbf_deserialize, and the forced-ISA errors of sbf_create.
+ * SBF_E_IO (open, fstat, read, mmap; not a regular file), SBF_E_NOMEM, every
+ * code of sbf_deserialize, and the forced-ISA errors of sbf_create.
  */
 SBF_API int sbf_map(sbf_filter **out, const char *path, unsigned flags);
 
+/*
+ * An exclusive lock on a file for a read-modify-write (load, change, save)
+ * among processes (and threads) that all take it: two `sbf add` runs on one
+ * file keep both key sets. flock(2) on the file, re-checked after it is
+ * granted: a save replaces the file by rename, so a lock granted on the file
+ * a finished save just replaced is dropped and taken again on the file path
+ * names now (the file written last). Hold it from before the load until
+ * after the save: another process then takes it on the new file. flags 0
+ * waits for the lock; SBF_LOCK_NOWAIT returns SBF_E_LOCKED at once when
+ * another holds it. The lock is advisory (plain loads and saves ignore it),
+ * per open file (released by sbf_unlock_file, by exit and by a crash), and
+ * for local file systems (over NFS, flock is emulated by byte-range locks).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags), SBF_E_LOCKED,
+ * SBF_E_NOMEM, SBF_E_IO (open, fstat, flock; not a regular file, ENOENT for a
+ * missing one; EAGAIN when the file was replaced 1000 times while we waited).
+ * sbf_unlock_file releases it (NULL is ignored). Thread safe.
+ */
+#define SBF_LOCK_NOWAIT 1u
+typedef struct sbf_file_lock sbf_file_lock;
+SBF_API int sbf_lock_file(sbf_file_lock **out, const char *path, unsigned flags);
+SBF_API void sbf_unlock_file(sbf_file_lock *lock);
+
 /* ------------------------------------------------- life cycle and set ops */
 
-/* Information about a filter. */
+/* sbf_info.keys_added of a filter whose key count is not known: imported
+ * from Guava (whose form carries no count), made by sbf_union or
+ * sbf_intersect (keys may be in both), or loaded from a file saved so. It
+ * stays unknown through adds and removes until sbf_clear. */
+#define SBF_KEYS_UNKNOWN UINT64_MAX
+
+/* Information about a filter. keys_added counts the calls that changed
+ * their key's answer: +1 for each add that set a bit (for counting, left a
+ * counter zero: sbf_add's 1; adding a key again does not count), -1 for each
+ * removal after which its key tests absent; the same on plain and
+ * SBF_CONCURRENT filters, and 0 if removals outnumber adds. Distinct keys
+ * added is at least this (a key whose bits were all set already, a false
+ * positive, is not counted). */
 struct sbf_info {
     int layout;                 /* sbf_layout */
     uint64_t bits;              /* m: bits (counting: 4 per counter) */
@@ -377,34 +566,62 @@ struct sbf_info {
     uint32_t k;                 /* bits (counters) per key */
     uint32_t block_bits;        /* 512, 256 for 8-word split-block, 0 classic */
     uint32_t seed;
-    uint64_t keys_added;        /* adds (minus removes) since creation/clear */
+    uint64_t keys_added;        /* as above, or SBF_KEYS_UNKNOWN */
     double fill_ratio;          /* set bits / bits (counting: non-zero counters) */
-    double est_cardinality;     /* Swamidass-Baldi estimate of distinct keys */
-    double fpp_now;             /* sbf_fpp_theory(f, keys_added) */
+    double est_cardinality;     /* Swamidass-Baldi estimate of distinct keys
+                                   (INFINITY when every bit is set) */
+    double fpp_now;             /* sbf_fpp_theory(f, keys_added); when the
+                                   count is unknown, fpp_estimated */
     uint64_t saturated;         /* counting: counters stuck at 15; else 0 */
     int isa;                    /* sbf_isa of the kernels this filter uses */
+    double fpp_estimated;       /* sbf_fpp_theory at est_cardinality (1 if
+                                   infinite): the rate judged from the bits */
 };
 
-/* Fills *out. Returns SBF_OK or SBF_E_NULL. O(size of the filter). */
+/* Fills *out. Returns SBF_OK or SBF_E_NULL. O(size of the filter); safe
+ * during concurrent adds to an SBF_CONCURRENT filter (relaxed loads). */
 SBF_API int sbf_info(const sbf_filter *f, struct sbf_info *out);
 
-/* Clears every bit/counter. Returns SBF_OK or SBF_E_NULL. */
+/* sbf_info with flags: 0 is sbf_info; SBF_INFO_SAMPLE reads at most 16384
+ * evenly spaced 64-byte lines (1 MiB, so a big mapped file is not read
+ * whole) and estimates fill_ratio, saturated, est_cardinality and
+ * fpp_estimated from them (exact for filters of 1 MiB or less; within about
+ * 1% of the fill for a filter whose keys are spread as hashes spread them).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags). Thread safe as
+ * sbf_info. */
+#define SBF_INFO_SAMPLE 1u
+SBF_API int sbf_info_ex(const sbf_filter *f, struct sbf_info *out, unsigned flags);
+
+/* Clears every bit/counter; keys_added becomes 0 (known). Returns SBF_OK,
+ * SBF_E_NULL, SBF_E_READONLY. */
 SBF_API int sbf_clear(sbf_filter *f);
 
-/* *out becomes an independent copy. SBF_OK, SBF_E_NULL, SBF_E_NOMEM. */
+/* *out becomes an independent, writable copy (same flags, kernels and
+ * allocator, keys_added included). Safe during concurrent adds to an
+ * SBF_CONCURRENT f (relaxed loads: the copy holds every key whose add
+ * returned before sbf_copy was called). Returns SBF_OK, SBF_E_NULL,
+ * SBF_E_NOMEM. */
 SBF_API int sbf_copy(sbf_filter **out, const sbf_filter *f);
 
 /*
  * dst becomes the union (intersection) of dst and src, which must have the
  * same layout, bits, k and seed. Counting filters add counters (saturating)
- * for union and take the minimum for intersection.
- * Returns SBF_OK, SBF_E_NULL, SBF_E_INCOMPATIBLE (dst unchanged).
+ * for union and take the minimum for intersection. dst's keys_added becomes
+ * SBF_KEYS_UNKNOWN (keys may be in both; sbf_info estimates it).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_READONLY (dst mapped), SBF_E_INCOMPATIBLE
+ * (dst unchanged).
  */
 SBF_API int sbf_union(sbf_filter *dst, const sbf_filter *src);
 SBF_API int sbf_intersect(sbf_filter *dst, const sbf_filter *src);
 
 /* Raw filter bytes (read-only), for comparison and hashing of filters. */
 SBF_API const void *sbf_data(const sbf_filter *f, size_t *len);
+
+/* Every byte f holds: the filter object, its words as allocated (with the
+ * alignment slack, or the whole 2 MiB-rounded mapping; a file mapping's
+ * length for sbf_map), and its SBF_CONCURRENT counters. What an allocator
+ * (sbf_allocator) was asked for, in total. 0 for NULL. Thread safe. */
+SBF_API size_t sbf_memory_usage(const sbf_filter *f);
 
 /* ------------------------------------------------ false-positive mathematics
  * All return NaN for impossible arguments (m = 0, k = 0, ...), and otherwise

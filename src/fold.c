@@ -55,7 +55,10 @@ int sbf_fold(sbf_filter **out, const sbf_filter *f, uint32_t times)
     SBFI_FORWARD_IF_ERROR(foldable(f, times));
     const uint64_t span = UINT64_C(1) << times;
     sbf_filter *g;
-    SBFI_FORWARD_IF_ERROR(sbfi_make(&g, f->layout, f->bits >> times, f->k, f->seed, f->kt));
+    sbfi_make_args a;
+    sbfi_args_like(&a, f); /* its kernels, flags, allocator and count */
+    a.bits = f->bits >> times;
+    SBFI_FORWARD_IF_ERROR(sbfi_make(&g, &a));
     SBFI_ASSERT(g->nblocks * span == f->nblocks && g->block_bytes == f->block_bytes);
     const size_t wpb = f->block_bytes / 8; /* 64-bit words per block (4 or 8) */
     for (uint64_t b = 0; b < g->nblocks; b++) {
@@ -66,12 +69,6 @@ int sbf_fold(sbf_filter **out, const sbf_filter *f, uint32_t times)
                 d[w] = f->layout == SBF_COUNTING ? nib_add_sat(d[w], word_at(f, s + w))
                                                  : d[w] | word_at(f, s + w);
         }
-    }
-    g->added = sbfi_keys_added(f);
-    const int e = sbfi_bind(g, f->flags);
-    if (e != SBF_OK) {
-        sbf_free(g);
-        return e;
     }
     *out = g;
     return SBF_OK;

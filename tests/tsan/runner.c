@@ -1,5 +1,6 @@
 /*
- * Runs the concurrency suites (tests/test_concurrent.c, tests/test_single.c)
+ * Runs the concurrency suites (tests/test_concurrent.c, tests/test_single.c,
+ * tests/test_lifecycle.c)
  * without Criterion, for ThreadSanitizer: `make test-tsan`. Optional
  * argument: run only tests whose "suite/name" contains it.
  */
@@ -7,6 +8,7 @@
 
 #include "../test_concurrent.c"
 #include "../test_single.c"
+#include "../test_lifecycle.c"
 
 #define SHIM_MAX 64
 static struct { const char *suite, *name; shim_fn fn; } tests[SHIM_MAX];
