@@ -354,6 +354,8 @@ static void race_queries(race *r)
         struct sbf_info in;
         cr_assert_eq(sbf_info(r->f, &in), SBF_OK);
         cr_assert(in.fill_ratio >= 0 && in.fill_ratio <= 1);
+        cr_assert_eq(sbf_info_ex(r->f, &in, SBF_INFO_SAMPLE), SBF_OK);
+        cr_assert_geq(sbf_memory_usage(r->f), in.bytes);
         sbf_filter *c;
         cr_assert_eq(sbf_copy(&c, r->f), SBF_OK);
         for (int t = 0; t < RACE_ADDERS; t++)
@@ -365,7 +367,7 @@ static void race_queries(race *r)
 }
 
 Test(lifecycle, info_and_copy_during_adds,
-     .description = "issue 20: sbf_info and sbf_copy of an SBF_CONCURRENT filter while threads add, every layout (TSan-clean in make test-tsan)")
+     .description = "issue 20: sbf_info, sbf_info_ex, sbf_copy, sbf_memory_usage of an SBF_CONCURRENT filter while threads add, every layout (TSan-clean in make test-tsan)")
 {
     uint64_t *keys = equiv_keys(RACE_ADDERS * RACE_KEYS, 99);
     cr_assert_not_null(keys);
