@@ -103,7 +103,6 @@ int num_decimal(const char *s, double *out);
 
 /* What info and verify call a file's form (ours by version). */
 enum { FMT_SBF1 = 1, FMT_SBF2 = 2, FMT_GUAVA = 3, FMT_PARQUET = 4 };
-extern const char *const layout_names[4];
 extern const char *const format_names[5];
 /* "simdbloom", "Guava", "Parquet": an SBF_FORMAT_* in a sentence. */
 const char *form_title(int format);

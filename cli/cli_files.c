@@ -19,7 +19,6 @@
 
 #include "cli.h"
 
-const char *const layout_names[4] = { "classic", "blocked", "split-block", "counting" };
 const char *const format_names[5] = { "", "sbf-v1", "sbf-v2", "guava", "parquet" };
 
 /* A form's name in a sentence. */
