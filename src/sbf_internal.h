@@ -10,6 +10,9 @@
 #define SBF_INTERNAL_H_51C7E2A9
 
 #include "simdbloom.h"
+/* The layouts' facts (salts, shifts, block index) and MurmurHash3 are
+ * written once, in the public inline header; everything here uses them. */
+#include "simdbloom_inline.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -260,49 +263,28 @@ int sbfi_make_from(sbf_filter **out, const sbfi_header *h);
 
 /* ------------------------------------------------------ MurmurHash3 pieces */
 
-#define SBFI_C1 UINT64_C(0x87c37b91114253d5)
-#define SBFI_C2 UINT64_C(0x4cf5ad432745937f)
+#define SBFI_C1 SBF_MURMUR3_C1
+#define SBFI_C2 SBF_MURMUR3_C2
 
 static inline uint64_t sbfi_rotl64(uint64_t x, int r)
 {
-    return (x << r) | (x >> (64 - r));
+    return sbf_inl_rotl64(x, r);
 }
 
 static inline uint64_t sbfi_fmix64(uint64_t k)
 {
-    k ^= k >> 33;
-    k *= UINT64_C(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k *= UINT64_C(0xc4ceb9fe1a85ec53);
-    k ^= k >> 33;
-    return k;
+    return sbf_inl_fmix64(k);
 }
 
-/* The finalisation shared by every length. */
-static inline void sbfi_murmur3_finish(uint64_t h1, uint64_t h2, uint64_t len,
-                                       uint64_t *h1o, uint64_t *h2o)
-{
-    h1 ^= len;
-    h2 ^= len;
-    h1 += h2;
-    h2 += h1;
-    h1 = sbfi_fmix64(h1);
-    h2 = sbfi_fmix64(h2);
-    h1 += h2;
-    h2 += h1;
-    *h1o = h1;
-    *h2o = h2;
-}
-
-/* MurmurHash3_x64_128 of the 8 little-endian bytes of `key`: the tail path
- * with len = 8 (k1 only, no body block). */
+/* MurmurHash3_x64_128 of the 8 little-endian bytes of `key`
+ * (simdbloom_inline.h's sbf_murmur3_u64). */
 static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
                                     uint64_t *h1o, uint64_t *h2o)
 {
-    uint64_t k1 = key * SBFI_C1;
-    k1 = sbfi_rotl64(k1, 31);
-    k1 *= SBFI_C2;
-    sbfi_murmur3_finish((uint64_t)seed ^ k1, seed, 8, h1o, h2o);
+    uint64_t h[2];
+    sbf_murmur3_u64(key, seed, h);
+    *h1o = h[0];
+    *h2o = h[1];
 }
 
 /* ------------------------------------------- where a key's bits live
@@ -321,26 +303,18 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
  * little-endian targets). Counter c is byte c/2, low nibble for even c.
  * Repeated positions of one key touch their bit/counter once.
  *
- * SBFI_SALT: 16 odd 32-bit multipliers (odd, so x -> x * salt is a
- * bijection mod 2^32 and the top bits of the product mix all of x). They
- * have been these values since the first commit (75070ee), which records no
- * derivation: treat them as arbitrary constants, not as the output of a
- * formula in this tree. Filters are saved and loaded (sbf_serialize), so
- * these values, the multiply-shift block index and the shifts 23/27/25 are
- * the file format: tests/vectors/layouts_kat.inc pins them on every ISA
- * (tests/test_kat.c, tests/conformance.c). Changing any of them is a new
- * layout id, never an edit.
+ * SBFI_SALT, the shifts and the block index are simdbloom_inline.h's
+ * (SBF_SALT, SBF_SHIFT_*, sbf_block_index), written there once. Filters are
+ * saved and loaded (sbf_serialize), so they are the file format:
+ * tests/vectors/layouts_kat.inc pins them on every ISA (tests/test_kat.c,
+ * tests/conformance.c). Changing any of them is a new layout id, never an
+ * edit.
  */
-static const uint32_t SBFI_SALT[16] = {
-    0xb3315ad9u, 0xa977c1a5u, 0xe6b33c3bu, 0xa63e4075u,
-    0x74d5a45fu, 0x1d1525d3u, 0x2bbbf131u, 0xbe1e4ffdu,
-    0x5b33921fu, 0xc0aacef7u, 0xf51ac6a3u, 0x12e2ddf5u,
-    0x51030813u, 0x2dfafb9fu, 0x5994d00du, 0xfd11614du,
-};
+#define SBFI_SALT SBF_SALT /* simdbloom_inline.h */
 
 static inline uint64_t sbfi_block_index(uint64_t h1, uint64_t nblocks)
 {
-    return (uint64_t)(((unsigned __int128)h1 * nblocks) >> 64);
+    return sbf_block_index(h1, nblocks);
 }
 
 static inline uint32_t sbfi_lane32(uint64_t h2, uint32_t i)
