@@ -82,8 +82,8 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib cli test bench bench-quick bench-compare bench-check bench-baseline \
-        test-neon test-san test-tsan install uninstall clean help deps symbols kat check-cxx \
+.PHONY: all lib cli test fpr-timing bench bench-quick bench-compare bench-check bench-baseline \
+        test-neon test-san test-tsan install uninstall clean help deps symbols cycles kat check-cxx \
         test-isas fuzz
 
 all: lib cli
@@ -122,8 +122,13 @@ symbols: $(LIB_SO)
 	if [ -n "$$bad" ]; then echo "exported symbols without sbf_ prefix:"; echo "$$bad"; exit 1; fi; \
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
 
+# No two src/ files call or include each other in a circle (issue 16).
+cycles: $(LIB_A)
+	@bash scripts/src-cycles.sh $(BUILD)/obj/src
+
 # -------------------------------------------------------------- sbf (CLI)
-# cli/ sees only the public header, and links the static library.
+# cli/ sees only the public header, and links the static library; every
+# cli/*.c is part of sbf (a new command is one file there, see cli/cli.h).
 CLI_BIN := $(BUILD)/sbf
 BINDIR  ?= $(PREFIX)/bin
 cli: $(CLI_BIN)
@@ -133,7 +138,8 @@ $(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) -Iinclude $(BASE) $(CFLAGS) -c $< -o $@
 
-$(CLI_BIN): $(BUILD)/obj/cli/sbf.o $(LIB_A)
+CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
+$(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -194,9 +200,10 @@ ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
 endif
 
-test: deps $(TEST_BIN) symbols $(CLI_BIN)
+test: deps $(TEST_BIN) symbols cycles $(CLI_BIN)
 	$(TEST_ENV) $(BUILD)/sbf-tests $(TEST_ARGS)
 	$(TEST_ENV) bash tests/cli.sh $(CLI_BIN)
+	$(TEST_ENV) bash tests/parquet_cli.sh $(CLI_BIN)
 
 # The whole suite once per ISA this machine runs, forced through SBF_ISA, as
 # xxHash's CI runs once per vector path (about 10 s each).
@@ -213,6 +220,15 @@ test-isas: deps $(TEST_BIN) $(BUILD)/sbf-isa-avail
 
 test-san:
 	$(MAKE) BUILD=build/san SAN=1 test
+
+# Times and counted work of the formulas and sbf_size (tests/fpr_timing.c;
+# the suite bounds only the work). FPR_TIMING_ARGS: quick | size.
+$(BUILD)/fpr-timing: $(BUILD)/obj/tests/fpr_timing.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+fpr-timing: $(BUILD)/fpr-timing
+	$(BUILD)/fpr-timing $(FPR_TIMING_ARGS)
 
 test-neon: deps
 	bash scripts/test-neon.sh
@@ -269,7 +285,8 @@ bench-baseline: deps
 # ------------------------------------------------------------ Redis module
 # build/sbf-redis.so: redis/ over the public header, the library linked in
 # statically, only RedisModule_OnLoad exported (redis/exports.map).
-# `make test-redis` drives it in real redis-server processes (redis/README.md).
+# `make test-redis` unit-tests the chain (redis/tests/test_*.c, no server), then
+# drives the module in real redis-server processes (redis/test_redis.py).
 REDIS_SO  := $(BUILD)/sbf-redis.so
 REDIS_SRC := $(wildcard redis/*.c)
 REDIS_PY  ?= /usr/bin/python3
@@ -288,23 +305,33 @@ $(REDIS_SO): $(REDIS_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A) redis/exports.map
 
 redis: $(REDIS_SO)
 
-test-redis: $(REDIS_SO)
+# The chain and its dump form, unit-tested without a server (redis/tests/).
+REDIS_UNIT := $(BUILD)/sbf-redis-unit
+REDIS_UNIT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard redis/tests/test_*.c) redis/chain.c redis/dump.c)
+$(REDIS_UNIT): $(REDIS_UNIT_OBJ) $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcriterion $(LIBS)
+
+test-redis-unit: deps $(REDIS_UNIT)
+	$(REDIS_UNIT) $(TEST_ARGS)
+
+test-redis: $(REDIS_SO) test-redis-unit
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/test_redis.py --module $(abspath $(REDIS_SO)) $(REDIS_TEST_ARGS)
 
 # The module built with ASan+UBSan, loaded into redis-server with the runtime
 # preloaded; servers exit normally so LeakSanitizer can speak.
 test-redis-san:
-	$(MAKE) SAN=1 BUILD=build/san build/san/sbf-redis.so
+	$(MAKE) SAN=1 BUILD=build/san build/san/sbf-redis.so test-redis-unit
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/test_redis.py --module $(abspath build/san/sbf-redis.so) \
-	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-seconds 4 $(REDIS_TEST_ARGS)
+	    --asan-preload $$($(CC) -print-file-name=libasan.so) --fuzz-count 10000 $(REDIS_TEST_ARGS)
 
 bench-redis: $(REDIS_SO)
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/bench.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
 
-.PHONY: redis test-redis test-redis-san bench-redis
+.PHONY: redis test-redis test-redis-unit test-redis-san bench-redis
 
 # ---------------------------------------------------------------- install
 install: lib cli
@@ -342,11 +369,11 @@ clean:
 
 help:
 	@echo "targets: all lib test test-san test-tsan test-neon bench bench-quick bench-compare"
-	@echo "         bench-check bench-baseline install uninstall symbols deps clean"
+	@echo "         bench-check bench-baseline install uninstall symbols cycles deps clean"
 	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
 	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
-	@echo "redis:   redis test-redis test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
+	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -74,6 +74,8 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_IO              -20  /* a system call on a file failed; errno says which */
 #define SBF_E_ENDIAN          -21  /* format 2 is little endian and this host is not */
 #define SBF_E_FLAGS           -23  /* sbf_params.flags has an unknown bit */
+#define SBF_E_ODD_BLOCKS      -24  /* sbf_fold: the filter's block count is odd */
+#define SBF_E_LOCKED          -25  /* sbf_lock_file: another holds the lock */
 
 /* A static, human-readable string for any int (unknown codes included). */
 SBF_API const char *sbf_strerror(int code);
@@ -102,6 +104,25 @@ typedef enum sbf_layout {
 #define SBF_MAX_K_BLOCKED 16   /* also the counting layout */
 
 /*
+ * A caller's allocator (sbf_params.allocator, sbf_deserialize_ex,
+ * sbf_import_guava_ex): a filter made with one takes every byte it holds
+ * from it (the filter object, its words, its SBF_CONCURRENT counters) and
+ * gives them back through free, with the same opaque, in sbf_free. alloc is
+ * malloc-like: at least 16-byte aligned, NULL for failure; the filter's
+ * words are still 64-byte aligned (the library asks for up to 63 bytes
+ * more and aligns inside). free is never called with NULL. The filter keeps
+ * a copy of the struct (it need not outlive the call); the functions and
+ * opaque must stay valid until the filter is freed. sbf_copy uses the
+ * source's allocator. Without one (NULL) the library uses aligned_alloc,
+ * and anonymous 2 MiB-aligned, huge-page advised mappings from 2 MiB.
+ */
+typedef struct sbf_allocator {
+    void *(*alloc)(void *opaque, size_t size);
+    void (*free)(void *opaque, void *ptr);
+    void *opaque;
+} sbf_allocator;
+
+/*
  * Creation parameters. Zero means "default" for every field but fpp, so the
  * struct can grow: initialise it with `sbf_params p = {0};`.
  *  layout      sbf_layout
@@ -116,6 +137,8 @@ typedef enum sbf_layout {
  *              split-block 8 (256-bit blocks) or 16 (512-bit blocks)
  *  seed        MurmurHash3 seed; 0 is Guava's
  *  flags       0, or SBF_CONCURRENT (below); another bit is SBF_E_FLAGS
+ *  allocator   NULL: the library's memory; else a caller's sbf_allocator,
+ *              whose alloc and free must both be set (else SBF_E_PARAM)
  */
 typedef struct sbf_params {
     int layout;
@@ -125,6 +148,7 @@ typedef struct sbf_params {
     uint32_t k;
     uint32_t seed;
     uint32_t flags;
+    const sbf_allocator *allocator;
 } sbf_params;
 
 /*
@@ -256,71 +280,192 @@ SBF_API void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
 SBF_API void sbf_murmur3_x64_128_u64(const uint64_t *keys, size_t n,
                                      uint32_t seed, uint64_t *h1, uint64_t *h2);
 
-/* ------------------------------------------------------------- persistence */
+/* The same hash of n byte strings (keys[i] points at lens[i] bytes and may
+ * be NULL when lens[i] is 0), batched in SIMD lanes by the active ISA:
+ * h1[i], h2[i] are sbf_murmur3_x64_128(keys[i], lens[i], seed)'s out[0],
+ * out[1]. Only the keys' own bytes are read. Returns SBF_OK, or SBF_E_NULL
+ * (keys, lens, h1 or h2 NULL with n > 0, or a NULL keys[i] with lens[i] > 0:
+ * checked before anything is written). The active ISA as for
+ * sbf_murmur3_x64_128_u64. Thread safe. */
+SBF_API int sbf_murmur3_x64_128_batch(const void *const *keys, const size_t *lens,
+                                      size_t n, uint32_t seed, uint64_t *h1,
+                                      uint64_t *h2);
+
+/* XXH64 with seed 0, bit-exact with xxHash's XXH64(key, len, 0): the hash of
+ * Parquet's Bloom filters. key may be NULL if len is 0 (a NULL key hashes as
+ * the empty string). Thread safe. */
+SBF_API uint64_t sbf_xxh64(const void *key, size_t len);
+
+/* XXH64 (seed 0) of each key's 8 little-endian bytes (a Parquet INT64
+ * value), batched in SIMD lanes by the active ISA: h receives n values;
+ * nothing is written when n is 0 or a pointer is NULL. Every ISA gives the
+ * same values; the active ISA as for sbf_murmur3_x64_128_u64. Thread safe. */
+SBF_API void sbf_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h);
+
+/* XXH64 (seed 0) of n byte strings, batched in SIMD lanes: h[i] is
+ * sbf_xxh64(keys[i], lens[i]). Keys, reads and returns as for
+ * sbf_murmur3_x64_128_batch (SBF_OK or SBF_E_NULL). Thread safe. */
+SBF_API int sbf_xxh64_batch(const void *const *keys, const size_t *lens, size_t n,
+                            uint64_t *h);
+
+/* ------------------------------------------------------------- persistence
+ * A filter's serialized forms. Ours is described, normatively and field by
+ * field, in doc/format.md; Guava's below. Loaders check every byte from
+ * outside before they allocate: a refused buffer changes nothing and leaves
+ * *out NULL (when out is not NULL). Writers only read f and are thread
+ * safe, but not while another thread adds to an SBF_CONCURRENT f (the bytes
+ * and their checksum must be one snapshot). Loaders make plain filters
+ * (flags 0) on the current ISA's kernels.
+ */
+
+/* The forms, numbered once (0 means "detect" where a function says so). */
+#define SBF_FORMAT_SBF      1  /* simdbloom's own, doc/format.md */
+#define SBF_FORMAT_GUAVA    2  /* Guava's BloomFilter.writeTo */
+#define SBF_FORMAT_PARQUET  3  /* Parquet's BloomFilterHeader + bitset */
 
 /*
  * Guava's BloomFilter.writeTo form (classic layout with seed 0 only): one
  * byte strategy (1 = MURMUR128_MITZ_64), one byte k, big-endian int32 word
- * count, big-endian int64 words.
+ * count, big-endian int64 words. It carries no key count: an imported
+ * filter's keys_added is SBF_KEYS_UNKNOWN.
  * sbf_export_guava returns SBF_OK, SBF_E_NULL, SBF_E_UNSUPPORTED (not a
  * seed-0 classic filter), SBF_E_NOMEM.
  * sbf_import_guava returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED (shorter than
  * the header, or than the words it announces), SBF_E_TRAILING (bytes after
  * the last word), SBF_E_STRATEGY, SBF_E_K (k = 0), SBF_E_WORDCOUNT (count
- * <= 0), SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
+ * <= 0), SBF_E_NOMEM, SBF_E_ISA_UNKNOWN, SBF_E_ISA_UNAVAILABLE (the forced
+ * ISA, as sbf_create). sbf_import_guava_ex takes an allocator for the new
+ * filter (NULL: the library's; see sbf_allocator) and returns the same
+ * codes, and SBF_E_PARAM for an allocator without alloc or free.
  */
 SBF_API int sbf_export_guava(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_import_guava(sbf_filter **out, const void *buf, size_t len);
+SBF_API int sbf_import_guava_ex(sbf_filter **out, const void *buf, size_t len,
+                                const sbf_allocator *allocator);
 
 /*
- * simdbloom's own portable form, for every layout (README "File format"):
- * sbf_serialize writes format version 2: a 4096-byte little-endian header
- * (magic "SBF1", version, layout, k, seed, bits, keys added, data length,
- * XXH3-64 checksums of the data and of the header), then the filter bytes,
- * sbf_data's, at offset 4096. The buffer is byte for byte what sbf_save
- * writes to a file; it is page aligned (free() or sbf_buffer_free releases
- * it). sbf_deserialize reads versions 1 and 2 at any alignment.
+ * simdbloom's own portable form, for every layout (doc/format.md): format
+ * version 2, a 4096-byte little-endian header, then the filter bytes,
+ * sbf_data's, at offset 4096. sbf_serialize's buffer is byte for byte what
+ * sbf_save writes to a file; it is page aligned (free() or sbf_buffer_free
+ * releases it). sbf_deserialize reads versions 1 and 2 at any alignment,
+ * checking everything (header, geometry against the data length, both
+ * checksums, zero padding) before it allocates.
  * sbf_serialize returns SBF_OK, SBF_E_NULL, SBF_E_NOMEM, SBF_E_ENDIAN.
- * sbf_deserialize checks everything (header, geometry against the data
- * length, both checksums, zero padding) before it allocates, and returns
- * SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED, SBF_E_TRAILING, SBF_E_FORMAT (bad
- * magic or checksum, inconsistent parameters, non-zero padding or reserved
- * bytes), SBF_E_VERSION, SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
- * SBF_E_ENDIAN, SBF_E_NOMEM; and the forced-ISA errors of sbf_create.
- * Both are thread safe (f is only read).
+ * sbf_deserialize returns SBF_OK, SBF_E_NULL, SBF_E_TRUNCATED,
+ * SBF_E_TRAILING, SBF_E_FORMAT (bad magic or checksum, inconsistent
+ * parameters, non-zero padding or reserved bytes), SBF_E_VERSION,
+ * SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE, SBF_E_ENDIAN, SBF_E_NOMEM,
+ * SBF_E_ISA_UNKNOWN, SBF_E_ISA_UNAVAILABLE. sbf_deserialize_ex takes an
+ * allocator (as sbf_import_guava_ex) and returns the same codes, and
+ * SBF_E_PARAM for an allocator without alloc or free.
  */
 SBF_API int sbf_serialize(const sbf_filter *f, void **buf, size_t *len);
 SBF_API int sbf_deserialize(sbf_filter **out, const void *buf, size_t len);
+SBF_API int sbf_deserialize_ex(sbf_filter **out, const void *buf, size_t len,
+                               const sbf_allocator *allocator);
+
+/* "sbf", "guava", "parquet" for a form built into this library, "unknown"
+ * otherwise; sbf_format_from_name is the reverse, or SBF_E_PARAM (NULL or
+ * unknown name). */
+SBF_API const char *sbf_format_name(int format);
+SBF_API int sbf_format_from_name(const char *name);
+
+/*
+ * The form of len bytes at buf, from their first bytes (ours and Parquet's
+ * by their magic; Guava's, which has none, by a first byte that is one of
+ * its strategy ordinals, 0 or 1: its loader then says what else is wrong).
+ * Returns SBF_FORMAT_*, SBF_E_NULL (buf NULL, len > 0), SBF_E_TRUNCATED
+ * (len 0, or the start of our magic), SBF_E_FORMAT (no form it knows).
+ * It recognises a form; only the form's loader checks the bytes.
+ */
+SBF_API int sbf_format_detect(const void *buf, size_t len);
+
+/*
+ * Any form by number: sbf_encode writes f in `format` (a buffer that
+ * sbf_buffer_free releases), sbf_decode reads one (format 0: detect it as
+ * sbf_format_detect) with an allocator for the new filter (NULL: the
+ * library's). Both return SBF_E_PARAM for a format this library does not
+ * have, and otherwise the codes of the form's functions: sbf_serialize /
+ * sbf_export_guava, sbf_deserialize_ex / sbf_import_guava_ex; sbf_decode
+ * also SBF_E_NULL and, when detecting, sbf_format_detect's codes.
+ */
+SBF_API int sbf_encode(const sbf_filter *f, int format, void **buf, size_t *len);
+SBF_API int sbf_decode(sbf_filter **out, const void *buf, size_t len, int format,
+                       const sbf_allocator *allocator);
 
 /* ------------------------------------------------------------------- files
- * Files hold format version 2 (README "File format"), byte for byte what
- * sbf_serialize returns. On SBF_E_IO, errno is the failed call's. A refused
- * file changes nothing and leaves *out NULL. All three are thread safe
- * (sbf_save only reads f).
+ * Files hold the forms above; sbf_save, sbf_load and sbf_map use ours
+ * (byte for byte what sbf_serialize returns), sbf_save_as and sbf_load_as
+ * any. On SBF_E_IO, errno is the failed call's. Loaders read regular files
+ * only, and never block on opening one: a directory is SBF_E_IO with errno
+ * EISDIR, a FIFO, device or socket SBF_E_IO with EINVAL. A refused file
+ * changes nothing and leaves *out NULL. All are thread safe (savers only
+ * read f; see "persistence" for SBF_CONCURRENT filters).
  */
 
 /*
- * Writes f to path, crash-safe: a temporary file beside path (same
- * directory, mode 0666 minus the umask) is written, fsync'd and renamed over
- * path, then the directory is fsync'd. A save killed at any moment leaves at
- * path either the old file or the new one; a failed save removes its
- * temporary file. Readers that mapped the old file keep it.
+ * Writes f to path in our form, crash-safe: a temporary file beside the
+ * target (same directory) is written, fsync'd and renamed over it, then the
+ * directory is fsync'd. A save killed at any moment leaves at path either
+ * the old file or the new one. The file stays the user's:
+ *  - through a symbolic link (a chain of them), the file the link points to
+ *    is written and the link stays a link;
+ *  - over an existing file, its mode (permission bits) is kept, and its
+ *    owner and group as far as the caller's rights allow (another user's
+ *    file saved by a non-root caller becomes the caller's, with the group
+ *    kept if the caller is in it); ACLs, extended attributes and other
+ *    hard links to the old file are not carried over. A new file gets mode
+ *    0666 minus the umask, as open() gives;
+ *  - the temporary name is "." + the target's name (cut to fit NAME_MAX,
+ *    so any legal name saves) + ".sbf-tmp-" + a digit. A save holds a lock
+ *    on it until the rename, so the temporary file of a save that died
+ *    (SIGKILL, power loss) is recognised and removed by the next save of
+ *    that file (when the same user owns it). Eight saves of one file may
+ *    run at once; a failed save removes its temporary file.
+ * Readers that mapped the old file keep it.
  * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (empty path), SBF_E_NOMEM,
- * SBF_E_ENDIAN, SBF_E_IO (open, write, fsync, close or rename failed: the
- * old file is untouched; or the directory fsync failed after the rename: the
- * new file is in place but may not survive a power loss).
+ * SBF_E_ENDIAN, SBF_E_IO: the old file is untouched when open, write,
+ * fsync or rename failed, when the target is not a regular file (EISDIR,
+ * EINVAL), or when every temporary name is taken by live saves or other
+ * users' files (EEXIST); when only the directory fsync (or the close) failed
+ * after the rename, the new file is in place but may not survive a power
+ * loss.
  */
 SBF_API int sbf_save(const sbf_filter *f, const char *path);
 
 /*
- * Reads a file of format version 1 or 2 into the library's own memory (2 MiB
- * aligned, huge-page advised from 2 MiB, as sbf_create). Header, geometry and
- * lengths are checked before allocating; both checksums and the padding
- * before returning. Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open, fstat, read;
- * not a regular file: EISDIR / EINVAL), SBF_E_NOMEM, and every code of
+ * sbf_save in any form (format SBF_FORMAT_*, never 0), with the same
+ * promises: the bytes are sbf_encode's. Returns sbf_save's codes and
+ * sbf_encode's (SBF_E_PARAM for an unknown form, SBF_E_UNSUPPORTED for a
+ * filter the form cannot hold).
+ */
+SBF_API int sbf_save_as(const sbf_filter *f, const char *path, int format);
+
+/*
+ * Reads a file of our format (version 1 or 2) into the library's own memory
+ * (2 MiB aligned, huge-page advised from 2 MiB, as sbf_create). Header,
+ * geometry and lengths are checked before allocating; both checksums and
+ * the padding before returning. Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open,
+ * fstat, read; not a regular file), SBF_E_NOMEM, and every code of
  * sbf_deserialize.
  */
 SBF_API int sbf_load(sbf_filter **out, const char *path);
+
+/*
+ * Reads a file of any form: format SBF_FORMAT_*, or 0 to detect it from the
+ * file's first bytes and size (as sbf_format_detect; the file is opened
+ * once, so detection and reading see one file). *found (when not NULL)
+ * receives the form read, 0 on failure before it was known. Our form is
+ * read as sbf_load does; another form is read whole into a buffer, then
+ * decoded (so it needs twice its size for a moment). Returns sbf_load's
+ * codes, sbf_decode's, and SBF_E_PARAM for an unknown format number.
+ */
+SBF_API int sbf_load_as(sbf_filter **out, const char *path, int format, int *found);
+
+/* The form of a file from its first bytes and size: sbf_format_detect's
+ * returns, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular file). */
+SBF_API int sbf_file_format(const char *path);
 
 /* sbf_map flags */
 #define SBF_MAP_NO_VERIFY 1u  /* check the header only; touch no data page */
@@ -334,22 +479,62 @@ SBF_API int sbf_load(sbf_filter **out, const char *path);
  * no data is read until queried: use it for files this program or sbf_save
  * wrote. A verified mapping has read every page into the page cache (and
  * mapped it) on the way; an unverified one faults pages in as probes touch
- * them, with the kernel's usual read-around. Every query works on the mapping (single, batched, sbf_info,
- * sbf_data, sbf_copy: the copy is writable); every modifying call (sbf_add*,
- * sbf_remove, sbf_clear, sbf_union / sbf_intersect into it) returns
- * SBF_E_READONLY and changes nothing. sbf_free unmaps. The file must not be
- * truncated while mapped (the kernel would raise SIGBUS); sbf_save replaces
- * files by rename, which is safe.
+ * them, with the kernel's usual read-around. Every query works on the
+ * mapping (single, batched, sbf_info, sbf_data, sbf_copy: the copy is
+ * writable); every modifying call (sbf_add*, sbf_remove, sbf_clear,
+ * sbf_union / sbf_intersect into it) returns SBF_E_READONLY and changes
+ * nothing. sbf_free unmaps. sbf_save replaces files by rename, which is
+ * safe: the mapping keeps the old file.
+ * A file truncated in place while mapped is not safe: a query (or sbf_info,
+ * sbf_copy, a save) that touches a page past the new end gets SIGBUS from
+ * the kernel, which the library does not catch (it never installs signal
+ * handlers). A caller that must survive that either loads the file
+ * (sbf_load: a truncation then is SBF_E_TRUNCATED), or handles SIGBUS itself
+ * (a handler that siglongjmp's out of the query, then sbf_free and re-map).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags), SBF_E_VERSION
  * (also for a version-1 file, whose data is not page aligned: sbf_load it),
- * SBF_E_IO (open, fstat, read, mmap), SBF_E_NOMEM, every code of
- * sbf_deserialize, and the forced-ISA errors of sbf_create.
+ * SBF_E_IO (open, fstat, read, mmap; not a regular file), SBF_E_NOMEM, every
+ * code of sbf_deserialize, and the forced-ISA errors of sbf_create.
  */
 SBF_API int sbf_map(sbf_filter **out, const char *path, unsigned flags);
 
+/*
+ * An exclusive lock on a file for a read-modify-write (load, change, save)
+ * among processes (and threads) that all take it: two `sbf add` runs on one
+ * file keep both key sets. flock(2) on the file, re-checked after it is
+ * granted: a save replaces the file by rename, so a lock granted on the file
+ * a finished save just replaced is dropped and taken again on the file path
+ * names now (the file written last). Hold it from before the load until
+ * after the save: another process then takes it on the new file. flags 0
+ * waits for the lock; SBF_LOCK_NOWAIT returns SBF_E_LOCKED at once when
+ * another holds it. The lock is advisory (plain loads and saves ignore it),
+ * per open file (released by sbf_unlock_file, by exit and by a crash), and
+ * for local file systems (over NFS, flock is emulated by byte-range locks).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags), SBF_E_LOCKED,
+ * SBF_E_NOMEM, SBF_E_IO (open, fstat, flock; not a regular file, ENOENT for a
+ * missing one; EAGAIN when the file was replaced 1000 times while we waited).
+ * sbf_unlock_file releases it (NULL is ignored). Thread safe.
+ */
+#define SBF_LOCK_NOWAIT 1u
+typedef struct sbf_file_lock sbf_file_lock;
+SBF_API int sbf_lock_file(sbf_file_lock **out, const char *path, unsigned flags);
+SBF_API void sbf_unlock_file(sbf_file_lock *lock);
+
 /* ------------------------------------------------- life cycle and set ops */
 
-/* Information about a filter. */
+/* sbf_info.keys_added of a filter whose key count is not known: imported
+ * from Guava (whose form carries no count), made by sbf_union or
+ * sbf_intersect (keys may be in both), or loaded from a file saved so. It
+ * stays unknown through adds and removes until sbf_clear. */
+#define SBF_KEYS_UNKNOWN UINT64_MAX
+
+/* Information about a filter. keys_added counts the calls that changed
+ * their key's answer: +1 for each add that set a bit (for counting, left a
+ * counter zero: sbf_add's 1; adding a key again does not count), -1 for each
+ * removal after which its key tests absent; the same on plain and
+ * SBF_CONCURRENT filters, and 0 if removals outnumber adds. Distinct keys
+ * added is at least this (a key whose bits were all set already, a false
+ * positive, is not counted). */
 struct sbf_info {
     int layout;                 /* sbf_layout */
     uint64_t bits;              /* m: bits (counting: 4 per counter) */
@@ -357,34 +542,52 @@ struct sbf_info {
     uint32_t k;                 /* bits (counters) per key */
     uint32_t block_bits;        /* 512, 256 for 8-word split-block, 0 classic */
     uint32_t seed;
-    uint64_t keys_added;        /* adds (minus removes) since creation/clear */
+    uint64_t keys_added;        /* as above, or SBF_KEYS_UNKNOWN */
     double fill_ratio;          /* set bits / bits (counting: non-zero counters) */
-    double est_cardinality;     /* Swamidass-Baldi estimate of distinct keys */
-    double fpp_now;             /* sbf_fpp_theory(f, keys_added) */
+    double est_cardinality;     /* Swamidass-Baldi estimate of distinct keys
+                                   (INFINITY when every bit is set) */
+    double fpp_now;             /* sbf_fpp_theory(f, keys_added); when the
+                                   count is unknown, fpp_estimated */
     uint64_t saturated;         /* counting: counters stuck at 15; else 0 */
     int isa;                    /* sbf_isa of the kernels this filter uses */
+    double fpp_estimated;       /* sbf_fpp_theory at est_cardinality (1 if
+                                   infinite): the rate judged from the bits */
 };
 
-/* Fills *out. Returns SBF_OK or SBF_E_NULL. O(size of the filter). */
+/* Fills *out. Returns SBF_OK or SBF_E_NULL. O(size of the filter); safe
+ * during concurrent adds to an SBF_CONCURRENT filter (relaxed loads). */
 SBF_API int sbf_info(const sbf_filter *f, struct sbf_info *out);
 
-/* Clears every bit/counter. Returns SBF_OK or SBF_E_NULL. */
+/* Clears every bit/counter; keys_added becomes 0 (known). Returns SBF_OK,
+ * SBF_E_NULL, SBF_E_READONLY. */
 SBF_API int sbf_clear(sbf_filter *f);
 
-/* *out becomes an independent copy. SBF_OK, SBF_E_NULL, SBF_E_NOMEM. */
+/* *out becomes an independent, writable copy (same flags, kernels and
+ * allocator, keys_added included). Safe during concurrent adds to an
+ * SBF_CONCURRENT f (relaxed loads: the copy holds every key whose add
+ * returned before sbf_copy was called). Returns SBF_OK, SBF_E_NULL,
+ * SBF_E_NOMEM. */
 SBF_API int sbf_copy(sbf_filter **out, const sbf_filter *f);
 
 /*
  * dst becomes the union (intersection) of dst and src, which must have the
  * same layout, bits, k and seed. Counting filters add counters (saturating)
- * for union and take the minimum for intersection.
- * Returns SBF_OK, SBF_E_NULL, SBF_E_INCOMPATIBLE (dst unchanged).
+ * for union and take the minimum for intersection. dst's keys_added becomes
+ * SBF_KEYS_UNKNOWN (keys may be in both; sbf_info estimates it).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_READONLY (dst mapped), SBF_E_INCOMPATIBLE
+ * (dst unchanged).
  */
 SBF_API int sbf_union(sbf_filter *dst, const sbf_filter *src);
 SBF_API int sbf_intersect(sbf_filter *dst, const sbf_filter *src);
 
 /* Raw filter bytes (read-only), for comparison and hashing of filters. */
 SBF_API const void *sbf_data(const sbf_filter *f, size_t *len);
+
+/* Every byte f holds: the filter object, its words as allocated (with the
+ * alignment slack, or the whole 2 MiB-rounded mapping; a file mapping's
+ * length for sbf_map), and its SBF_CONCURRENT counters. What an allocator
+ * (sbf_allocator) was asked for, in total. 0 for NULL. Thread safe. */
+SBF_API size_t sbf_memory_usage(const sbf_filter *f);
 
 /* ------------------------------------------------ false-positive mathematics
  * All return NaN for impossible arguments (m = 0, k = 0, ...), and otherwise
@@ -442,6 +645,107 @@ SBF_API double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k);
  */
 SBF_API int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits,
                      uint32_t *k);
+
+/* ------------------------------------------------------- fold and estimate */
+
+/*
+ * Folds f into a new filter *out with half as many blocks, `times` times
+ * over (1 halves, 2 quarters, ...): blocks 2i and 2i+1 are OR-ed into block
+ * i (counting: counters added, saturating at 15). For every layout whose
+ * block index is a multiply-shift (blocked, split-block, counting) this is
+ * exact: the result is bit for bit the filter of the same keys built at the
+ * smaller size, since floor(floor(h*z/2^64)/2) = floor(h*(z/2)/2^64). Keys
+ * added, seed, k and flags carry over. f is unchanged.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (times is 0), SBF_E_UNSUPPORTED
+ * (classic layout), SBF_E_ODD_BLOCKS (a block count met on the way is odd,
+ * or would fall below one block), SBF_E_NOMEM. Thread safe (f only read,
+ * unless it is concurrent and being added to: then the copy may miss
+ * those adds, as sbf_copy may).
+ */
+SBF_API int sbf_fold(sbf_filter **out, const sbf_filter *f, uint32_t times);
+
+/*
+ * The false-positive rate f gives now, estimated from its own bits: the
+ * mean over blocks of the chance that a probe finds all its bits set
+ * (split-block: the product over the k words of set bits / 32; blocked:
+ * (set bits / 512)^k; counting: (non-zero counters / 128)^k; classic, one
+ * block: (set bits / m)^k). It needs no key count, so it holds for a filter
+ * read from elsewhere. NaN when f is NULL. O(size of the filter).
+ */
+SBF_API double sbf_fpp_estimate(const sbf_filter *f);
+
+/*
+ * Folds f as many times as keeps sbf_fpp_estimate(result) <= fpp, and no
+ * more (0 times when even one fold exceeds it: *out is then a copy of f).
+ * *times_out (may be NULL) gets how many folds were made.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_FPP, SBF_E_UNSUPPORTED (classic),
+ * SBF_E_NOMEM.
+ */
+SBF_API int sbf_fold_to(sbf_filter **out, const sbf_filter *f, double fpp,
+                        uint32_t *times_out);
+
+/* ------------------------------------------------------------ Parquet files
+ * The split-block Bloom filters inside .parquet files (apache/parquet-format
+ * BloomFilter.md). Reading a file walks only its footer (Thrift compact
+ * FileMetaData -> row groups -> column chunks -> ColumnMetaData path, type,
+ * bloom_filter_offset 14 and bloom_filter_length 15), bounded in nesting
+ * depth, lengths and list sizes. Files it does not understand are refused
+ * with a code and, through `why` (may be NULL), a static sentence naming the
+ * reason (encrypted footer, truncated footer, malformed Thrift, ...).
+ */
+
+/* Parquet physical types (parquet.thrift `Type`). */
+#define SBF_PQ_BOOLEAN 0
+#define SBF_PQ_INT32 1
+#define SBF_PQ_INT64 2
+#define SBF_PQ_INT96 3
+#define SBF_PQ_FLOAT 4
+#define SBF_PQ_DOUBLE 5
+#define SBF_PQ_BYTE_ARRAY 6
+#define SBF_PQ_FIXED_LEN_BYTE_ARRAY 7
+
+/* One column chunk of a file. */
+typedef struct sbf_parquet_column {
+    uint32_t row_group;     /* index of the row group in the footer */
+    uint32_t column;        /* index of the chunk in its row group */
+    int type;               /* SBF_PQ_*, or -1 when absent or unknown */
+    const char *path;       /* path_in_schema joined with '.'; owned by the file */
+    int64_t num_values;
+    int64_t bloom_offset;   /* bloom_filter_offset, -1 when there is no filter */
+    int32_t bloom_length;   /* bloom_filter_length, -1 when not recorded */
+} sbf_parquet_column;
+
+typedef struct sbf_parquet sbf_parquet;
+
+/*
+ * Opens a .parquet file and reads its footer (the file stays open for
+ * sbf_parquet_read_bloom). sbf_parquet_open_mem reads a whole file image
+ * in memory, which must outlive the object.
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular
+ * file), SBF_E_TRUNCATED, SBF_E_FORMAT (no PAR1 magic, malformed footer),
+ * SBF_E_UNSUPPORTED (encrypted footer or column metadata), SBF_E_TOO_LARGE
+ * (footer over 1 GiB), SBF_E_NOMEM. Thread safe.
+ */
+SBF_API int sbf_parquet_open(sbf_parquet **out, const char *path, const char **why);
+SBF_API int sbf_parquet_open_mem(sbf_parquet **out, const void *buf, size_t len,
+                                 const char **why);
+/* Closes the file; NULL is accepted. */
+SBF_API void sbf_parquet_close(sbf_parquet *pq);
+/* Every column chunk, row group by row group: the count, *cols the array
+ * (valid until sbf_parquet_close). 0 and NULL for NULL. */
+SBF_API size_t sbf_parquet_columns(const sbf_parquet *pq, const sbf_parquet_column **cols);
+SBF_API uint32_t sbf_parquet_row_groups(const sbf_parquet *pq);
+/*
+ * Reads column chunk i's Bloom filter as stored: the Thrift BloomFilterHeader
+ * followed by its bitset (*buf malloc'd, *len bytes). The header is parsed
+ * and its size checked against the file and bloom_filter_length before the
+ * bitset is allocated. Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (no such
+ * chunk, or it has no filter), SBF_E_TRUNCATED, SBF_E_FORMAT,
+ * SBF_E_UNSUPPORTED (not split-block / XXHASH / uncompressed), SBF_E_IO,
+ * SBF_E_NOMEM. Safe from several threads on one file.
+ */
+SBF_API int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf,
+                                   size_t *len, const char **why);
 
 /* ---------------------------------------------------------------- ISA control */
 

@@ -25,7 +25,8 @@ import time
 
 import redis
 
-from test_redis import free_port
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests"))
+from harness import free_port  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -86,21 +87,38 @@ def git(*args):
         return ""
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--module", required=True)
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--scale", type=float, default=1.0, help="multiplies the request counts")
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--only", default=None, help="comma-separated case names")
-    ap.add_argument("--large", action="store_true", help="also a 20M-capacity filter")
-    a = ap.parse_args()
+def measure(r, port, a):
+    """Every case: a warm-up run, then --runs interleaved rounds (every case
+    once per round, so the load of the shared machine falls on the commands
+    of a ratio alike); the median of each."""
+    only = set(a.only.split(",")) if a.only else None
+    cases = [(name, words, per, max(1000, int(n * a.scale)))
+             for name, words, per, n in CASES + (LARGE if a.large else [])
+             if not only or name in only]
+    for name, words, per, n in cases:  # warm-up: fills the set and the filter
+        run_benchmark(port, words, max(1000, n // 4))
+    rps = {name: [] for name, _, _, _ in cases}
+    for rnd in range(a.runs):
+        for name, words, per, n in cases:
+            rps[name].append(run_benchmark(port, words, n))
+    results = {}
+    for name, words, per, n in cases:
+        med = statistics.median(rps[name])
+        results[name] = {"commands_per_s": med, "items_per_s": med * per, "runs": rps[name],
+                         "requests": n}
+        print("%-16s %10.0f cmd/s %12.0f items/s   runs %s" %
+              (name, med, med * per, " ".join("%.0f" % x for x in rps[name])), flush=True)
+    return results
+
+
+def run_server(a):
+    """The server on a free port, the filters, the measurements; the server
+    is killed by its pid whatever happens."""
     port = free_port()
     proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port),
                              "--save", "", "--appendonly", "no", "--daemonize", "no",
                              "--loadmodule", a.module],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    results = {}
     try:
         r = redis.Redis(port=port, socket_timeout=30)
         deadline = time.time() + 10
@@ -118,33 +136,18 @@ def main():
             r.execute_command("BF.RESERVE", "bf20", "0.01", "20000000")
         sinfo = r.execute_command("SBF.INFO", "bf")
         sinfo = {k.decode(): v for k, v in zip(sinfo[0::2], sinfo[1::2])}
-        isa = sinfo["ISA"].decode()
-        only = set(a.only.split(",")) if a.only else None
-        cases = [(name, words, per, max(1000, int(n * a.scale)))
-                 for name, words, per, n in CASES + (LARGE if a.large else [])
-                 if not only or name in only]
-        for name, words, per, n in cases:  # warm-up: fills the set and the filter
-            run_benchmark(port, words, max(1000, n // 4))
-        # Runs interleaved (every case once per round), so that the load of the
-        # shared machine falls on the commands of a ratio alike.
-        rps = {name: [] for name, _, _, _ in cases}
-        for rnd in range(a.runs):
-            for name, words, per, n in cases:
-                rps[name].append(run_benchmark(port, words, n))
-        for name, words, per, n in cases:
-            med = statistics.median(rps[name])
-            results[name] = {"commands_per_s": med, "items_per_s": med * per, "runs": rps[name],
-                             "requests": n}
-            print("%-16s %10.0f cmd/s %12.0f items/s   runs %s" %
-                  (name, med, med * per, " ".join("%.0f" % x for x in rps[name])), flush=True)
-        bf_bytes = r.execute_command("BF.INFO", "bf", "size")[0]
-        bf_items = r.execute_command("BF.CARD", "bf")
-        set_card = r.scard("set")
-        redis_version = r.info("server")["redis_version"]
+        results = measure(r, port, a)
+        facts = {"isa": sinfo["ISA"].decode(), "layout": sinfo["Layout"].decode(),
+                 "bf_bytes": r.execute_command("BF.INFO", "bf", "size")[0],
+                 "bf_items": r.execute_command("BF.CARD", "bf"), "set_card": r.scard("set"),
+                 "redis_version": r.info("server")["redis_version"]}
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
+    return results, facts
 
+
+def ratios_of(results):
     ratios = []
     for num, den, anchor in RATIOS:
         if num in results and den in results:
@@ -158,30 +161,20 @@ def main():
                                              " ".join("%.2f" % x for x in rounds),
                                              "   (RedisBloom 2.6.28: %.2f)" % anchor
                                              if anchor else ""))
-    host = socket.gethostname().split(".")[0]
-    date = datetime.date.today().isoformat()
-    out = a.out or os.path.join(ROOT, "results", "%s-%s-redis" % (host, date))
-    os.makedirs(out, exist_ok=True)
-    meta = {"host": host, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-            "cpu": cpu_model(), "nproc": os.cpu_count(), "commit": git("rev-parse", "HEAD"),
-            "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
-            "redis_version": redis_version, "module": os.path.basename(a.module), "isa": isa,
-            "layout": sinfo["Layout"].decode(),
-            "method": "redis-benchmark -c 2 -P 16 -r 1000000 --csv, one warm-up run each, "
-                      "then %d interleaved rounds, median; client and server share the "
-                      "machine" % a.runs,
-            "filter": {"command": "BF.RESERVE bf 0.01 2000000", "bytes": bf_bytes,
-                       "items_after": bf_items},
-            "set_members_after": set_card}
+    return ratios
+
+
+def write_report(out, meta, results, ratios):
     with open(os.path.join(out, "redis-bench.json"), "w") as f:
         json.dump({"meta": meta, "results": results, "ratios": ratios}, f, indent=1)
     with open(os.path.join(out, "redis-bench.md"), "w") as f:
         f.write("# sbf-redis throughput, %s\n\n" % meta["date"])
         f.write("%s, %d CPUs, redis-server %s, %s kernels, default layout %s, commit %s%s.\n"
-                % (meta["cpu"], meta["nproc"], redis_version, isa, meta["layout"],
-                   meta["commit"][:12], " (dirty)" if meta["dirty"] else ""))
+                % (meta["cpu"], meta["nproc"], meta["redis_version"], meta["isa"],
+                   meta["layout"], meta["commit"][:12], " (dirty)" if meta["dirty"] else ""))
         f.write("%s. Filter: `%s`, %d bytes, %d items at the end; set: %d members.\n\n"
-                % (meta["method"], meta["filter"]["command"], bf_bytes, bf_items, set_card))
+                % (meta["method"], meta["filter"]["command"], meta["filter"]["bytes"],
+                   meta["filter"]["items_after"], meta["set_members_after"]))
         f.write("| command | commands/s | items/s | runs |\n|---|---:|---:|---|\n")
         for name, v in results.items():
             f.write("| %s | %.0f | %.0f | %s |\n" % (name, v["commands_per_s"], v["items_per_s"],
@@ -193,6 +186,35 @@ def main():
                                                     " ".join("%.2f" % y for y in x["per_round"]),
                                                     "%.2f" % x["redisbloom_2.6.28"]
                                                     if x["redisbloom_2.6.28"] else "-"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--module", required=True)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiplies the request counts")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--only", default=None, help="comma-separated case names")
+    ap.add_argument("--large", action="store_true", help="also a 20M-capacity filter")
+    a = ap.parse_args()
+    results, facts = run_server(a)
+    ratios = ratios_of(results)
+    host = socket.gethostname().split(".")[0]
+    date = datetime.date.today().isoformat()
+    out = a.out or os.path.join(ROOT, "results", "%s-%s-redis" % (host, date))
+    os.makedirs(out, exist_ok=True)
+    meta = {"host": host, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+            "cpu": cpu_model(), "nproc": os.cpu_count(), "commit": git("rev-parse", "HEAD"),
+            "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+            "redis_version": facts["redis_version"], "module": os.path.basename(a.module),
+            "isa": facts["isa"], "layout": facts["layout"],
+            "method": "redis-benchmark -c 2 -P 16 -r 1000000 --csv, one warm-up run each, "
+                      "then %d interleaved rounds, median; client and server share the "
+                      "machine" % a.runs,
+            "filter": {"command": "BF.RESERVE bf 0.01 2000000", "bytes": facts["bf_bytes"],
+                       "items_after": facts["bf_items"]},
+            "set_members_after": facts["set_card"]}
+    write_report(out, meta, results, ratios)
     print("wrote", out)
     return 0
 

@@ -466,6 +466,10 @@ const sbfi_kernels sbfi_kernels_avx2 = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
+    /* hashes of many keys (lanes: scalar until its kernels land) */
+    .hash_bytes = sbfi_hash_bytes_scalar,
+    .xxh64_u64 = sbfi_xxh64_u64_scalar,
+    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
 };
 #else
 const sbfi_kernels sbfi_kernels_simde = {
@@ -476,5 +480,9 @@ const sbfi_kernels sbfi_kernels_simde = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
+    /* hashes of many keys (lanes: scalar until its kernels land) */
+    .hash_bytes = sbfi_hash_bytes_scalar,
+    .xxh64_u64 = sbfi_xxh64_u64_scalar,
+    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
 };
 #endif

@@ -272,6 +272,7 @@ static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
 }
 
 #include "pipeline.h"
+#include "lanes_avx512.h"
 
 const sbfi_kernels sbfi_kernels_avx512 = {
     SBFI_ID_AVX512,
@@ -281,4 +282,8 @@ const sbfi_kernels sbfi_kernels_avx512 = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
+    /* hashes of many keys in lanes (simd/lanes.h) */
+    .hash_bytes = lanes_hash_bytes,
+    .xxh64_u64 = lanes_xxh64_u64,
+    .xxh64_bytes = lanes_xxh64_bytes,
 };

@@ -279,4 +279,8 @@ const sbfi_kernels sbfi_kernels_neon = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
+    /* hashes of many keys (lanes: scalar until its kernels land) */
+    .hash_bytes = sbfi_hash_bytes_scalar,
+    .xxh64_u64 = sbfi_xxh64_u64_scalar,
+    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
 };

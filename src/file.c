@@ -1,24 +1,24 @@
 /*
- * Files: crash-safe save, load into the library's own memory, and a
- * zero-copy read-only mapping. The format is src/persist.c's (version 2 for
- * everything written; the README's "File format"). Every header is checked
- * before anything is allocated or mapped; a refused file changes nothing and
- * leaves *out NULL. On SBF_E_IO, errno is the failed system call's.
+ * Files: load into the library's own memory, a zero-copy read-only
+ * mapping, the form of a file, loading any form, and the file lock for
+ * read-modify-write. Saving is src/save.c; the format is doc/format.md.
+ * Every header is checked before anything is allocated or mapped; a refused
+ * file changes nothing and leaves *out NULL. Only regular files are read,
+ * and opening never blocks (a FIFO is refused, not waited on). On
+ * SBF_E_IO, errno is the failed system call's.
  */
 #define _GNU_SOURCE 1
-#include "sbf_internal.h"
+#include "persist.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#define IO_CHUNK (1u << 30) /* read/write at most 1 GiB per call */
+#define IO_CHUNK (1u << 30) /* read at most 1 GiB per call */
 
 /* Closes fd keeping errno (the error being reported is an earlier one). */
 static void close_keep_errno(int fd)
@@ -28,208 +28,177 @@ static void close_keep_errno(int fd)
     errno = e;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
+static int not_regular(const struct stat *st)
 {
-    const unsigned char *p = buf;
-    while (n > 0) {
-        const ssize_t w = write(fd, p, n < IO_CHUNK ? n : IO_CHUNK);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return SBF_E_IO;
-        }
-        if (w == 0) { /* no progress and no error: treat as a full disk */
-            errno = ENOSPC;
-            return SBF_E_IO;
-        }
-        p += w;
-        n -= (size_t)w;
+    if (S_ISREG(st->st_mode))
+        return SBF_OK;
+    errno = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+    return SBF_E_IO;
+}
+
+int sbfi_open_regular(const char *path, int *fd_out, uint64_t *size)
+{
+    struct stat st;
+    /* Refused before open() when we can tell: opening a device may act. */
+    SBFI_RETURN_IF(stat(path, &st) != 0, SBF_E_IO);
+    SBFI_FORWARD_IF_ERROR(not_regular(&st));
+    /* O_NONBLOCK: if path became a FIFO since, open() returns at once */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    SBFI_RETURN_IF(fd < 0, SBF_E_IO);
+    int rc = fstat(fd, &st) != 0 ? SBF_E_IO : not_regular(&st);
+    if (rc == SBF_OK && st.st_size < 0) {
+        errno = EINVAL;
+        rc = SBF_E_IO;
     }
+    if (rc != SBF_OK) {
+        close_keep_errno(fd);
+        return rc;
+    }
+    *fd_out = fd;
+    *size = (uint64_t)st.st_size;
     return SBF_OK;
 }
 
-/* Reads exactly n bytes at off; SBF_E_TRUNCATED when the file ends first
- * (it shrank after fstat). */
-static int read_all(int fd, void *buf, size_t n, off_t off)
+int sbfi_read_at(int fd, void *buf, size_t n, uint64_t off)
 {
     unsigned char *p = buf;
     while (n > 0) {
-        const ssize_t r = pread(fd, p, n < IO_CHUNK ? n : IO_CHUNK, off);
+        const ssize_t r = pread(fd, p, n < IO_CHUNK ? n : IO_CHUNK, (off_t)off);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
             return SBF_E_IO;
         }
         if (r == 0)
-            return SBF_E_TRUNCATED;
+            return SBF_E_TRUNCATED; /* it shrank after fstat */
         p += r;
-        off += r;
+        off += (uint64_t)r;
         n -= (size_t)r;
     }
     return SBF_OK;
 }
 
-/* ------------------------------------------------------------------- save */
-
-/* The directory part of path ("." when there is none), malloc'd. */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
-}
-
-/* A new temporary file beside path, created exclusively with mode 0666
- * minus the umask (as the final file would be). */
-static int open_temp(const char *path, char **tmp_out)
-{
-    static atomic_uint counter;
-    const size_t cap = strlen(path) + 64;
-    char *tmp = malloc(cap);
-    if (tmp == NULL) {
-        errno = ENOMEM;
-        return -1;
-    }
-    for (int attempt = 0; attempt < 100; attempt++) {
-        struct timespec ts;
-        (void)clock_gettime(CLOCK_MONOTONIC, &ts);
-        snprintf(tmp, cap, "%s.tmp-%ld-%u-%lx", path, (long)getpid(),
-                 atomic_fetch_add(&counter, 1u), (unsigned long)ts.tv_nsec);
-        const int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            *tmp_out = tmp;
-            return fd;
-        }
-        if (errno != EEXIST)
-            break;
-    }
-    const int e = errno;
-    free(tmp);
-    errno = e;
-    return -1;
-}
-
-static int fsync_dir(const char *path)
-{
-    char *dir = dir_of(path);
-    if (dir == NULL) {
-        errno = ENOMEM;
-        return SBF_E_IO;
-    }
-    const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    free(dir);
-    if (fd < 0)
-        return SBF_E_IO;
-    if (fsync(fd) != 0 && errno != EINVAL) { /* EINVAL: fs without dir fsync */
-        close_keep_errno(fd);
-        return SBF_E_IO;
-    }
-    (void)close(fd);
-    return SBF_OK;
-}
-
-int sbf_save(const sbf_filter *f, const char *path)
-{
-    SBFI_RETURN_IF(f == NULL || path == NULL, SBF_E_NULL);
-    SBFI_RETURN_IF(path[0] == '\0', SBF_E_PARAM);
-    unsigned char *hdr = malloc(SBFI_V2_HEADER);
-    SBFI_RETURN_IF(hdr == NULL, SBF_E_NOMEM);
-    int rc = sbfi_header_v2(f, hdr);
-    if (rc != SBF_OK) {
-        free(hdr);
-        return rc;
-    }
-    char *tmp = NULL;
-    const int fd = open_temp(path, &tmp);
-    if (fd < 0) {
-        free(hdr);
-        return SBF_E_IO;
-    }
-    rc = write_all(fd, hdr, SBFI_V2_HEADER);
-    if (rc == SBF_OK)
-        rc = write_all(fd, f->words, f->bytes);
-    if (rc == SBF_OK && fsync(fd) != 0)
-        rc = SBF_E_IO;
-    if (rc == SBF_OK) {
-        if (close(fd) != 0)
-            rc = SBF_E_IO;
-    } else {
-        close_keep_errno(fd);
-    }
-    if (rc == SBF_OK && rename(tmp, path) != 0)
-        rc = SBF_E_IO;
-    if (rc != SBF_OK) {
-        const int e = errno;
-        (void)unlink(tmp);
-        errno = e;
-    } else {
-        /* The new name is durable only once the directory is. */
-        rc = fsync_dir(path);
-    }
-    free(tmp);
-    free(hdr);
-    return rc;
-}
-
 /* ------------------------------------------------------------- load, map */
 
-/* Opens path and checks its header; the file stays open on success. */
-static int open_checked(const char *path, int *fd_out, unsigned char *head,
-                        sbfi_header *h)
+/* The first bytes of an open file (up to SBFI_V2_HEADER = SBFI_DETECT_HEAD). */
+static int read_head(int fd, uint64_t total, unsigned char *head, size_t *avail)
 {
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return SBF_E_IO;
-    struct stat st;
-    int rc = SBF_OK;
-    if (fstat(fd, &st) != 0) {
-        rc = SBF_E_IO;
-    } else if (!S_ISREG(st.st_mode)) {
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        rc = SBF_E_IO;
-    }
-    const uint64_t total = rc == SBF_OK ? (uint64_t)st.st_size : 0;
-    const size_t avail = total < SBFI_V2_HEADER ? (size_t)total : SBFI_V2_HEADER;
-    if (rc == SBF_OK)
-        rc = read_all(fd, head, avail, 0);
-    if (rc == SBF_OK)
-        rc = sbfi_header_parse(head, avail, total, h);
-    if (rc != SBF_OK) {
-        close_keep_errno(fd);
-        return rc;
-    }
-    *fd_out = fd;
-    return SBF_OK;
+    *avail = total < SBFI_V2_HEADER ? (size_t)total : SBFI_V2_HEADER;
+    return sbfi_read_at(fd, head, *avail, 0);
 }
 
-int sbf_load(sbf_filter **out, const char *path)
+/* Our format from an open file of `total` bytes whose head was read. */
+static int load_own(sbf_filter **out, int fd, uint64_t total,
+                    const unsigned char *head, size_t avail)
 {
-    if (out != NULL)
-        *out = NULL;
-    SBFI_RETURN_IF(out == NULL || path == NULL, SBF_E_NULL);
-    unsigned char *head = malloc(SBFI_V2_HEADER);
-    SBFI_RETURN_IF(head == NULL, SBF_E_NOMEM);
     sbfi_header h;
-    int fd = -1;
-    sbf_filter *f = NULL;
-    int rc = open_checked(path, &fd, head, &h);
-    if (rc == SBF_OK)
-        rc = sbfi_make_from(&f, &h);
-    if (rc == SBF_OK)
-        rc = read_all(fd, f->words, h.bytes, (off_t)h.data_off);
+    SBFI_FORWARD_IF_ERROR(sbfi_header_parse(head, avail, total, &h));
+    sbfi_make_args a;
+    sbfi_args_from(&a, &h, NULL);
+    sbf_filter *f;
+    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, &a));
+    int rc = sbfi_read_at(fd, f->words, h.bytes, h.data_off);
     if (rc == SBF_OK)
         rc = sbfi_data_check(&h, head, f->words);
-    if (fd >= 0)
-        close_keep_errno(fd);
-    free(head);
     if (rc != SBF_OK) {
         sbf_free(f);
         return rc;
     }
     *out = f;
+    return SBF_OK;
+}
+
+/* Any other form: the whole file in a buffer, then its decoder. */
+static int load_other(sbf_filter **out, int fd, uint64_t total, int format)
+{
+    const sbfi_format *e = sbfi_format_get(format);
+    SBFI_RETURN_IF(e == NULL, SBF_E_PARAM);
+    SBFI_RETURN_IF(total > SIZE_MAX, SBF_E_NOMEM);
+    unsigned char *buf = malloc(total ? (size_t)total : 1);
+    SBFI_RETURN_IF(buf == NULL, SBF_E_NOMEM);
+    int rc = sbfi_read_at(fd, buf, (size_t)total, 0);
+    if (rc == SBF_OK)
+        rc = e->decode(out, buf, (size_t)total, NULL);
+    free(buf);
+    return rc;
+}
+
+int sbf_load_as(sbf_filter **out, const char *path, int format, int *found)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (found != NULL)
+        *found = 0;
+    SBFI_RETURN_IF(out == NULL || path == NULL, SBF_E_NULL);
+    SBFI_RETURN_IF(format != 0 && sbfi_format_get(format) == NULL, SBF_E_PARAM);
+    unsigned char *head = malloc(SBFI_V2_HEADER);
+    SBFI_RETURN_IF(head == NULL, SBF_E_NOMEM);
+    int fd = -1;
+    uint64_t total = 0;
+    size_t avail = 0;
+    int rc = sbfi_open_regular(path, &fd, &total);
+    if (rc == SBF_OK)
+        rc = read_head(fd, total, head, &avail);
+    if (rc == SBF_OK && format == 0) {
+        rc = sbfi_format_detect(head, avail, total); /* one open: one file */
+        format = rc > 0 ? rc : 0;
+        rc = rc > 0 ? SBF_OK : rc;
+    }
+    if (rc == SBF_OK && found != NULL)
+        *found = format;
+    if (rc == SBF_OK)
+        rc = format == SBF_FORMAT_SBF ? load_own(out, fd, total, head, avail)
+                                      : load_other(out, fd, total, format);
+    if (fd >= 0)
+        close_keep_errno(fd);
+    free(head);
+    return rc;
+}
+
+int sbf_load(sbf_filter **out, const char *path)
+{
+    return sbf_load_as(out, path, SBF_FORMAT_SBF, NULL);
+}
+
+int sbf_file_format(const char *path)
+{
+    SBFI_RETURN_IF(path == NULL, SBF_E_NULL);
+    unsigned char head[SBFI_DETECT_HEAD];
+    int fd;
+    uint64_t total;
+    size_t avail = 0;
+    SBFI_FORWARD_IF_ERROR(sbfi_open_regular(path, &fd, &total));
+    int rc = read_head(fd, total, head, &avail);
+    close_keep_errno(fd);
+    return rc == SBF_OK ? sbfi_format_detect(head, avail, total) : rc;
+}
+
+/* The mapping of a checked format-2 file's data. */
+static int map_data(int fd, const sbfi_header *h, unsigned flags, sbfi_make_args *a)
+{
+    /* Version 1 keeps its data at byte 56, which cannot be mapped. */
+    SBFI_RETURN_IF(h->version != 2, SBF_E_VERSION);
+    /* The data offset, 4096, is a page boundary on 4 KiB-page systems; with
+     * larger pages the mapping starts at the page below it. */
+    const long page = sysconf(_SC_PAGESIZE);
+    const size_t off = page > 0 && (size_t)page <= h->data_off
+                           ? h->data_off / (size_t)page * (size_t)page : 0;
+    const size_t skip = h->data_off - off, len = skip + h->bytes;
+    unsigned char *base = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+    SBFI_RETURN_IF(base == MAP_FAILED, SBF_E_IO);
+    /* No madvise: MADV_RANDOM made a cold 1 GiB mapping take 26 s for 1e6
+     * probes (one 4 KiB read per fault) against 1.2 s with the kernel's
+     * read-around; verification reads every page once anyway. */
+    if (!(flags & SBF_MAP_NO_VERIFY)) {
+        const int rc = sbfi_data_check(h, NULL, base + skip); /* v2: no head */
+        if (rc != SBF_OK) {
+            (void)munmap(base, len);
+            return rc;
+        }
+    }
+    a->map = base;
+    a->map_len = len;
+    a->map_data = base + skip;
     return SBF_OK;
 }
 
@@ -244,57 +213,87 @@ int sbf_map(sbf_filter **out, const char *path, unsigned flags)
     unsigned char *head = malloc(SBFI_V2_HEADER);
     SBFI_RETURN_IF(head == NULL, SBF_E_NOMEM);
     sbfi_header h;
+    sbfi_make_args a;
     int fd = -1;
-    int rc = open_checked(path, &fd, head, &h);
-    /* Version 1 keeps its data at byte 56, which cannot be mapped. */
-    if (rc == SBF_OK && h.version != 2)
-        rc = SBF_E_VERSION;
-    /* The data offset, 4096, is a page boundary on 4 KiB-page systems; with
-     * larger pages the mapping starts at the page below it. */
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const size_t off = page > 0 && page <= h.data_off ? h.data_off / page * page : 0;
-    const size_t skip = h.data_off - off, map_len = skip + h.bytes;
-    unsigned char *base = MAP_FAILED, *data = NULL;
+    uint64_t total = 0;
+    size_t avail = 0;
+    int rc = sbfi_open_regular(path, &fd, &total);
+    if (rc == SBF_OK)
+        rc = read_head(fd, total, head, &avail);
+    if (rc == SBF_OK)
+        rc = sbfi_header_parse(head, avail, total, &h);
     if (rc == SBF_OK) {
-        base = mmap(NULL, map_len, PROT_READ, MAP_SHARED, fd, (off_t)off);
-        if (base == MAP_FAILED)
-            rc = SBF_E_IO;
-        else
-            data = base + skip;
+        sbfi_args_from(&a, &h, NULL);
+        a.kt = kt;
+        rc = map_data(fd, &h, flags, &a);
     }
     if (fd >= 0)
         close_keep_errno(fd); /* the mapping keeps the file */
     free(head);
-    /* No madvise: MADV_RANDOM made a cold 1 GiB mapping take 26 s for 1e6
-     * probes (one 4 KiB read per fault) against 1.2 s with the kernel's
-     * read-around; verification reads every page once anyway. */
-    if (rc == SBF_OK && !(flags & SBF_MAP_NO_VERIFY))
-        rc = sbfi_data_check(&h, NULL, data); /* version 2: head not needed */
-    sbf_filter *f = NULL;
-    if (rc == SBF_OK) {
-        f = calloc(1, sizeof *f);
-        if (f == NULL)
-            rc = SBF_E_NOMEM;
+    /* The filter owns the mapping from here; sbf_free unmaps it. */
+    return rc == SBF_OK ? sbfi_make(out, &a) : rc;
+}
+
+/* ------------------------------------------------------------------- lock */
+
+struct sbf_file_lock {
+    int fd; /* holds the flock; closing it releases the lock */
+};
+
+/* Gives up after this many replacements of the file while we waited. */
+#define LOCK_RETRIES 1000
+
+/* flock on fd, waiting unless nowait; SBF_E_LOCKED when another holds it. */
+static int take_flock(int fd, int nowait)
+{
+    while (flock(fd, LOCK_EX | (nowait ? LOCK_NB : 0)) != 0) {
+        if (errno == EINTR && !nowait)
+            continue;
+        return errno == EWOULDBLOCK ? SBF_E_LOCKED : SBF_E_IO;
     }
-    if (rc != SBF_OK) {
-        if (base != MAP_FAILED)
-            (void)munmap(base, map_len);
-        return rc;
-    }
-    sbfi_fill_from(f, &h);
-    f->words = (uint64_t *)(void *)data;
-    f->kt = kt;
-    (void)sbfi_bind(f, 0); /* plain: allocates nothing, cannot fail */
-    f->readonly = 1;
-    f->file_map = base;
-    f->file_map_len = map_len;
-    *out = f;
     return SBF_OK;
 }
 
-void sbfi_unmap_file(sbf_filter *f)
+int sbf_lock_file(sbf_file_lock **out, const char *path, unsigned flags)
 {
-    (void)munmap(f->file_map, f->file_map_len);
-    f->file_map = NULL;
-    f->words = NULL;
+    if (out != NULL)
+        *out = NULL;
+    SBFI_RETURN_IF(out == NULL || path == NULL, SBF_E_NULL);
+    SBFI_RETURN_IF((flags & ~(unsigned)SBF_LOCK_NOWAIT) != 0, SBF_E_PARAM);
+    const int nowait = (flags & SBF_LOCK_NOWAIT) != 0;
+    for (int tries = 0; tries < LOCK_RETRIES; tries++) {
+        int fd;
+        uint64_t size;
+        SBFI_FORWARD_IF_ERROR(sbfi_open_regular(path, &fd, &size));
+        const int rc = take_flock(fd, nowait);
+        if (rc != SBF_OK) {
+            close_keep_errno(fd);
+            return rc;
+        }
+        /* A save replaces the file by rename: the lock we waited for may be
+         * on a file path no longer names. It guards only the one path names. */
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+            sbf_file_lock *lk = malloc(sizeof *lk);
+            if (lk == NULL) {
+                (void)close(fd);
+                return SBF_E_NOMEM;
+            }
+            lk->fd = fd;
+            *out = lk;
+            return SBF_OK;
+        }
+        (void)close(fd); /* replaced or removed: the next open says which */
+    }
+    errno = EAGAIN;
+    return SBF_E_IO;
+}
+
+void sbf_unlock_file(sbf_file_lock *lk)
+{
+    if (lk == NULL)
+        return;
+    (void)close(lk->fd);
+    free(lk);
 }

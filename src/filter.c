@@ -1,13 +1,13 @@
 /*
- * Filter life cycle, argument checks, single-key and variable-length
- * operations, information and set operations.
+ * Versions and error names, argument checks, single-key and variable-length
+ * operations, keys_added, and set operations. A filter's life (constructor,
+ * destructor, memory, info, copy) is src/lifecycle.c.
  */
 #define _GNU_SOURCE 1
 #include "sbf_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 _Static_assert(sizeof(uint64_t) * 8 == SBFI_LINE, "a block is 8 words");
 _Static_assert(SBF_BLOCK_BITS == SBFI_LINE * 8, "512-bit blocks");
@@ -48,101 +48,20 @@ const char *sbf_strerror(int code)
     case SBF_E_IO: return "file input/output failed";
     case SBF_E_ENDIAN: return "file format is little endian and this host is not";
     case SBF_E_FLAGS: return "unknown bit in sbf_params.flags";
+    case SBF_E_ODD_BLOCKS: return "fold: the filter's block count is odd (or one block)";
+    case SBF_E_LOCKED: return "file is locked by another process";
     default: return "unknown error code";
     }
 }
 
-/* ------------------------------------------------------------------ memory */
-
-void *sbfi_alloc_filter(size_t bytes, size_t *map_bytes)
-{
-    *map_bytes = 0;
-    if (bytes < SBFI_HUGE) {
-        void *p = aligned_alloc(SBFI_LINE, bytes);
-        if (p)
-            memset(p, 0, bytes);
-        return p;
-    }
-    /* 2 MiB aligned so transparent huge pages can back all of it. */
-    const size_t len = (bytes + SBFI_HUGE - 1) / SBFI_HUGE * SBFI_HUGE;
-    if (len < bytes || len + SBFI_HUGE < len)
-        return NULL;
-    unsigned char *raw = mmap(NULL, len + SBFI_HUGE, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED)
-        return NULL;
-    const uintptr_t a = ((uintptr_t)raw + SBFI_HUGE - 1) & ~(uintptr_t)(SBFI_HUGE - 1);
-    unsigned char *p = (unsigned char *)a;
-    if (p > raw)
-        munmap(raw, (size_t)(p - raw));
-    if (p + len < raw + len + SBFI_HUGE)
-        munmap(p + len, (size_t)(raw + len + SBFI_HUGE - (p + len)));
-#if defined(MADV_HUGEPAGE)
-    (void)madvise(p, len, MADV_HUGEPAGE); /* advice only; may be refused */
-#endif
-    *map_bytes = len;
-    return p;
-}
-
-void sbfi_free_filter(void *p, size_t bytes, size_t map_bytes)
-{
-    (void)bytes;
-    if (p == NULL)
-        return;
-    if (map_bytes)
-        munmap(p, map_bytes);
-    else
-        free(p);
-}
-
-/* Makes a filter of exactly this geometry (bits already a granule multiple).
- * A geometry the layout does not allow never reaches a kernel. */
-int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
-              uint32_t seed, const sbfi_kernels *kt)
-{
-    SBFI_FORWARD_IF_ERROR(sbfi_check_geometry(layout, bits, k));
-    sbf_filter *f = calloc(1, sizeof *f);
-    SBFI_RETURN_IF(f == NULL, SBF_E_NOMEM);
-    f->layout = layout;
-    f->bits = bits;
-    f->k = k;
-    f->seed = seed;
-    f->kt = kt;
-    if (layout == SBF_CLASSIC) {
-        f->block_bytes = 8;
-        f->nblocks = bits;
-    } else {
-        f->block_bytes = (uint32_t)(sbfi_granule_bits(layout, k) / 8);
-        f->nblocks = bits / sbfi_granule_bits(layout, k);
-    }
-    f->bytes = sbfi_data_bytes(bits);
-    f->words = sbfi_alloc_filter(f->bytes, &f->map_bytes);
-    if (f->words == NULL) {
-        free(f);
-        return SBF_E_NOMEM;
-    }
-    (void)sbfi_bind(f, 0); /* plain: allocates nothing, cannot fail */
-    SBFI_ASSERT(sbfi_filter_ok(f));
-    *out = f;
-    return SBF_OK;
-}
-
 /* ------------------------------------- hot-path binding, SBF_CONCURRENT */
-
-#define SBFI_NSTRIPES 16u  /* keys_added counters of a concurrent filter */
-#define SBFI_STRIPE 8u     /* words per stripe: one cache line each */
 
 int sbfi_bind(sbf_filter *f, uint32_t flags)
 {
     const int l = f->layout;
     const sbfi_kernels *kt = f->kt;
     if (flags & SBF_CONCURRENT) {
-        if (f->stripes == NULL) {
-            const size_t sz = SBFI_NSTRIPES * SBFI_STRIPE * sizeof(uint64_t);
-            f->stripes = aligned_alloc(SBFI_LINE, sz);
-            SBFI_RETURN_IF(f->stripes == NULL, SBF_E_NOMEM);
-            memset(f->stripes, 0, sz);
-        }
+        SBFI_RETURN_IF(f->stripes == NULL, SBF_E_FLAGS); /* sbfi_make's */
         f->add1 = kt->add_key_atomic[l];
         f->contains1 = kt->contains_key_atomic[l];
         f->addn = kt->add_u64_atomic[l];
@@ -172,6 +91,10 @@ static unsigned stripe_slot(void)
     return slot - 1;
 }
 
+/* keys_added: adds minus removes, kept mod 2^64 in f->added (plain) or in
+ * f->added plus the stripes (concurrent), so one sequence of calls gives
+ * one count on either kind; a sum above INT64_MAX (more removes than adds)
+ * reads 0. */
 void sbfi_count_added(sbf_filter *f, uint64_t n)
 {
     if (f->stripes == NULL)
@@ -181,60 +104,26 @@ void sbfi_count_added(sbf_filter *f, uint64_t n)
                                  __ATOMIC_RELAXED);
 }
 
-/* Removes count -1 (mod 2^64); a sum below zero reads as 0. */
+/* SBF_KEYS_UNKNOWN when the count is not known (Guava import, union). */
 uint64_t sbfi_keys_added(const sbf_filter *f)
 {
+    if (__atomic_load_n(&f->added_unknown, __ATOMIC_RELAXED))
+        return SBF_KEYS_UNKNOWN;
     uint64_t sum = f->added;
-    if (f->stripes == NULL)
-        return sum;
-    for (unsigned i = 0; i < SBFI_NSTRIPES; i++)
-        sum += __atomic_load_n(&f->stripes[i * SBFI_STRIPE], __ATOMIC_RELAXED);
+    if (f->stripes != NULL)
+        for (unsigned i = 0; i < SBFI_NSTRIPES; i++)
+            sum += __atomic_load_n(&f->stripes[i * SBFI_STRIPE], __ATOMIC_RELAXED);
     return sum > (uint64_t)INT64_MAX ? 0 : sum;
 }
 
-/* Folds the stripes into f->added (exclusive access only). */
-static void fold_added(sbf_filter *f, uint64_t value)
+/* keys_added becomes value, or not known (exclusive access only). */
+static void set_added(sbf_filter *f, uint64_t value, int unknown)
 {
     f->added = value;
+    __atomic_store_n(&f->added_unknown, unknown, __ATOMIC_RELAXED);
     if (f->stripes)
         memset(f->stripes, 0, SBFI_NSTRIPES * SBFI_STRIPE * sizeof(uint64_t));
 }
-
-int sbf_create(sbf_filter **out, const sbf_params *p)
-{
-    if (out != NULL)
-        *out = NULL;
-    SBFI_RETURN_IF(out == NULL || p == NULL, SBF_E_NULL);
-    uint64_t bits;
-    uint32_t k;
-    SBFI_FORWARD_IF_ERROR(sbfi_geometry(p, &bits, &k));
-    SBFI_RETURN_IF((p->flags & ~SBF_CONCURRENT) != 0, SBF_E_FLAGS);
-    const sbfi_kernels *kt;
-    SBFI_FORWARD_IF_ERROR(sbfi_kernels_current(&kt));
-    sbf_filter *f;
-    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, p->layout, bits, k, p->seed, kt));
-    const int e = sbfi_bind(f, p->flags);
-    if (e != SBF_OK) {
-        sbf_free(f);
-        return e;
-    }
-    *out = f;
-    return SBF_OK;
-}
-
-void sbf_free(sbf_filter *f)
-{
-    if (f == NULL)
-        return;
-    if (f->file_map != NULL) /* files: sbf_map */
-        sbfi_unmap_file(f);
-    else
-        sbfi_free_filter(f->words, f->bytes, f->map_bytes);
-    free(f->stripes);
-    free(f);
-}
-
-void sbf_buffer_free(void *buf) { free(buf); }
 
 /* ------------------------------------------------------------ single keys */
 
@@ -242,8 +131,8 @@ void sbf_buffer_free(void *buf) { free(buf); }
  * switch on the layout. */
 int sbf_add(sbf_filter *f, const void *key, size_t len)
 {
-    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
-    SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
+    SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
     if (SBFI_UNLIKELY(f->stripes != NULL))
         sbfi_count_added(f, 1);
@@ -261,8 +150,8 @@ int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 
 int sbf_remove(sbf_filter *f, const void *key, size_t len)
 {
-    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
-    SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
+    SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
     SBFI_RETURN_IF(f->layout != SBF_COUNTING, SBF_E_UNSUPPORTED);
     uint64_t h1, h2;
     sbfi_hash_key(key, len, f->seed, &h1, &h2);
@@ -274,8 +163,7 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
     }
     SBFI_RETURN_IF(!sbfi_contains_hashed(f, h1, h2), SBF_E_NOT_PRESENT);
     sbfi_counting_remove(f, h1, h2);
-    if (f->added)
-        f->added--;
+    f->added -= 1; /* mod 2^64, as a concurrent filter's stripes */
     return SBF_OK;
 }
 
@@ -283,8 +171,8 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 
 int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
 {
-    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
-    SBFI_RETURN_IF(f == NULL || (keys == NULL && n != 0), SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
+    SBFI_RETURN_IF(keys == NULL && n != 0, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
     if (n)
         f->addn(f, keys, n);
@@ -350,8 +238,7 @@ static size_t batch(sbf_filter *f, const void *const *keys, const size_t *lens,
 int sbf_add_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
                   size_t n)
 {
-    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
-    SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_FORWARD_IF_ERROR(check_batch(keys, lens, n));
     (void)batch(f, keys, lens, n, NULL, 1);
     sbfi_count_added(f, n);
@@ -368,75 +255,11 @@ size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
 
 /* ------------------------------------------------------- info and set ops */
 
-static uint64_t popcount_words(const uint64_t *w, size_t nwords)
-{
-    uint64_t c = 0;
-    for (size_t i = 0; i < nwords; i++)
-        c += (uint64_t)__builtin_popcountll(w[i]);
-    return c;
-}
-
-int sbf_info(const sbf_filter *f, struct sbf_info *out)
-{
-    SBFI_RETURN_IF(f == NULL || out == NULL, SBF_E_NULL);
-    memset(out, 0, sizeof *out);
-    out->layout = f->layout;
-    out->bits = f->bits;
-    out->bytes = f->bytes;
-    out->k = f->k;
-    out->block_bits = f->layout == SBF_CLASSIC ? 0 : f->block_bytes * 8;
-    out->seed = f->seed;
-    out->keys_added = sbfi_keys_added(f);
-    out->isa = f->kt->isa;
-    double cells, set;
-    if (f->layout == SBF_COUNTING) {
-        const unsigned char *b = (const unsigned char *)f->words;
-        uint64_t nz = 0, sat = 0;
-        const uint64_t ncount = f->bits / 4;
-        for (uint64_t i = 0; i < ncount / 2; i++) {
-            const unsigned lo = b[i] & 15u, hi = b[i] >> 4;
-            nz += (lo != 0) + (hi != 0);
-            sat += (lo == 15) + (hi == 15);
-        }
-        out->saturated = sat;
-        cells = (double)ncount;
-        set = (double)nz;
-    } else {
-        cells = (double)f->bits;
-        /* the used words only: an unverified mapping may hold padding bits */
-        set = (double)popcount_words(f->words, (size_t)(f->bits / 64));
-    }
-    out->fill_ratio = set / cells;
-    out->est_cardinality = set >= cells ? INFINITY
-                                        : -(cells / f->k) * log1p(-set / cells);
-    out->fpp_now = sbf_fpp_theory(f, out->keys_added);
-    return SBF_OK;
-}
-
 int sbf_clear(sbf_filter *f)
 {
-    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
-    SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     memset(f->words, 0, f->bytes);
-    fold_added(f, 0);
-    return SBF_OK;
-}
-
-int sbf_copy(sbf_filter **out, const sbf_filter *f)
-{
-    if (out != NULL)
-        *out = NULL;
-    SBFI_RETURN_IF(out == NULL || f == NULL, SBF_E_NULL);
-    sbf_filter *c;
-    SBFI_FORWARD_IF_ERROR(sbfi_make(&c, f->layout, f->bits, f->k, f->seed, f->kt));
-    memcpy(c->words, f->words, f->bytes);
-    c->added = sbfi_keys_added(f);
-    const int e = sbfi_bind(c, f->flags);
-    if (e != SBF_OK) {
-        sbf_free(c);
-        return e;
-    }
-    *out = c;
+    set_added(f, 0, 0);
     return SBF_OK;
 }
 
@@ -478,12 +301,13 @@ static void union_atomic(sbf_filter *dst, const sbf_filter *src)
                                             __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
     }
-    sbfi_count_added(dst, sbfi_keys_added(src));
+    /* the union's count is not the sum: keys may be in both */
+    __atomic_store_n(&dst->added_unknown, 1, __ATOMIC_RELAXED);
 }
 
 int sbf_union(sbf_filter *dst, const sbf_filter *src)
 {
-    SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
+    SBFI_RETURN_IF(sbfi_writable(dst) == SBF_E_READONLY, SBF_E_READONLY);
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
     if (dst->flags & SBF_CONCURRENT) {
         union_atomic(dst, src);
@@ -501,14 +325,13 @@ int sbf_union(sbf_filter *dst, const sbf_filter *src)
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] |= src->words[i];
     }
-    const uint64_t sa = sbfi_keys_added(src);
-    dst->added = dst->added + sa < dst->added ? UINT64_MAX : dst->added + sa;
+    set_added(dst, 0, 1); /* not the sum: keys may be in both */
     return SBF_OK;
 }
 
 int sbf_intersect(sbf_filter *dst, const sbf_filter *src)
 {
-    SBFI_RETURN_IF(dst != NULL && dst->readonly, SBF_E_READONLY); /* files: sbf_map */
+    SBFI_RETURN_IF(sbfi_writable(dst) == SBF_E_READONLY, SBF_E_READONLY);
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
     if (dst->layout == SBF_COUNTING) {
         unsigned char *d = (unsigned char *)dst->words;
@@ -522,8 +345,7 @@ int sbf_intersect(sbf_filter *dst, const sbf_filter *src)
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] &= src->words[i];
     }
-    const uint64_t da = sbfi_keys_added(dst), sa = sbfi_keys_added(src);
-    fold_added(dst, sa < da ? sa : da);
+    set_added(dst, 0, 1); /* the keys in both: not known */
     return SBF_OK;
 }
 

@@ -1,51 +1,13 @@
 /*
- * Persistence: Guava's BloomFilter.writeTo form, and simdbloom's own form.
- * Every byte from outside is checked before anything is allocated, and a
- * refused buffer leaves *out NULL.
+ * Persistence: simdbloom's own form (doc/format.md, the normative
+ * description) and Guava's BloomFilter.writeTo form, each an sbfi_format
+ * entry (src/persist.h). Every byte from outside is checked before anything
+ * is allocated, and a refused buffer leaves *out NULL.
  */
-#include "sbf_internal.h"
+#include "persist.h"
+#include "sbf_endian.h"
 
 #include <stdlib.h>
-
-static void put_be64(unsigned char *p, uint64_t v)
-{
-    for (int i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (unsigned char)v;
-}
-
-static uint64_t get_be64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static void put_le64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++, v >>= 8)
-        p[i] = (unsigned char)v;
-}
-
-static uint64_t get_le64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint32_t get_le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static void put_le32(unsigned char *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++, v >>= 8)
-        p[i] = (unsigned char)v;
-}
 
 /* ------------------------------------------------------------------ Guava */
 
@@ -66,18 +28,16 @@ int sbf_export_guava(const sbf_filter *f, void **buf, size_t *len)
     SBFI_RETURN_IF(p == NULL, SBF_E_NOMEM);
     p[0] = GUAVA_MITZ_64;
     p[1] = (unsigned char)f->k;
-    p[2] = (unsigned char)(nwords >> 24);
-    p[3] = (unsigned char)(nwords >> 16);
-    p[4] = (unsigned char)(nwords >> 8);
-    p[5] = (unsigned char)nwords;
+    sbfi_put_be32(p + 2, (uint32_t)nwords);
     for (uint64_t i = 0; i < nwords; i++)
-        put_be64(p + GUAVA_HEADER + i * 8, f->words[i]);
+        sbfi_put_be64(p + GUAVA_HEADER + i * 8, f->words[i]);
     *buf = p;
     *len = total;
     return SBF_OK;
 }
 
-int sbf_import_guava(sbf_filter **out, const void *buf, size_t len)
+int sbf_import_guava_ex(sbf_filter **out, const void *buf, size_t len,
+                        const sbf_allocator *allocator)
 {
     if (out != NULL)
         *out = NULL;
@@ -87,48 +47,53 @@ int sbf_import_guava(sbf_filter **out, const void *buf, size_t len)
     SBFI_RETURN_IF(p[0] != GUAVA_MITZ_64, SBF_E_STRATEGY);
     const uint32_t k = p[1];
     SBFI_RETURN_IF(k == 0, SBF_E_K);
-    const int32_t nwords = (int32_t)((uint32_t)p[2] << 24 | (uint32_t)p[3] << 16 |
-                                     (uint32_t)p[4] << 8 | p[5]);
+    const int32_t nwords = (int32_t)sbfi_get_be32(p + 2);
     SBFI_RETURN_IF(nwords <= 0, SBF_E_WORDCOUNT);
     const uint64_t need = GUAVA_HEADER + (uint64_t)nwords * 8;
     SBFI_RETURN_IF(len < need, SBF_E_TRUNCATED);
     SBFI_RETURN_IF(len > need, SBF_E_TRAILING);
-    const sbfi_kernels *kt;
-    SBFI_FORWARD_IF_ERROR(sbfi_kernels_current(&kt));
+    sbfi_make_args a = { 0 };
+    a.layout = SBF_CLASSIC;
+    a.bits = (uint64_t)nwords * 64;
+    a.k = k;
+    a.added_unknown = 1; /* Guava's form carries no count */
+    a.allocator = allocator;
     sbf_filter *f;
-    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, SBF_CLASSIC, (uint64_t)nwords * 64, k, 0, kt));
+    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, &a));
     for (int32_t i = 0; i < nwords; i++)
-        f->words[i] = get_be64(p + GUAVA_HEADER + (size_t)i * 8);
+        f->words[i] = sbfi_get_be64(p + GUAVA_HEADER + (size_t)i * 8);
     *out = f;
     return SBF_OK;
 }
 
+int sbf_import_guava(sbf_filter **out, const void *buf, size_t len)
+{
+    return sbf_import_guava_ex(out, buf, len, NULL);
+}
+
+/* Guava's form has no magic: its first byte is a strategy ordinal (0
+ * MURMUR128_MITZ_32, 1 MURMUR128_MITZ_64). Asked last; the decoder says
+ * what is wrong with anything else that starts so. */
+static int guava_detect(const unsigned char *head, size_t avail, uint64_t total)
+{
+    (void)total;
+    return avail >= 1 && head[0] <= GUAVA_MITZ_64;
+}
+
+const sbfi_format sbfi_format_guava = {
+    .id = SBF_FORMAT_GUAVA,
+    .name = "guava",
+    .detect = guava_detect,
+    .encode = sbf_export_guava,
+    .decode = sbf_import_guava_ex,
+};
+
 /* ------------------------------------------------------------- own format
  *
- * Little-endian fields. Version 1 (read only):
- *
- *  off  size  field
- *    0     4  magic "SBF1"
- *    4     4  format version (1)
- *    8     4  layout
- *   12     4  k
- *   16     4  seed
- *   20     4  reserved, 0
- *   24     8  bits
- *   32     8  keys added
- *   40     8  data length in bytes (as sbf_data reports it)
- *   48     8  h1 of MurmurHash3_x64_128 (seed 0) of bytes 0..47 and the data
- *   56     -  the data
- *
- * Version 2 (written since 0.1; README "File format"): the same first 48
- * bytes with version 2 and a flags word at 20 (0), then
- *   48     8  data offset (4096)
- *   56     8  XXH3-64 (seed 0) of the data
- *   64     8  XXH3-64 (seed 0) of bytes 0..63
- *   72  4024  zero
- * 4096     -  the data, page aligned, so a mapped file can be probed in place
- *
- * In both versions the data bytes past bits / 8 are padding and must be 0.
+ * doc/format.md is the normative description: versions 1 (read only) and
+ * 2 (written), field by field, what a reader checks and in which order, and
+ * what SBF_KEYS_UNKNOWN in the keys-added field means. Offsets used below
+ * are its table's.
  */
 #define OWN_MAGIC "SBF1"
 
@@ -167,14 +132,12 @@ static uint64_t v1_checksum(const unsigned char *hdr, const void *data, size_t l
  * against the buffer before anything is allocated. A bit count that is not
  * a granule multiple is a corrupt header here (SBF_E_FORMAT).
  */
-static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes,
-                        uint64_t *granule)
+static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes)
 {
     SBFI_RETURN_IF(layout > SBF_COUNTING, SBF_E_LAYOUT);
     const int rc = sbfi_check_geometry((int)layout, bits, k);
     SBFI_RETURN_IF(rc == SBF_E_PARAM, SBF_E_FORMAT);
     SBFI_FORWARD_IF_ERROR(rc);
-    *granule = sbfi_granule_bits((int)layout, k);
     *bytes = sbfi_data_bytes(bits);
     return SBF_OK;
 }
@@ -193,37 +156,36 @@ int sbfi_header_parse(const unsigned char *p, size_t avail, uint64_t total,
     memset(h, 0, sizeof *h);
     SBFI_RETURN_IF(total < 8 || avail < 8, SBF_E_TRUNCATED);
     SBFI_RETURN_IF(memcmp(p, OWN_MAGIC, 4) != 0, SBF_E_FORMAT);
-    h->version = get_le32(p + 4);
+    h->version = sbfi_get_le32(p + 4);
     uint64_t dlen;
     if (h->version == 1) {
         SBFI_RETURN_IF(total < SBFI_V1_HEADER || avail < SBFI_V1_HEADER, SBF_E_TRUNCATED);
-        dlen = get_le64(p + 40);
+        dlen = sbfi_get_le64(p + 40);
         /* lengths first: the checksum covers the data (sbfi_data_check) */
         SBFI_RETURN_IF(dlen > total - SBFI_V1_HEADER, SBF_E_TRUNCATED);
         SBFI_RETURN_IF(dlen < total - SBFI_V1_HEADER, SBF_E_TRAILING);
-        SBFI_RETURN_IF(get_le32(p + 20) != 0, SBF_E_FORMAT);
+        SBFI_RETURN_IF(sbfi_get_le32(p + 20) != 0, SBF_E_FORMAT);
         h->data_off = SBFI_V1_HEADER;
     } else if (h->version == 2) {
         SBFI_RETURN_IF(total < SBFI_V2_HEADER || avail < SBFI_V2_HEADER, SBF_E_TRUNCATED);
-        SBFI_RETURN_IF(get_le64(p + 64) != xxh3(p, 64), SBF_E_FORMAT);
+        SBFI_RETURN_IF(sbfi_get_le64(p + 64) != xxh3(p, 64), SBF_E_FORMAT);
         SBFI_RETURN_IF(!host_little_endian(), SBF_E_ENDIAN);
-        SBFI_RETURN_IF(get_le32(p + 20) != 0, SBF_E_FORMAT);
-        SBFI_RETURN_IF(get_le64(p + 48) != SBFI_V2_HEADER, SBF_E_FORMAT);
+        SBFI_RETURN_IF(sbfi_get_le32(p + 20) != 0, SBF_E_FORMAT);
+        SBFI_RETURN_IF(sbfi_get_le64(p + 48) != SBFI_V2_HEADER, SBF_E_FORMAT);
         SBFI_RETURN_IF(!all_zero(p + 72, SBFI_V2_HEADER - 72), SBF_E_FORMAT);
-        dlen = get_le64(p + 40);
-        h->data_sum = get_le64(p + 56);
+        dlen = sbfi_get_le64(p + 40);
+        h->data_sum = sbfi_get_le64(p + 56);
         h->data_off = SBFI_V2_HEADER;
     } else {
         return SBF_E_VERSION;
     }
-    h->layout = (int)get_le32(p + 8);
-    h->k = get_le32(p + 12);
-    h->seed = get_le32(p + 16);
-    h->bits = get_le64(p + 24);
-    h->added = get_le64(p + 32);
+    h->layout = (int)sbfi_get_le32(p + 8);
+    h->k = sbfi_get_le32(p + 12);
+    h->seed = sbfi_get_le32(p + 16);
+    h->bits = sbfi_get_le64(p + 24);
+    h->added = sbfi_get_le64(p + 32);
     /* Geometry and data length, before anything is allocated. */
-    SBFI_FORWARD_IF_ERROR(own_geometry(get_le32(p + 8), h->bits, h->k, &h->bytes,
-                                       &h->granule));
+    SBFI_FORWARD_IF_ERROR(own_geometry(sbfi_get_le32(p + 8), h->bits, h->k, &h->bytes));
     SBFI_RETURN_IF(dlen != h->bytes, SBF_E_FORMAT);
     if (h->version == 2) {
         SBFI_RETURN_IF(dlen > total - SBFI_V2_HEADER, SBF_E_TRUNCATED);
@@ -234,7 +196,7 @@ int sbfi_header_parse(const unsigned char *p, size_t avail, uint64_t total,
 
 /* The bytes past bits / 8 are padding: no kernel, set operation or import
  * ever sets them, so a filter with a non-zero padding byte is corrupt. */
-int sbfi_padding_check(const sbfi_header *h, const void *data)
+static int padding_check(const sbfi_header *h, const void *data)
 {
     const size_t used = (size_t)(h->bits / 8);
     SBFI_RETURN_IF(!all_zero((const unsigned char *)data + used, h->bytes - used),
@@ -246,41 +208,22 @@ int sbfi_data_check(const sbfi_header *h, const unsigned char *head, const void 
 {
     const uint64_t sum = h->version == 1 ? v1_checksum(head, data, h->bytes)
                                          : xxh3(data, h->bytes);
-    SBFI_RETURN_IF(sum != (h->version == 1 ? get_le64(head + 48) : h->data_sum),
+    SBFI_RETURN_IF(sum != (h->version == 1 ? sbfi_get_le64(head + 48) : h->data_sum),
                    SBF_E_FORMAT);
-    return sbfi_padding_check(h, data);
+    return padding_check(h, data);
 }
 
-void sbfi_fill_from(sbf_filter *f, const sbfi_header *h)
+void sbfi_args_from(sbfi_make_args *a, const sbfi_header *h,
+                    const sbf_allocator *allocator)
 {
-    f->layout = h->layout;
-    f->bits = h->bits;
-    f->k = h->k;
-    f->seed = h->seed;
-    f->added = h->added;
-    f->bytes = h->bytes;
-    f->block_bytes = h->layout == SBF_CLASSIC ? 8 : (uint32_t)(h->granule / 8);
-    f->nblocks = h->layout == SBF_CLASSIC ? h->bits : h->bits / h->granule;
-}
-
-int sbfi_make_from(sbf_filter **out, const sbfi_header *h)
-{
-    *out = NULL;
-    const sbfi_kernels *kt;
-    SBFI_FORWARD_IF_ERROR(sbfi_kernels_current(&kt));
-    sbf_filter *f;
-    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, h->layout, h->bits, h->k, h->seed, kt));
-    sbf_filter want = *f;
-    sbfi_fill_from(&want, h);
-    /* Cannot differ: own_geometry and sbfi_fill_from mirror sbfi_make. */
-    if (f->bytes != want.bytes || f->nblocks != want.nblocks ||
-        f->block_bytes != want.block_bytes) {
-        sbf_free(f);
-        return SBF_E_FORMAT;
-    }
-    f->added = h->added;
-    *out = f;
-    return SBF_OK;
+    memset(a, 0, sizeof *a);
+    a->layout = h->layout;
+    a->bits = h->bits;
+    a->k = h->k;
+    a->seed = h->seed;
+    a->added_unknown = h->added == SBF_KEYS_UNKNOWN;
+    a->added = a->added_unknown ? 0 : h->added;
+    a->allocator = allocator;
 }
 
 int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER])
@@ -288,17 +231,17 @@ int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER])
     SBFI_RETURN_IF(!host_little_endian(), SBF_E_ENDIAN);
     memset(hdr, 0, SBFI_V2_HEADER);
     memcpy(hdr, OWN_MAGIC, 4);
-    put_le32(hdr + 4, 2);
-    put_le32(hdr + 8, (uint32_t)f->layout);
-    put_le32(hdr + 12, f->k);
-    put_le32(hdr + 16, f->seed);
-    put_le32(hdr + 20, 0);
-    put_le64(hdr + 24, f->bits);
-    put_le64(hdr + 32, sbfi_keys_added(f));
-    put_le64(hdr + 40, f->bytes);
-    put_le64(hdr + 48, SBFI_V2_HEADER);
-    put_le64(hdr + 56, xxh3(f->words, f->bytes));
-    put_le64(hdr + 64, xxh3(hdr, 64));
+    sbfi_put_le32(hdr + 4, 2);
+    sbfi_put_le32(hdr + 8, (uint32_t)f->layout);
+    sbfi_put_le32(hdr + 12, f->k);
+    sbfi_put_le32(hdr + 16, f->seed);
+    sbfi_put_le32(hdr + 20, 0);
+    sbfi_put_le64(hdr + 24, f->bits);
+    sbfi_put_le64(hdr + 32, sbfi_keys_added(f)); /* SBF_KEYS_UNKNOWN as is */
+    sbfi_put_le64(hdr + 40, f->bytes);
+    sbfi_put_le64(hdr + 48, SBFI_V2_HEADER);
+    sbfi_put_le64(hdr + 56, xxh3(f->words, f->bytes));
+    sbfi_put_le64(hdr + 64, xxh3(hdr, 64));
     return SBF_OK;
 }
 
@@ -326,7 +269,8 @@ int sbf_serialize(const sbf_filter *f, void **buf, size_t *len)
     return SBF_OK;
 }
 
-int sbf_deserialize(sbf_filter **out, const void *buf, size_t len)
+int sbf_deserialize_ex(sbf_filter **out, const void *buf, size_t len,
+                       const sbf_allocator *allocator)
 {
     if (out != NULL)
         *out = NULL;
@@ -336,9 +280,30 @@ int sbf_deserialize(sbf_filter **out, const void *buf, size_t len)
     /* Header, checksums and padding are all checked before allocating. */
     SBFI_FORWARD_IF_ERROR(sbfi_header_parse(p, len, len, &h));
     SBFI_FORWARD_IF_ERROR(sbfi_data_check(&h, p, p + h.data_off));
+    sbfi_make_args a;
+    sbfi_args_from(&a, &h, allocator);
     sbf_filter *f;
-    SBFI_FORWARD_IF_ERROR(sbfi_make_from(&f, &h));
+    SBFI_FORWARD_IF_ERROR(sbfi_make(&f, &a));
     memcpy(f->words, p + h.data_off, h.bytes);
     *out = f;
     return SBF_OK;
 }
+
+int sbf_deserialize(sbf_filter **out, const void *buf, size_t len)
+{
+    return sbf_deserialize_ex(out, buf, len, NULL);
+}
+
+static int own_detect(const unsigned char *head, size_t avail, uint64_t total)
+{
+    (void)total;
+    return avail >= 4 && memcmp(head, OWN_MAGIC, 4) == 0;
+}
+
+const sbfi_format sbfi_format_sbf = {
+    .id = SBF_FORMAT_SBF,
+    .name = "sbf",
+    .detect = own_detect,
+    .encode = sbf_serialize,
+    .decode = sbf_deserialize_ex,
+};

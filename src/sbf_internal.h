@@ -30,6 +30,8 @@
 #define SBFI_BATCH 16u             /* keys hashed/prefetched per pipeline step */
 #define SBFI_MAX_K_SPLIT 16u
 #define SBFI_NLAYOUTS 4
+#define SBFI_NSTRIPES 16u          /* keys_added counters of a concurrent filter */
+#define SBFI_STRIPE 8u             /* words per stripe: one cache line each */
 
 #if defined(__GNUC__)
 #  define SBFI_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -72,17 +74,25 @@ static inline void sbfi_assert_fail(const char *cond, const char *file, int line
 
 typedef struct sbfi_kernels sbfi_kernels;
 
+/* Who owns a filter's words (src/lifecycle.c, the one owner). */
+enum {
+    SBFI_MEM_HEAP = 1,   /* aligned_alloc: the library's, below SBFI_HUGE */
+    SBFI_MEM_HUGE = 2,   /* anonymous mmap, 2 MiB aligned, huge-page advised */
+    SBFI_MEM_CALLER = 3, /* the caller's sbf_allocator (alloc's copy below) */
+    SBFI_MEM_FILE = 4    /* a read-only file mapping (sbf_map): refuses writes */
+};
+
 struct sbf_filter {
     uint64_t *words;        /* filter data, 64-byte aligned, `bytes` long */
     size_t bytes;           /* whole blocks / lines; padding stays zero */
-    size_t map_bytes;       /* != 0: words came from mmap with this length */
     uint64_t bits;          /* m (classic: multiple of 64; counting: 4/counter) */
     uint64_t nblocks;       /* blocked layouts: number of blocks; classic: m */
     uint32_t k;
     uint32_t seed;
     int layout;
     uint32_t block_bytes;   /* 64; 32 for split-block with k = 8; 8 classic */
-    uint64_t added;         /* adds minus removes since creation or clear */
+    uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
+    int added_unknown;      /* keys_added is not known (Guava import, union) */
     const sbfi_kernels *kt; /* kernels chosen at creation */
     /* Hot paths bound at creation (sbfi_bind): single keys and u64 batches,
      * the atomic variants when the filter is SBF_CONCURRENT. */
@@ -93,11 +103,22 @@ struct sbf_filter {
     size_t (*containsn)(const sbf_filter *f, const uint64_t *keys, size_t n,
                         uint8_t *out);
     uint64_t *stripes;      /* SBF_CONCURRENT: per-thread keys_added counts */
-    /* --- files (src/file.c) --- */
-    int readonly;           /* mapped by sbf_map: modifying calls refuse */
-    void *file_map;         /* != NULL: words lie in this file mapping */
-    size_t file_map_len;
+    /* --- memory (src/lifecycle.c): one owner, one encoding --- */
+    int mem;                /* SBFI_MEM_*: who owns words */
+    void *mem_base;         /* what releases them (aligned_alloc/mmap/alloc's pointer) */
+    size_t mem_len;         /* its length in bytes */
+    size_t self_len;        /* bytes of this struct's own block (stripes inside) */
+    sbf_allocator alloc;    /* alloc.alloc == NULL: the library's own memory */
 };
+
+/* SBF_OK if f may be modified; SBF_E_NULL, or SBF_E_READONLY for a file
+ * mapping: the one read-only gate of every modifying call. */
+static inline int sbfi_writable(const sbf_filter *f)
+{
+    if (f == NULL)
+        return SBF_E_NULL;
+    return f->mem == SBFI_MEM_FILE ? SBF_E_READONLY : SBF_OK;
+}
 
 typedef void (*sbfi_hash_fn)(const uint64_t *keys, size_t n, uint32_t seed,
                              uint64_t *h1, uint64_t *h2);
@@ -107,6 +128,15 @@ typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const uint64_t *keys,
 typedef int (*sbfi_key_add_fn)(sbf_filter *f, const void *key, size_t len);
 typedef int (*sbfi_key_contains_fn)(const sbf_filter *f, const void *key,
                                     size_t len);
+/* Hash kernels over many keys (lanes: simd/lanes.h). keys[i] points at
+ * lens[i] bytes and may be NULL only when lens[i] is 0; exactly n results
+ * are written; only the keys' own bytes are read. */
+typedef void (*sbfi_hash_bytes_fn)(const void *const *keys, const size_t *lens,
+                                   size_t n, uint32_t seed, uint64_t *h1,
+                                   uint64_t *h2);
+typedef void (*sbfi_xxh64_u64_fn)(const uint64_t *keys, size_t n, uint64_t *h);
+typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
+                                    size_t n, uint64_t *h);
 
 /*
  * One table per ISA: its identity (name, sbf_isa, the CPU features it
@@ -135,6 +165,10 @@ struct sbfi_kernels {
     sbfi_key_contains_fn contains_key_atomic[SBFI_NLAYOUTS]; /* relaxed loads */
     sbfi_add_fn add_u64_atomic[SBFI_NLAYOUTS];
     sbfi_contains_fn contains_u64_atomic[SBFI_NLAYOUTS];
+    /* --- hashes of many keys in SIMD lanes (lanes: issues 16.2, 18.1) --- */
+    sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
+    sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
+    sbfi_xxh64_bytes_fn xxh64_bytes; /* XXH64, seed 0, of byte strings */
 };
 
 /* CPU features a table may require; src/dispatch.c detects them once
@@ -174,6 +208,13 @@ void sbfi_hash_u64_scalar(const uint64_t *keys, size_t n, uint32_t seed,
 void sbfi_add_u64_scalar(sbf_filter *f, const uint64_t *keys, size_t n);
 size_t sbfi_contains_u64_scalar(const sbf_filter *f, const uint64_t *keys,
                                 size_t n, uint8_t *out);
+/* The scalar references of the lane hash kernels (src/lanes.c): the
+ * definition every ISA's hash_bytes, xxh64_u64 and xxh64_bytes reproduce. */
+void sbfi_hash_bytes_scalar(const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t seed, uint64_t *h1, uint64_t *h2);
+void sbfi_xxh64_u64_scalar(const uint64_t *keys, size_t n, uint64_t *h);
+void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
+                             size_t n, uint64_t *h);
 /* Operations on hashes (used by the variable-length paths). */
 int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
@@ -185,8 +226,9 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_add_hashed_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2);
 void sbfi_counting_remove_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
-/* Binds f's hot-path pointers for f->flags from f->kt (src/filter.c);
- * allocates the keys_added stripes of a concurrent filter. */
+/* Binds f's hot-path pointers for `flags` from f->kt (src/filter.c).
+ * Allocates nothing: sbfi_make gives a concurrent filter its keys_added
+ * stripes (SBF_E_FLAGS without them). */
 int sbfi_bind(sbf_filter *f, uint32_t flags);
 /* keys_added: exact for plain filters, approximate under concurrency. */
 uint64_t sbfi_keys_added(const sbf_filter *f);
@@ -203,12 +245,33 @@ const sbfi_kernels *sbfi_kernels_for(int isa); /* NULL if not compiled in */
  * placeholders for ISAs not compiled in. */
 const sbfi_kernels *const *sbfi_registry(size_t *n);
 
-/* Memory (src/filter.c). */
-void *sbfi_alloc_filter(size_t bytes, size_t *map_bytes);
-void sbfi_free_filter(void *p, size_t bytes, size_t map_bytes);
-/* A zeroed filter of exactly this geometry (bits a multiple of the granule). */
-int sbfi_make(sbf_filter **out, int layout, uint64_t bits, uint32_t k,
-              uint32_t seed, const sbfi_kernels *kt);
+/* The one constructor (src/lifecycle.c): every filter comes to be through
+ * sbfi_make (sbf_create, load, map, import, deserialize, copy) and goes
+ * through sbf_free. */
+typedef struct sbfi_make_args {
+    int layout;
+    uint64_t bits;                  /* a valid geometry: sbfi_check_geometry */
+    uint32_t k, seed;
+    uint32_t flags;                 /* sbf_params.flags (SBF_CONCURRENT) */
+    uint64_t added;                 /* keys_added to start with */
+    int added_unknown;              /* ... or 1: not known */
+    const sbf_allocator *allocator; /* NULL: the library's own memory */
+    const sbfi_kernels *kt;         /* NULL: sbfi_kernels_current() */
+    /* A read-only file mapping to adopt instead of allocating words: the
+     * filter's data at map_data (sbfi_data_bytes(bits) long) inside the
+     * mapping [map, map + map_len). From the call on the filter owns it:
+     * a failed sbfi_make unmaps it. */
+    void *map;
+    size_t map_len;
+    void *map_data;
+} sbfi_make_args;
+/* SBF_OK, or the geometry's code (sbfi_check_geometry), SBF_E_PARAM (an
+ * allocator without alloc or free), SBF_E_FLAGS, SBF_E_NOMEM, the ISA
+ * errors; *out is NULL on failure. Words are zeroed unless mapped. */
+int sbfi_make(sbf_filter **out, const sbfi_make_args *a);
+/* The arguments for a filter like f: its geometry, seed, flags, kernels,
+ * allocator and keys_added (copy, fold). */
+void sbfi_args_like(sbfi_make_args *a, const sbf_filter *f);
 
 /* Sizing and geometry rules (src/size.c): the one place that knows which k
  * each layout accepts, its granule and its largest size. */
@@ -224,42 +287,6 @@ size_t sbfi_data_bytes(uint64_t bits);
 /* sbf_create's bits and k from its parameters (layout, k, bits or n + fpp),
  * with sbf_create's codes; p is not NULL. */
 int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);
-
-/* ------------------------------------------------ files: formats 1 and 2
- * (src/persist.c parses and checks, src/file.c does the I/O). */
-#define SBFI_V1_HEADER 56u
-#define SBFI_V2_HEADER 4096u    /* format 2: data at this page-aligned offset */
-
-typedef struct sbfi_header {
-    uint32_t version;       /* 1 or 2 */
-    int layout;
-    uint32_t k, seed;
-    uint64_t bits, added;
-    size_t bytes;           /* data length, equal to the geometry's */
-    size_t data_off;        /* SBFI_V1_HEADER or SBFI_V2_HEADER */
-    uint64_t granule;       /* bits per block (classic: 64), for sbfi_make's geometry */
-    uint64_t data_sum;      /* format 2: XXH3-64 of the data */
-} sbfi_header;
-
-/* Checks the header of a filter of `total` bytes whose first `avail` bytes
- * are at p (avail >= min(total, SBFI_V2_HEADER)): magic, version, header
- * checksum (format 2), geometry and lengths. Allocates nothing. */
-int sbfi_header_parse(const unsigned char *p, size_t avail, uint64_t total,
-                      sbfi_header *h);
-/* Checks the data of a parsed header: checksum (format 1 needs the header
- * bytes `head`) and zero padding. SBF_OK or SBF_E_FORMAT. */
-int sbfi_data_check(const sbfi_header *h, const unsigned char *head,
-                    const void *data);
-/* Only the padding: SBF_OK or SBF_E_FORMAT. */
-int sbfi_padding_check(const sbfi_header *h, const void *data);
-/* The format-2 header of f (one pass over the data for its checksum). */
-int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER]);
-/* Sets f's geometry fields (not words, kernels or memory) from a header. */
-void sbfi_fill_from(sbf_filter *f, const sbfi_header *h);
-/* Unmaps a filter made by sbf_map (src/file.c; sbf_free calls it). */
-void sbfi_unmap_file(sbf_filter *f);
-/* A zeroed filter of the header's geometry on the current kernels. */
-int sbfi_make_from(sbf_filter **out, const sbfi_header *h);
 
 /* ------------------------------------------------------ MurmurHash3 pieces */
 

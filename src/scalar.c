@@ -397,4 +397,8 @@ const sbfi_kernels sbfi_kernels_scalar = {
     .add_u64_atomic = { add_u64_atomic, add_u64_atomic, add_u64_atomic, add_u64_atomic },
     .contains_u64_atomic = { contains_u64_atomic, contains_u64_atomic, contains_u64_atomic,
                              contains_u64_atomic },
+    /* hashes of many keys (src/lanes.c) */
+    .hash_bytes = sbfi_hash_bytes_scalar,
+    .xxh64_u64 = sbfi_xxh64_u64_scalar,
+    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
 };

@@ -9,12 +9,16 @@
  *
  * Every ISA, scalar included, must also reproduce the known-answer vectors
  * of the bit layouts (tests/kat.h): the bytes a filter built on x86-64 has,
- * an aarch64 build must have too.
+ * an aarch64 build must have too; and its lane hash kernels (hash_bytes,
+ * xxh64_u64, xxh64_bytes) must give the one-key MurmurHash3 and XXH64 of
+ * every key (tests/lanes_check.h: every length, alignment, batch size,
+ * keys at the edge of unreadable pages).
  *
  * Output: one line per kernel tested, then "neon: N passed, F failed"
  * (the name is the ISA the dispatcher picks by itself). Exit status 0 only
  * when nothing failed.
  */
+#define _DEFAULT_SOURCE 1 /* mmap flags for lanes_check.h */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,7 @@
 #include "equiv.h"
 #include "kat.h"
 #include "vectors/layouts_kat.inc"
+#include "lanes_check.h"
 
 #ifndef SBF_CONF_KEYS
 #  define SBF_CONF_KEYS 20000
@@ -93,6 +98,18 @@ static void conf_hash(const sbfi_kernels *kt)
     free(keys);
     free(h1);
     free(h2);
+}
+
+/* ------------------------------------------------------- lane hashes */
+
+static void conf_lanes(int isa)
+{
+    const sbfi_kernels *kt = sbfi_kernels_for(isa);
+    char why[LC_WHY] = "";
+    const int bad = lc_all(kt, why);
+    CHECK(bad == 0, "%s: %d lane hash check(s) failed, last: %s", kt->name, bad, why);
+    printf("kernel %-6s lane hashes (murmur3 of strings, XXH64 of u64 keys and strings): %s\n",
+           kt->name, bad == 0 ? "ok" : "FAILED");
 }
 
 /* -------------------------------------------------------------- filters */
@@ -236,8 +253,10 @@ int main(void)
     }
     CHECK(tested > 0, "at least one vector kernel tested");
     for (size_t i = 0; i < nisa && i < 16; i++)
-        if (sbf_isa_available(isas[i]))
+        if (sbf_isa_available(isas[i])) {
             conf_kat(isas[i]);
+            conf_lanes(isas[i]);
+        }
     printf("%s: %lu passed, %lu failed\n", sbf_isa_name(best), g_pass, g_fail);
     return g_fail == 0 ? 0 : 1;
 }

@@ -420,19 +420,19 @@ Test(file, save_killed_leaves_old_or_new, .timeout = 120,
         saw_a += is_a;
         saw_b += is_b;
         sbf_free(g);
-        /* a killed save may leave its temporary file: only those, and only
-         * with our prefix */
+        /* a killed save may leave its temporary file: only that, with our
+         * name, and the next save removes it (tests/test_save.c) */
         DIR *d = opendir(dir);
         struct dirent *e;
         while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.' || strcmp(e->d_name, "f.sbf") == 0)
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+                strcmp(e->d_name, "f.sbf") == 0)
                 continue;
-            cr_assert_eq(strncmp(e->d_name, "f.sbf.tmp-", 10), 0, "%s", e->d_name);
-            char p[800];
-            join(p, sizeof p, dir, e->d_name);
-            unlink(p);
+            cr_assert_eq(strncmp(e->d_name, ".f.sbf.sbf-tmp-", 15), 0, "%s", e->d_name);
         }
         closedir(d);
+        cr_assert_eq(sbf_save(a, path), SBF_OK);
+        cr_assert_eq(count_entries(dir), 1, "round %d: the next save cleaned up", round);
     }
     cr_log_info("killed saves: file was the first filter %d times, the second %d times",
                 saw_a, saw_b);
@@ -458,7 +458,7 @@ static double now_s(void)
 }
 
 Test(file, map_1gib_sparse_no_verify, .timeout = 60,
-     .description = "a 1 GiB sparse file maps with SBF_MAP_NO_VERIFY in well under 50 ms with no data page resident")
+     .description = "a 1 GiB sparse file maps with SBF_MAP_NO_VERIFY with no data page resident")
 {
     char dir[256], path[512];
     tmpdir(dir, sizeof dir);
@@ -490,8 +490,9 @@ Test(file, map_1gib_sparse_no_verify, .timeout = 60,
         if (rep < 4)
             sbf_free(m);
     }
+    /* Time is logged, never asserted (a loaded machine must not fail the
+     * test): the work bound is that no data page is read, checked below. */
     cr_log_info("sbf_map(1 GiB, SBF_MAP_NO_VERIFY): best of 5 %.1f us", best * 1e6);
-    cr_assert_lt(best, 0.05, "%.3f ms", best * 1e3);
     size_t len;
     const unsigned char *d = sbf_data(m, &len);
     cr_assert_eq(len, bytes);

@@ -317,6 +317,47 @@ Test(persist, v1_files_still_read,
     }
 }
 
+Test(persist, v2_unknown_count_file,
+     .description = "tests/vectors/sbf_v2_unknown_count.bin: keys added 2^64-1 means not known (doc/format.md); pinned byte for byte")
+{
+    size_t flen;
+    unsigned char *file = tu_read_vector("sbf_v2_unknown_count.bin", &flen);
+    cr_assert_eq(flen, 4096 + 128);
+    cr_assert_eq(rd64(file + 32), UINT64_MAX, "the field of an unknown count");
+    cr_assert_eq(rd64(file + 56), v2_sums[0][0], "the classic vector's data");
+    cr_assert_eq(rd64(file + 64), UINT64_C(0x472c1fc80553cf82), "header checksum");
+    cr_assert_eq(XXH3_64bits(file, 64), rd64(file + 64));
+    /* the same filter through Guava's form, which carries no count */
+    sbf_filter *f, *g, *h;
+    cr_assert_eq(sbf_files_make(0, &f), SBF_OK);
+    void *buf;
+    size_t len;
+    cr_assert_eq(sbf_export_guava(f, &buf, &len), SBF_OK);
+    cr_assert_eq(sbf_import_guava(&g, buf, len), SBF_OK);
+    sbf_buffer_free(buf);
+    cr_assert_eq(sbf_serialize(g, &buf, &len), SBF_OK);
+    cr_assert_eq(len, flen);
+    cr_assert_eq(memcmp(buf, file, len), 0, "sbf_serialize output changed");
+    cr_assert_eq(sbf_deserialize(&h, file, flen), SBF_OK);
+    struct sbf_info in;
+    cr_assert_eq(sbf_info(h, &in), SBF_OK);
+    cr_assert_eq(in.keys_added, SBF_KEYS_UNKNOWN);
+    cr_assert(equiv_same_bytes(f, h));
+    /* only the count differs from the classic vector's file */
+    size_t clen;
+    unsigned char *classic = tu_read_vector("sbf_v2_classic.bin", &clen);
+    cr_assert_eq(clen, flen);
+    for (size_t i = 0; i < flen; i++)
+        if (!(i >= 32 && i < 40) && !(i >= 64 && i < 72))
+            cr_assert_eq(classic[i], file[i], "byte %zu", i);
+    free(classic);
+    sbf_buffer_free(buf);
+    sbf_free(f);
+    sbf_free(g);
+    sbf_free(h);
+    free(file);
+}
+
 /* A format-2 buffer of the classic vector with a change, checksums redone. */
 static unsigned char *v2_edit(size_t off, unsigned char val, size_t *len)
 {

@@ -4,7 +4,10 @@
  * through sbf_serialize. tests/vectors/sbf_v2_*.bin were written by this
  * program at the commit that introduced format 2; tests/vectors/sbf_v1_*.bin
  * by the same program built against commit 6f0bfd5, the last that wrote
- * version 1. tests/test_persist.c rebuilds the same filters and compares.
+ * version 1; tests/vectors/sbf_v2_unknown_count.bin (the classic filter
+ * through Guava's form: a key count not known, doc/format.md) by this
+ * program when that meaning was given. tests/test_persist.c rebuilds the
+ * same filters and compares.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,5 +42,28 @@ int main(int argc, char **argv)
         sbf_buffer_free(buf);
         sbf_free(f);
     }
+    /* The classic filter, exported to Guava's form and imported back. */
+    sbf_filter *f, *g;
+    void *buf;
+    size_t len;
+    int rc = sbf_files_make(0, &f);
+    if (rc == SBF_OK)
+        rc = sbf_export_guava(f, &buf, &len);
+    if (rc == SBF_OK)
+        rc = sbf_import_guava(&g, buf, len);
+    if (rc == SBF_OK)
+        sbf_buffer_free(buf);
+    if (rc == SBF_OK)
+        rc = sbf_serialize(g, &buf, &len);
+    char path[4096];
+    snprintf(path, sizeof path, "%s_unknown_count.bin", argv[1]);
+    FILE *o = rc == SBF_OK ? fopen(path, "wb") : NULL;
+    if (!o || fwrite(buf, 1, len, o) != len || fclose(o) != 0) {
+        fprintf(stderr, "%s: %s\n", path, rc == SBF_OK ? "write failed" : sbf_strerror(rc));
+        return 1;
+    }
+    sbf_buffer_free(buf);
+    sbf_free(f);
+    sbf_free(g);
     return 0;
 }

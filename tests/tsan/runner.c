@@ -1,14 +1,15 @@
 /*
- * Runs the concurrency suites (tests/test_concurrent.c, tests/test_single.c)
- * and the inline header's (tests/test_inline.c, with tests/inline_ops.c
- * linked in) without Criterion, for ThreadSanitizer (`make test-tsan`) and
- * qemu (`make test-neon`). Optional argument: run only tests whose
- * "suite/name" contains it.
+ * Runs the concurrency suites (tests/test_concurrent.c, tests/test_single.c,
+ * tests/test_lifecycle.c) and the inline header's (tests/test_inline.c, with
+ * tests/inline_ops.c linked in) without Criterion, for ThreadSanitizer
+ * (`make test-tsan`) and qemu (`make test-neon`). Optional argument: run only
+ * tests whose "suite/name" contains it.
  */
 #include "crshim.h"
 
 #include "../test_concurrent.c"
 #include "../test_single.c"
+#include "../test_lifecycle.c"
 #include "../test_inline.c"
 
 #define SHIM_MAX 64

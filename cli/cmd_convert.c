@@ -1,0 +1,51 @@
+/* sbf convert (between our format and Guava's), sbf union. */
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const help_convert =
+    "usage: sbf convert --to sbf|guava IN OUT\n"
+    "\n"
+    "Reads IN (format detected from its bytes: ours, version 1 or 2, or\n"
+    "Guava's BloomFilter.writeTo) and writes OUT in the chosen format. Guava's\n"
+    "form holds classic filters with seed 0 only.\n";
+
+static const char *const help_union =
+    "usage: sbf union OUT A B\n"
+    "\n"
+    "Writes to OUT the union of the filters A and B, which must have the same\n"
+    "layout, size, k and seed (counting: counters add, saturating at 15).\n";
+
+int cmd_convert(int argc, char **argv)
+{
+    args a;
+    parse_args(argc, argv, " --to= ", help_convert, 2, 2, &a);
+    const char *to = opt_val(&a, "--to");
+    if (to == NULL)
+        usage_error("convert: --to sbf|guava is required");
+    const int to_guava = strcmp(to, "guava") == 0;
+    if (!to_guava && strcmp(to, "sbf") != 0)
+        usage_error("convert: --to must be sbf or guava, not '%s'", to);
+    sbf_filter *f = open_filter(a.pos[0], 1, NULL);
+    if (to_guava)
+        save_guava(f, a.pos[1]);
+    else
+        save(f, a.pos[1]);
+    sbf_free(f);
+    return 0;
+}
+
+int cmd_union(int argc, char **argv)
+{
+    args a;
+    parse_args(argc, argv, " ", help_union, 3, 3, &a);
+    sbf_filter *x = open_filter(a.pos[1], 1, NULL);
+    sbf_filter *y = open_filter(a.pos[2], 0, NULL);
+    const int rc = sbf_union(x, y);
+    if (rc != SBF_OK)
+        fail("%s, %s: %s", a.pos[1], a.pos[2], sbf_strerror(rc));
+    save(x, a.pos[0]);
+    sbf_free(x);
+    sbf_free(y);
+    return 0;
+}

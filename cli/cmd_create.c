@@ -1,0 +1,69 @@
+/* sbf create: a new empty filter, sized by the library's formulas. */
+#define _GNU_SOURCE 1
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+static const char *const help_create =
+    "usage: sbf create FILE [--layout classic|blocked|split-block|counting]\n"
+    "                  [-n N] [--fpp P] [--bits B] [--k K] [--seed S] [--force]\n"
+    "\n"
+    "Creates an empty filter in FILE, sized for N keys (default 1000000) at a\n"
+    "false-positive rate P (default 0.01) by the layout's exact formula, or of\n"
+    "B bits when --bits is given (k derived from N when --k is not).\n"
+    "Layout: blocked by default. --seed: MurmurHash3 seed (0, Guava's).\n"
+    "An existing FILE is kept unless --force.\n";
+
+static int layout_from_name(const char *s)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, layout_names[i]) == 0)
+            return i;
+    if (strcmp(s, "split_block") == 0 || strcmp(s, "splitblock") == 0)
+        return SBF_SPLIT_BLOCK;
+    usage_error("create: unknown layout '%s' (classic, blocked, split-block, counting)", s);
+}
+
+int cmd_create(int argc, char **argv)
+{
+    args a;
+    parse_args(argc, argv, " --layout= -n= --fpp= --bits= --k= --seed= --force ", help_create,
+               1, 1, &a);
+    const char *layout = opt_val(&a, "--layout"), *n = opt_val(&a, "-n");
+    const char *fpp = opt_val(&a, "--fpp"), *bits = opt_val(&a, "--bits");
+    const char *ks = opt_val(&a, "--k"), *seeds = opt_val(&a, "--seed");
+    sbf_params p = { 0 };
+    p.layout = layout ? layout_from_name(layout) : SBF_BLOCKED;
+    p.expected_n = n ? parse_u64_arg("-n", n) : 1000000;
+    p.fpp = 0.01;
+    if (fpp) {
+        char *end;
+        p.fpp = strtod(fpp, &end);
+        if (*end != '\0' || end == fpp)
+            usage_error("--fpp: not a number: '%s'", fpp);
+    }
+    p.bits = bits ? parse_u64_arg("--bits", bits) : 0;
+    if (bits && p.bits == 0)
+        usage_error("--bits: must be positive");
+    const uint64_t k = ks ? parse_u64_arg("--k", ks) : 0;
+    const uint64_t seed = seeds ? parse_u64_arg("--seed", seeds) : 0;
+    if (k > UINT32_MAX || (ks && k == 0))
+        usage_error("--k: out of range: '%s'", ks);
+    if (seed > UINT32_MAX)
+        usage_error("--seed: out of range (0..4294967295): '%s'", seeds);
+    p.k = (uint32_t)k;
+    p.seed = (uint32_t)seed;
+    const char *path = a.pos[0];
+    struct stat st;
+    if (!opt_flag(&a, "--force") && stat(path, &st) == 0)
+        fail("%s: exists (use --force to replace it)", path);
+    sbf_filter *f;
+    const int rc = sbf_create(&f, &p);
+    if (rc != SBF_OK)
+        fail("%s: cannot create: %s", path, sbf_strerror(rc));
+    save(f, path);
+    sbf_free(f);
+    return 0;
+}

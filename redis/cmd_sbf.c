@@ -1,0 +1,174 @@
+/*
+ * SBF.INFO, SBF.DEL (counting keys), SBF.EXPORTGUAVA and SBF.IMPORTGUAVA:
+ * what RedisBloom has not. SBF.RESERVE lives with BF.RESERVE (cmd_bf.c).
+ */
+#include "module.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static void reply_pair_ll(RedisModuleCtx *ctx, const char *name, long long v)
+{
+    RedisModule_ReplyWithSimpleString(ctx, name);
+    RedisModule_ReplyWithLongLong(ctx, v);
+}
+
+static void reply_pair_dbl(RedisModuleCtx *ctx, const char *name, double v)
+{
+    RedisModule_ReplyWithSimpleString(ctx, name);
+    RedisModule_ReplyWithDouble(ctx, v);
+}
+
+/* Everything BF.INFO says, then the layout, the kernels' ISA, the asked
+ * rate, the false-positive rate the exact formulas give now, and per
+ * sub-filter its geometry and numbers. O(size of the filter). */
+int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return RedisModule_WrongArity(ctx);
+    sbfr_chain *c = sbfr_ready_chain(ctx, argv[1], REDISMODULE_READ);
+    if (c == NULL)
+        return REDISMODULE_OK;
+    double log_pass = 0; /* log of the chance an absent item passes no sub-filter */
+    for (uint32_t i = 0; i < c->nlinks; i++)
+        log_pass += log1p(-sbf_fpp_theory(c->links[i].f, c->links[i].items));
+    struct sbf_info inf;
+    sbf_info(c->links[0].f, &inf);
+
+    RedisModule_ReplyWithMap(ctx, SBFR_F_COUNT + 5);
+    for (int i = 0; i < SBFR_F_COUNT; i++) {
+        RedisModule_ReplyWithSimpleString(ctx, sbfr_info_names[i]);
+        sbfr_reply_info_value(ctx, c, i);
+    }
+    RedisModule_ReplyWithSimpleString(ctx, "Layout");
+    RedisModule_ReplyWithSimpleString(ctx, sbfr_layout_names[c->layout]);
+    RedisModule_ReplyWithSimpleString(ctx, "ISA");
+    RedisModule_ReplyWithSimpleString(ctx, sbf_isa_name(inf.isa));
+    reply_pair_dbl(ctx, "Error rate", c->error);
+    reply_pair_dbl(ctx, "False positive rate now", -expm1(log_pass));
+    RedisModule_ReplyWithSimpleString(ctx, "Filters");
+    RedisModule_ReplyWithArray(ctx, c->nlinks);
+    for (uint32_t i = 0; i < c->nlinks; i++) {
+        const sbfr_link *l = &c->links[i];
+        sbf_info(l->f, &inf);
+        RedisModule_ReplyWithMap(ctx, 10);
+        reply_pair_ll(ctx, "Capacity", (long long)l->capacity);
+        reply_pair_ll(ctx, "Items", (long long)l->items);
+        reply_pair_dbl(ctx, "Error rate", l->error);
+        reply_pair_ll(ctx, "Bits", (long long)inf.bits);
+        reply_pair_ll(ctx, "Bytes", (long long)inf.bytes);
+        reply_pair_ll(ctx, "Hashes", inf.k);
+        reply_pair_ll(ctx, "Block bits", inf.block_bits);
+        reply_pair_dbl(ctx, "Fill ratio", inf.fill_ratio);
+        reply_pair_dbl(ctx, "False positive rate now", sbf_fpp_theory(l->f, l->items));
+        reply_pair_ll(ctx, "Saturated counters", (long long)inf.saturated);
+    }
+    return REDISMODULE_OK;
+}
+
+/* ------------------------------------------------------- SBF.DEL (counting) */
+
+int sbfr_cmd_sbf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return RedisModule_WrongArity(ctx);
+    sbfr_chain *c = sbfr_ready_chain(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
+    if (c == NULL)
+        return REDISMODULE_OK;
+    if (c->layout != SBF_COUNTING)
+        return RedisModule_ReplyWithError(ctx, "ERR SBF.DEL needs a counting filter");
+    size_t n;
+    const char *s = RedisModule_StringPtrLen(argv[2], &n);
+    sbfr_link *l = &c->links[0]; /* counting keys have one sub-filter */
+    int rc = sbf_remove(l->f, s, n);
+    if (rc == SBF_E_NOT_PRESENT)
+        return RedisModule_ReplyWithLongLong(ctx, 0);
+    if (rc != SBF_OK)
+        return RedisModule_ReplyWithError(ctx, sbf_strerror(rc));
+    if (l->items > 0) {
+        l->items--;
+        c->items--;
+    }
+    RedisModule_ReplicateVerbatim(ctx);
+    return RedisModule_ReplyWithLongLong(ctx, 1);
+}
+
+/* ------------------------------------------- SBF.EXPORTGUAVA, IMPORTGUAVA */
+
+int sbfr_cmd_sbf_exportguava(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return RedisModule_WrongArity(ctx);
+    sbfr_chain *c = sbfr_ready_chain(ctx, argv[1], REDISMODULE_READ);
+    if (c == NULL)
+        return REDISMODULE_OK;
+    if (c->layout != SBF_CLASSIC || c->nlinks != 1)
+        return RedisModule_ReplyWithError(
+            ctx, "ERR only a classic filter with one sub-filter has a Guava form");
+    void *b;
+    size_t n;
+    int rc = sbf_export_guava(c->links[0].f, &b, &n);
+    if (rc != SBF_OK)
+        return RedisModule_ReplyWithError(ctx, sbf_strerror(rc));
+    RedisModule_ReplyWithStringBuffer(ctx, b, n);
+    sbf_buffer_free(b);
+    return REDISMODULE_OK;
+}
+
+/* SBF.IMPORTGUAVA key data [CAPACITY c]: a NONSCALING classic key. Guava
+ * keeps no count: CAPACITY defaults to m*ln2/k (the n this k is optimal
+ * for), the item count to the filter's cardinality estimate. */
+int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3 && argc != 5)
+        return RedisModule_WrongArity(ctx);
+    long long cap = 0;
+    if (argc == 5) {
+        if (!sbfr_arg_is(argv[3], "CAPACITY"))
+            return RedisModule_ReplyWithError(ctx, "Unknown argument received");
+        if (RedisModule_StringToLongLong(argv[4], &cap) != REDISMODULE_OK || cap < 1 ||
+            (uint64_t)cap > SBFR_MAX_CAPACITY)
+            return RedisModule_ReplyWithError(ctx, "Bad capacity");
+    }
+    size_t len;
+    const char *buf = RedisModule_StringPtrLen(argv[2], &len);
+    if (len > sbfr_cfg.max_bytes + 6)
+        return RedisModule_ReplyWithError(ctx,
+                                          "ERR the filter would exceed the module's MAX_BYTES");
+    RedisModuleKey *key = sbfr_open_empty(ctx, argv[1]);
+    if (key == NULL)
+        return REDISMODULE_OK;
+    sbfr_chain *c;
+    sbf_filter *f;
+    int rc = sbf_import_guava(&f, buf, len);
+    if (rc != SBF_OK) {
+        RedisModule_CloseKey(key);
+        char msg[128];
+        snprintf(msg, sizeof msg, "ERR not a Guava filter: %s", sbf_strerror(rc));
+        return RedisModule_ReplyWithError(ctx, msg);
+    }
+    struct sbf_info inf;
+    sbf_info(f, &inf);
+    if (cap == 0) {
+        double n = floor((double)inf.bits * log(2.0) / inf.k);
+        cap = n < 1                           ? 1
+              : n > (double)SBFR_MAX_CAPACITY ? (long long)SBFR_MAX_CAPACITY
+                                              : (long long)n;
+    }
+    double err = sbf_fpp_classic((uint64_t)cap, inf.bits, inf.k);
+    if (!sbfr_valid_rate(err))
+        err = 0.5;
+    c = sbfr_chain_alloc(1);
+    c->nlinks = 1;
+    c->layout = SBF_CLASSIC;
+    c->expansion = 0;
+    c->error = err;
+    c->links[0].f = f;
+    c->links[0].capacity = (uint64_t)cap;
+    c->links[0].error = err;
+    c->links[0].items = c->items = (uint64_t)llround(inf.est_cardinality);
+    RedisModule_ModuleTypeSetValue(key, sbfr_type, c);
+    RedisModule_CloseKey(key);
+    RedisModule_ReplicateVerbatim(ctx);
+    return RedisModule_ReplyWithSimpleString(ctx, "OK");
+}

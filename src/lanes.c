@@ -1,0 +1,37 @@
+/*
+ * Hashes of many keys: the scalar references of the lane kernels (the
+ * ISA table's hash_bytes, xxh64_u64 and xxh64_bytes; simd/lanes.h hashes in
+ * SIMD lanes). The public entry points that dispatch to the active ISA are
+ * src/hash_batch.c (here they closed a circle lanes.c -> dispatch.c ->
+ * scalar.c -> lanes.c).
+ *
+ * MurmurHash3_x64_128 is ours (src/murmur3.c). XXH64 is Debian's
+ * libxxhash-dev, compiled in as src/persist.c compiles XXH3 (XXH_INLINE_ALL:
+ * internal linkage, no run-time dependency, nothing exported); the lanes are
+ * our own code, bit-exact with it.
+ */
+#include "sbf_internal.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+void sbfi_hash_bytes_scalar(const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t seed, uint64_t *h1, uint64_t *h2)
+{
+    for (size_t i = 0; i < n; i++)
+        sbfi_hash_key(keys[i], lens[i], seed, &h1[i], &h2[i]);
+}
+
+void sbfi_xxh64_u64_scalar(const uint64_t *keys, size_t n, uint64_t *h)
+{
+    for (size_t i = 0; i < n; i++)
+        h[i] = (uint64_t)XXH64(&keys[i], 8, 0); /* little-endian target */
+}
+
+void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
+                             size_t n, uint64_t *h)
+{
+    static const unsigned char none[1];
+    for (size_t i = 0; i < n; i++)
+        h[i] = (uint64_t)XXH64(keys[i] != NULL ? keys[i] : none, lens[i], 0);
+}

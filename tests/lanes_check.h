@@ -1,0 +1,303 @@
+/*
+ * The checks of the lane hash kernels (an ISA table's hash_bytes,
+ * xxh64_u64, xxh64_bytes) against the one-key definitions
+ * (sbf_murmur3_x64_128, sbf_xxh64 = libxxhash's XXH64), shared by the
+ * Criterion suite (tests/test_lanes.c) and the plain-C conformance program
+ * that runs under qemu-aarch64 (tests/conformance.c). Test code only; each
+ * check returns 0 or fills `why` with its first mismatch and returns 1, so
+ * each caller fails its own way.
+ */
+#ifndef SBF_LANES_CHECK_H_47A1D9E2
+#define SBF_LANES_CHECK_H_47A1D9E2
+
+#define _DEFAULT_SOURCE 1 /* mmap's MAP_ANONYMOUS */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "simdbloom.h"
+#include "sbf_internal.h"
+#include "equiv.h"
+
+#define LC_WHY 256
+#define LC_SENTINEL UINT64_C(0x5a5a5a5a5a5a5a5a)
+
+/* XXH64 (seed 0) of xxHash's sanity buffer (cli/xsum_sanity_check.c:
+ * byte i is the top byte of PRIME32 * PRIME64^i), as xxHash publishes them. */
+static const struct { size_t len; uint64_t h; } lc_xxh64_published[] = {
+    { 0, UINT64_C(0xEF46DB3751D8E999) },   { 1, UINT64_C(0xE934A84ADB052768) },
+    { 4, UINT64_C(0x9136A0DCA57457EE) },   { 14, UINT64_C(0x8282DCC4994E35C8) },
+    { 222, UINT64_C(0xB641AE8CB691C174) },
+};
+
+static inline void lc_sanity_buffer(unsigned char *b, size_t len)
+{
+    uint64_t g = 2654435761u;
+    for (size_t i = 0; i < len; i++) {
+        b[i] = (unsigned char)(g >> 56);
+        g *= UINT64_C(11400714785074694797);
+    }
+}
+
+/* Hashes keys[0..n) with kt's three kernels (h1/h2/x have n + 1 entries: the
+ * last must keep its sentinel) and compares with the one-key definitions. */
+static inline int lc_compare(const sbfi_kernels *kt, const void *const *keys,
+                             const size_t *lens, size_t n, uint32_t seed,
+                             uint64_t *h1, uint64_t *h2, uint64_t *x,
+                             const char *what, char *why)
+{
+    h1[n] = h2[n] = x[n] = LC_SENTINEL;
+    kt->hash_bytes(keys, lens, n, seed, h1, h2);
+    kt->xxh64_bytes(keys, lens, n, x);
+    if (h1[n] != LC_SENTINEL || h2[n] != LC_SENTINEL || x[n] != LC_SENTINEL) {
+        snprintf(why, LC_WHY, "%s: %s: n %zu: a result written past n", kt->name, what, n);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r[2];
+        sbf_murmur3_x64_128(keys[i], lens[i], seed, r);
+        if (h1[i] != r[0] || h2[i] != r[1]) {
+            snprintf(why, LC_WHY, "%s: %s: murmur3 key %zu of %zu (len %zu, seed %u)",
+                     kt->name, what, i, n, lens[i], seed);
+            return 1;
+        }
+        if (x[i] != sbf_xxh64(keys[i], lens[i])) {
+            snprintf(why, LC_WHY, "%s: %s: xxh64 key %zu of %zu (len %zu)", kt->name,
+                     what, i, n, lens[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Work space for n keys of up to maxlen bytes each. */
+typedef struct lc_space {
+    unsigned char *buf;
+    const void **keys;
+    size_t *lens;
+    uint64_t *h1, *h2, *x;
+} lc_space;
+
+static inline int lc_alloc(lc_space *s, size_t n, size_t maxlen)
+{
+    s->buf = malloc(n * (maxlen + 64) + 64);
+    s->keys = malloc((n + 1) * sizeof *s->keys);
+    s->lens = malloc((n + 1) * sizeof *s->lens);
+    s->h1 = malloc((n + 1) * 8);
+    s->h2 = malloc((n + 1) * 8);
+    s->x = malloc((n + 1) * 8);
+    return s->buf && s->keys && s->lens && s->h1 && s->h2 && s->x;
+}
+
+static inline void lc_free(lc_space *s)
+{
+    free(s->buf);
+    free(s->keys);
+    free(s->lens);
+    free(s->h1);
+    free(s->h2);
+    free(s->x);
+}
+
+/* n keys of random lengths lo..hi, each starting at offset `align` from a
+ * 64-byte boundary of the buffer (align < 0: random offsets), random bytes. */
+static inline void lc_fill(lc_space *s, size_t n, size_t lo, size_t hi, int align,
+                           uint64_t *rng)
+{
+    unsigned char *at = s->buf + (64 - (uintptr_t)s->buf % 64) % 64;
+    for (size_t i = 0; i < n; i++) {
+        const size_t len = lo + equiv_splitmix(rng) % (hi - lo + 1);
+        const size_t off = align >= 0 ? (size_t)align : equiv_splitmix(rng) % 64;
+        s->keys[i] = at + off;
+        s->lens[i] = len;
+        for (size_t j = 0; j < len; j++)
+            at[off + j] = (unsigned char)equiv_splitmix(rng);
+        at += (off + len + 63) / 64 * 64;
+    }
+}
+
+/* Batches of every size 0 .. 40 and a few large ones, lengths lo..hi, with
+ * random alignments; seeds 0 and 0xdeadbeef. */
+static inline int lc_batches(const sbfi_kernels *kt, size_t lo, size_t hi, char *why)
+{
+    static const size_t big[] = { 63, 64, 65, 100, 1000 };
+    lc_space s;
+    uint64_t rng = 1234 + lo * 7 + hi;
+    int bad = 0;
+    if (!lc_alloc(&s, 1000, hi)) {
+        snprintf(why, LC_WHY, "out of memory");
+        return 1;
+    }
+    for (size_t n = 0; n <= 45 && !bad; n++) {
+        lc_fill(&s, n, lo, hi, -1, &rng);
+        bad = lc_compare(kt, s.keys, s.lens, n, (uint32_t)(n & 1 ? 0xdeadbeef : 0), s.h1,
+                         s.h2, s.x, "batch sizes", why);
+    }
+    for (size_t b = 0; b < sizeof big / sizeof big[0] && !bad; b++) {
+        lc_fill(&s, big[b], lo, hi, -1, &rng);
+        bad = lc_compare(kt, s.keys, s.lens, big[b], 7, s.h1, s.h2, s.x, "large batch", why);
+    }
+    lc_free(&s);
+    return bad;
+}
+
+/* Random lengths 0..1000 starting at every offset 0..63 from a line. */
+static inline int lc_alignments(const sbfi_kernels *kt, char *why)
+{
+    lc_space s;
+    uint64_t rng = 99;
+    int bad = 0;
+    if (!lc_alloc(&s, 40, 1000)) {
+        snprintf(why, LC_WHY, "out of memory");
+        return 1;
+    }
+    for (int a = 0; a < 64 && !bad; a++) {
+        lc_fill(&s, 40, 0, 1000, a, &rng);
+        bad = lc_compare(kt, s.keys, s.lens, 40, (uint32_t)a, s.h1, s.h2, s.x,
+                         "every alignment", why);
+    }
+    lc_free(&s);
+    return bad;
+}
+
+/* Every length 0..max, LANES + 1 keys of it in one batch, then every length
+ * in one mixed batch. */
+static inline int lc_every_length(const sbfi_kernels *kt, size_t max, char *why)
+{
+    lc_space s;
+    uint64_t rng = 5;
+    int bad = 0;
+    if (!lc_alloc(&s, max + 1, max)) {
+        snprintf(why, LC_WHY, "out of memory");
+        return 1;
+    }
+    for (size_t len = 0; len <= max && !bad; len++) {
+        lc_fill(&s, 17, len, len, -1, &rng);
+        bad = lc_compare(kt, s.keys, s.lens, 17, 1, s.h1, s.h2, s.x, "one length", why);
+    }
+    if (!bad) {
+        lc_fill(&s, max + 1, 0, max, -1, &rng);
+        for (size_t i = 0; i <= max; i++) /* lengths 0, 1, ..., max in order */
+            s.lens[i] = i;
+        bad = lc_compare(kt, s.keys, s.lens, max + 1, 2, s.h1, s.h2, s.x, "lengths in order",
+                         why);
+    }
+    lc_free(&s);
+    return bad;
+}
+
+/*
+ * Keys that end where a page ends, with the next page unreadable, and keys
+ * that start where a page starts after an unreadable one: a kernel that
+ * reads a byte past a key's end (or before its start) faults here. Lengths
+ * 0..max, mixed in batches of 37.
+ */
+static inline int lc_page_edges(const sbfi_kernels *kt, size_t max, char *why)
+{
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t n = 37;
+    unsigned char *m = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                            -1, 0);
+    const void *keys[37];
+    size_t lens[37];
+    uint64_t h1[38], h2[38], x[38], rng = 77;
+    int bad = 0;
+    if (m == MAP_FAILED || max > pg) {
+        snprintf(why, LC_WHY, "cannot map the guard pages");
+        return 1;
+    }
+    for (size_t i = 0; i < pg; i++)
+        m[pg + i] = (unsigned char)equiv_splitmix(&rng);
+    if (mprotect(m, pg, PROT_NONE) != 0 || mprotect(m + 2 * pg, pg, PROT_NONE) != 0) {
+        munmap(m, 3 * pg);
+        snprintf(why, LC_WHY, "mprotect failed");
+        return 1;
+    }
+    for (size_t first = 0; first <= max && !bad; first += n) {
+        for (size_t i = 0; i < n; i++) {
+            lens[i] = (first + i) % (max + 1);
+            keys[i] = m + 2 * pg - lens[i]; /* ends at the guard page */
+        }
+        bad = lc_compare(kt, keys, lens, n, 3, h1, h2, x, "keys ending at a page end", why);
+        for (size_t i = 0; i < n && !bad; i++)
+            keys[i] = m + pg; /* starts after the first guard page */
+        if (!bad)
+            bad = lc_compare(kt, keys, lens, n, 4, h1, h2, x, "keys at a page start", why);
+    }
+    munmap(m, 3 * pg);
+    return bad;
+}
+
+/* xxh64_u64 against XXH64 of the 8 LE bytes: batches 0..70 at offsets, big. */
+static inline int lc_xxh_u64(const sbfi_kernels *kt, size_t big, char *why)
+{
+    uint64_t *keys = equiv_keys(big, 4242), *h = malloc((big + 16) * 8);
+    int bad = 0;
+    if (keys == NULL || h == NULL) {
+        free(keys);
+        free(h);
+        snprintf(why, LC_WHY, "out of memory");
+        return 1;
+    }
+    keys[0] = 0;
+    keys[1] = UINT64_MAX;
+    for (size_t n = 0; n <= 70 && !bad; n++) {
+        const size_t ko = n % 8, ho = (n / 8) % 8;
+        h[ho + n] = LC_SENTINEL;
+        kt->xxh64_u64(keys + ko, n, h + ho);
+        bad = h[ho + n] != LC_SENTINEL;
+        for (size_t i = 0; i < n && !bad; i++)
+            bad = h[ho + i] != sbf_xxh64(&keys[ko + i], 8);
+        if (bad)
+            snprintf(why, LC_WHY, "%s: xxh64_u64 of %zu keys", kt->name, n);
+    }
+    if (!bad) {
+        kt->xxh64_u64(keys, big, h);
+        for (size_t i = 0; i < big && !bad; i++)
+            if (h[i] != sbf_xxh64(&keys[i], 8)) {
+                snprintf(why, LC_WHY, "%s: xxh64_u64 key %zu of %zu", kt->name, i, big);
+                bad = 1;
+            }
+    }
+    free(keys);
+    free(h);
+    return bad;
+}
+
+/* The published XXH64 values, through xxh64_bytes (each length in a batch
+ * of 9 copies) and, for 8-byte keys, xxh64_u64 of the same bytes. */
+static inline int lc_xxh_published(const sbfi_kernels *kt, char *why)
+{
+    unsigned char buf[222];
+    lc_sanity_buffer(buf, sizeof buf);
+    for (size_t v = 0; v < sizeof lc_xxh64_published / sizeof lc_xxh64_published[0]; v++) {
+        const void *keys[9];
+        size_t lens[9];
+        uint64_t x[9];
+        for (int i = 0; i < 9; i++) {
+            keys[i] = buf;
+            lens[i] = lc_xxh64_published[v].len;
+        }
+        kt->xxh64_bytes(keys, lens, 9, x);
+        for (int i = 0; i < 9; i++)
+            if (x[i] != lc_xxh64_published[v].h) {
+                snprintf(why, LC_WHY, "%s: published XXH64 of %zu bytes, lane %d", kt->name,
+                         lens[i], i);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* Every check, for conformance.c: the number that failed (why: the last). */
+static inline int lc_all(const sbfi_kernels *kt, char *why)
+{
+    return lc_xxh_published(kt, why) + lc_xxh_u64(kt, 20000, why) +
+           lc_batches(kt, 0, 20, why) + lc_batches(kt, 8, 64, why) +
+           lc_batches(kt, 0, 300, why) + lc_alignments(kt, why) +
+           lc_every_length(kt, 300, why) + lc_page_edges(kt, 300, why);
+}
+
+#endif /* SBF_LANES_CHECK_H_47A1D9E2 */
