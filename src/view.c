@@ -42,8 +42,8 @@ int sbf_view_get(const sbf_filter *f, sbf_view *out)
 
 int sbf_view_get_writable(sbf_filter *f, sbf_view *out)
 {
-    SBFI_RETURN_IF(f == NULL || out == NULL, SBF_E_NULL);
-    SBFI_RETURN_IF(f->readonly, SBF_E_READONLY); /* files: sbf_map */
+    SBFI_RETURN_IF(out == NULL, SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
     SBFI_ASSERT(sbfi_filter_ok(f));
     fill(f, out);
     out->writable = 1;
@@ -55,8 +55,7 @@ int sbf_view_get_writable(sbf_filter *f, sbf_view *out)
 
 int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    SBFI_RETURN_IF(f != NULL && f->readonly, SBF_E_READONLY); /* files: sbf_map */
-    SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
     SBFI_ASSERT(sbfi_filter_ok(f));
     sbfi_count_added(f, 1);
     return (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
