@@ -160,7 +160,7 @@ INLINE_FLAGS_portable := -DSBF_INLINE_ISA=1
 INLINE_FLAGS_avx2     := -DSBF_INLINE_ISA=3 -mavx2 -mbmi2
 INLINE_FLAGS_avx512   := -DSBF_INLINE_ISA=4 -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2
 INLINE_OBJ := $(INLINE_PATHS:%=$(BUILD)/obj/tests/inline_ops_%.o)
-$(BUILD)/obj/tests/inline_ops_%.o: tests/inline_ops.c $(FLAGS_STAMP)
+$(INLINE_OBJ): $(BUILD)/obj/tests/inline_ops_%.o: tests/inline_ops.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< ($*)")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(INLINE_FLAGS_$*) -DINLINE_OPS=inline_ops_$* -c $< -o $@
