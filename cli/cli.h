@@ -4,7 +4,8 @@
  *   sbf.c          main and the command table (from commands.def)
  *   cli_args.c     argv: options, positionals, numbers
  *   cli_msg.c      errors, usage errors, escaping of keys and JSON strings
- *   cli_keys.c     key readers: lines in batches, --u64 parsing
+ *   cli_keys.c     key readers: lines in batches, typed keys (--u64, --type)
+ *   cli_numbers.c  text to numbers (key lines, option values), decimal only
  *   cli_files.c    opening and saving filters of any format
  *   cli_progress.c the progress line on a terminal
  *   cmd_*.c        one file per command (or family of commands)
@@ -45,7 +46,14 @@ void fail_code(const char *file, int code);
 /* The help text on standard output, then exit 0. */
 __attribute__((noreturn))
 void print_help(const char *text);
-void json_string(const char *s);
+/* len bytes of s for a message: printable ASCII as is, C escapes (\\r,
+ * \\n, \\t, \\\\, \\', \\xHH) for the rest, at most SHOW_MAX bytes then
+ * "...". The result lives until four more calls. */
+#define SHOW_MAX 40
+const char *show_text(const void *s, size_t len);
+/* s as a JSON string: UTF-8 as is, bytes that are not UTF-8 as U+FFFD.
+ * Returns 1 when a byte was replaced. */
+int json_string(const char *s);
 void json_double(double v);
 
 /* ----------------------------------------------------------- cli_args.c */
@@ -72,8 +80,24 @@ void parse_args(int argc, char **argv, const char *spec, const char *help, int n
 const char *opt_val(const args *a, const char *name);
 /* 1 when a flag (or valued option) was given. */
 int opt_flag(const args *a, const char *name);
-/* A non-negative integer option (usage error otherwise). */
+
+/* -------------------------------------------------------- cli_numbers.c */
+
+/* A decimal 64-bit unsigned integer, the whole of p[0..len): 1, else 0. */
+int num_u64(const unsigned char *p, size_t len, uint64_t *out);
+/* [+|-] and decimal digits, within int64. */
+int num_i64(const unsigned char *p, size_t len, int64_t *out);
+/* strtod's / strtof's syntax, no leading white space, no trailing bytes; a
+ * finite number too large for the type is refused (underflow rounds). */
+int num_f64(const unsigned char *p, size_t len, double *out);
+int num_f32(const unsigned char *p, size_t len, float *out);
+/* A decimal integer option (usage error otherwise: sign, hex, space). */
 uint64_t parse_u64_arg(const char *opt, const char *s);
+/* A count: 5000, 1e6, 2.5e3, 10M (suffixes k/K 10^3, M 10^6, G 10^9,
+ * T 10^12); a whole number. 1 ok, 0 syntax, -1 above 2^64-1, -2 not whole. */
+int num_count(const char *s, uint64_t *out);
+/* A decimal real (digits, point, exponent; no sign, hex, inf or nan). */
+int num_decimal(const char *s, double *out);
 
 /* ---------------------------------------------------------- cli_files.c */
 
@@ -81,9 +105,22 @@ enum { FMT_SBF1 = 1, FMT_SBF2 = 2, FMT_GUAVA = 3 };
 extern const char *const layout_names[4];
 extern const char *const format_names[4];
 
-/* Opens a filter of any format. writable: into our own memory (sbf_load),
- * else a verified read-only mapping when the file allows it. */
-sbf_filter *open_filter(const char *path, int writable, int *fmt_out);
+/* How open_filter reads a file of our format (Guava's is always parsed
+ * whole; version 1 is always loaded, every checksum checked). */
+enum {
+    OPEN_QUERY,    /* a read-only mapping, header checked, data read on demand */
+    OPEN_VERIFY,   /* a read-only mapping, every checksum checked first */
+    OPEN_WRITABLE  /* the library's own memory (sbf_load), every checksum checked */
+};
+/* Opens a filter of any format (errors exit). A mapping is guarded: if
+ * another program truncates the file, touching a lost page ends sbf with a
+ * message and status 1 rather than SIGBUS. */
+sbf_filter *open_filter(const char *path, int mode, int *fmt_out);
+/* An exclusive lock (flock) on the file path names, for a read-modify-write:
+ * waits while another sbf holds it; returns the descriptor that holds it
+ * (close it, or exit, to release), or -1 when path is not a regular file.
+ * A missing file exits with a message. */
+int lock_path(const char *path);
 /* Our own format, writable (add, remove). */
 sbf_filter *open_own(const char *path);
 void save(const sbf_filter *f, const char *path);
@@ -91,28 +128,57 @@ void save_guava(const sbf_filter *f, const char *path);
 
 /* ----------------------------------------------------------- cli_keys.c */
 
+/* What a key line is hashed as (--u64, --type): the value's Parquet PLAIN
+ * encoding. string: the line's bytes; u64 (--u64): decimal 0..2^64-1, 8
+ * bytes LE (sbf_add_u64); int64: signed decimal, 8 bytes LE; int32: 4
+ * bytes LE; float / double: strtod's syntax (-0, inf, nan included), the
+ * IEEE bytes LE. */
+enum { KEY_STRING, KEY_U64, KEY_INT32, KEY_INT64, KEY_FLOAT, KEY_DOUBLE };
+/* The options a command that reads keys puts in its spec, and their help. */
+#define KEY_OPTS " --u64 --type= --binary "
+#define KEY_SYNOPSIS "[--type T | --u64] [--binary]"
+#define KEY_HELP \
+    "A line's key is its bytes without the newline and without one trailing\n" \
+    "\\r (a CRLF file means what its LF twin means); --binary keeps every byte.\n" \
+    "--type string|int32|int64|float|double hashes each line's value as its\n" \
+    "Parquet PLAIN encoding: int32 4 bytes, int64 8 bytes, little-endian\n" \
+    "(signed decimal); float, double: the IEEE bytes little-endian (strtod's\n" \
+    "syntax: 1.5, -0, 1e-3, inf, nan); string: the line's bytes (the default).\n" \
+    "--u64: a decimal 0..2^64-1 as its 8 little-endian bytes (sbf_add_u64).\n"
+
 typedef struct keyreader {
     const char *name;   /* for messages */
     int fd;
+    int type, binary;   /* KEY_*; --binary: keep a trailing \r */
+    int words;          /* the batch's keys are in u (8-byte types) */
     unsigned char *buf;
     size_t cap, start, end;
     int eof;
     uint64_t line;      /* lines consumed */
     uint64_t bytes_in, total; /* progress: bytes read, file size (0: unknown) */
-    const void **keys;  /* one batch: line pointers, lengths, --u64 values */
+    const void **keys;  /* one batch: pointers and lengths (byte keys) */
     size_t *lens;
-    uint64_t *u;
+    uint64_t *u;        /* 8-byte values (words) */
+    uint32_t *w32;      /* 4-byte values, keys[] point at them */
 } keyreader;
 
+/* The key type from --u64 / --type (usage errors exit); *binary from --binary. */
+int key_options(const args *a, int *binary);
 /* path NULL or "-": standard input. */
-void kr_open(keyreader *kr, const char *path);
+void kr_open(keyreader *kr, const char *path, int type, int binary);
 void kr_close(keyreader *kr);
 /* Up to BATCH complete lines (a last line without newline counts at end of
  * input) as pointers into the buffer, valid until the next call. Returns
- * the count; 0 at end of input. */
+ * the count; 0 at end of input. Lines only: no parsing. */
 size_t kr_lines(keyreader *kr);
-/* The n lines of the batch as decimal u64 into kr->u; a bad line exits. */
-void parse_batch_u64(keyreader *kr, size_t n);
+/* The next batch as keys of kr->type (a bad line exits naming it). */
+size_t kr_next(keyreader *kr);
+/* The batch's n keys on a filter (the sbf_* return). */
+int keys_add(sbf_filter *f, const keyreader *kr, size_t n);
+size_t keys_contains(const sbf_filter *f, const keyreader *kr, size_t n, uint8_t *out);
+int key_remove(sbf_filter *f, const keyreader *kr, size_t i);
+/* A number from key i, for --parse-only's checksum. */
+uint64_t key_sum(const keyreader *kr, size_t i);
 
 /* ------------------------------------------------------- cli_progress.c */
 
@@ -125,6 +191,9 @@ typedef struct progress {
 void progress_start(progress *pg);
 /* A line on stderr when it is a terminal and the work took over a second. */
 void progress_tick(progress *pg, const keyreader *kr, const char *verb);
+/* The same for bytes of a file: "verifying 42% of F (1.2 GB/s)". */
+void progress_bytes(progress *pg, uint64_t done, uint64_t total, const char *verb,
+                    const char *name);
 void progress_end(progress *pg);
 
 #endif

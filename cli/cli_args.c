@@ -4,24 +4,11 @@
  * value) and reads them back by name, so a new command needs no change
  * here.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-uint64_t parse_u64_arg(const char *opt, const char *s)
-{
-    char *end;
-    errno = 0;
-    if (s[0] == '-' || s[0] == '\0')
-        usage_error("%s: not a non-negative integer: '%s'", opt, s);
-    const unsigned long long v = strtoull(s, &end, 0);
-    if (errno != 0 || *end != '\0')
-        usage_error("%s: not a non-negative integer: '%s'", opt, s);
-    return (uint64_t)v;
-}
 
 /* The index of option `name` (nl bytes) in spec, or -1; *takes_value set
  * when the spec entry ends in '='. */
@@ -72,9 +59,18 @@ void parse_args(int argc, char **argv, const char *spec, const char *help, int n
         const char *eq = strchr(s, '=');
         const size_t nl = eq ? (size_t)(eq - s) : strlen(s);
         int valued = 0;
-        const int idx = nl < 32 ? spec_find(spec, s, nl, &valued) : -1;
+        int idx = nl < 32 ? spec_find(spec, s, nl, &valued) : -1;
+        if (idx < 0 && s[1] != '-' && s[1] != '\0') {
+            /* a short option with its value attached: -n5000 */
+            idx = spec_find(spec, s, 2, &valued);
+            if (idx >= 0 && idx < ARGS_MAX_OPT && valued) {
+                a->val[idx] = s + 2;
+                continue;
+            }
+            idx = -1;
+        }
         if (idx < 0 || idx >= ARGS_MAX_OPT)
-            usage_error("%s: unknown option '%s'", argv[1], s);
+            usage_error("%s: unknown option '%s'", argv[1], show_text(s, strlen(s)));
         if (!valued) {
             if (eq)
                 usage_error("%s: option '%.*s' takes no value", argv[1], (int)nl, s);

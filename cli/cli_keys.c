@@ -1,8 +1,10 @@
 /*
  * sbf: key readers. Keys are lines of a file or of standard input, read in
- * 4 MiB chunks and handed out in batches of pointers into the buffer; the
- * --u64 form parses each line as a decimal 64-bit integer, eight digits at
- * a time.
+ * 4 MiB chunks and handed out in batches of pointers into the buffer. A
+ * line's key is its bytes without the newline and, unless --binary, without
+ * one trailing \r (a CRLF file means what its LF twin means). --u64 and
+ * --type turn each line into the bytes a value's type hashes: Parquet's
+ * PLAIN encoding, little-endian (cli/cli.h, key types).
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -16,12 +18,32 @@
 #include "cli.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#  error "the --u64 parser reads 8 digits as a little-endian word"
+#  error "typed keys are stored as their little-endian bytes by plain copies"
 #endif
 
-void kr_open(keyreader *kr, const char *path)
+static const char *const type_names[] = { "string", "u64", "int32", "int64", "float", "double" };
+
+int key_options(const args *a, int *binary)
+{
+    const char *t = opt_val(a, "--type");
+    *binary = opt_flag(a, "--binary");
+    if (t != NULL && opt_flag(a, "--u64"))
+        usage_error("--u64 and --type are exclusive (--u64 is unsigned; --type int64 signed)");
+    if (t == NULL)
+        return opt_flag(a, "--u64") ? KEY_U64 : KEY_STRING;
+    for (int i = 0; i < (int)(sizeof type_names / sizeof type_names[0]); i++)
+        if (i != KEY_U64 && strcmp(t, type_names[i]) == 0)
+            return i;
+    usage_error("--type: unknown type '%s' (string, int32, int64, float, double)",
+                show_text(t, strlen(t)));
+}
+
+void kr_open(keyreader *kr, const char *path, int type, int binary)
 {
     memset(kr, 0, sizeof *kr);
+    kr->type = type;
+    kr->binary = binary;
+    kr->words = type == KEY_U64 || type == KEY_INT64 || type == KEY_DOUBLE;
     if (path == NULL || strcmp(path, "-") == 0) {
         kr->name = "standard input";
         kr->fd = STDIN_FILENO;
@@ -39,7 +61,8 @@ void kr_open(keyreader *kr, const char *path)
     kr->keys = malloc(BATCH * sizeof *kr->keys);
     kr->lens = malloc(BATCH * sizeof *kr->lens);
     kr->u = malloc(BATCH * sizeof *kr->u);
-    if (!kr->buf || !kr->keys || !kr->lens || !kr->u)
+    kr->w32 = malloc(BATCH * sizeof *kr->w32);
+    if (!kr->buf || !kr->keys || !kr->lens || !kr->u || !kr->w32)
         fail("out of memory");
 }
 
@@ -51,6 +74,7 @@ void kr_close(keyreader *kr)
     free(kr->keys);
     free(kr->lens);
     free(kr->u);
+    free(kr->w32);
 }
 
 /* Refills: keeps the unconsumed tail, reads more. Returns 0 at end. */
@@ -86,16 +110,12 @@ static int kr_fill(keyreader *kr)
     }
 }
 
-/*
- * Up to BATCH complete lines (a last line without newline counts at end of
- * input) as pointers into the buffer, valid until the next call.
- * Returns the count; 0 at end of input.
- */
 size_t kr_lines(keyreader *kr)
 {
     const void **keys = kr->keys;
     size_t *lens = kr->lens;
     const size_t max = BATCH;
+    const size_t strip_cr = !kr->binary;
     size_t n = 0;
     for (;;) {
         while (n < max && kr->start < kr->end) {
@@ -106,8 +126,10 @@ size_t kr_lines(keyreader *kr)
                     break;
                 nl = kr->buf + kr->end; /* last line, no newline */
             }
+            size_t len = (size_t)(nl - p);
+            len -= strip_cr & (len > 0 && p[len - 1] == '\r');
             keys[n] = p;
-            lens[n] = (size_t)(nl - p);
+            lens[n] = len;
             n++;
             kr->line++;
             kr->start = (size_t)(nl - kr->buf) + (nl < kr->buf + kr->end);
@@ -117,67 +139,88 @@ size_t kr_lines(keyreader *kr)
     }
 }
 
-/* 1 when the 8 bytes of x (little-endian load) are all ASCII digits: high
- * nibble 3, and adding 6 to each byte does not carry into the high nibble
- * (0x3a..0x3f would); no byte can carry into the next. */
-static int digits8(uint64_t x)
+__attribute__((noreturn))
+static void bad_line(const keyreader *kr, size_t n, size_t i, const char *what)
 {
-    const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0), three = UINT64_C(0x3030303030303030);
-    return (x & hi) == three && ((x + UINT64_C(0x0606060606060606)) & hi) == three;
+    fail("%s: line %llu: not %s: '%s'", kr->name, (unsigned long long)(kr->line - n + i + 1),
+         what, show_text(kr->keys[i], kr->lens[i]));
 }
 
-/* The value of 8 ASCII digits (first digit in the low byte), with three
- * multiply-add steps that combine neighbours: pairs, then fours, then
- * eights. */
-static uint64_t value8(uint64_t x)
+/* The batch's lines as values of kr->type, in u (8-byte types) or in w32
+ * with keys/lens pointing at them (4-byte types). */
+static void parse_batch(keyreader *kr, size_t n)
 {
-    x -= UINT64_C(0x3030303030303030);           /* bytes d0..d7 */
-    x = x * 10 + (x >> 8);                       /* byte 2i: 10*d2i + d2i+1 */
-    x = ((x & UINT64_C(0x000000ff000000ff)) * (100 + (UINT64_C(1000000) << 32)) +
-         ((x >> 16) & UINT64_C(0x000000ff000000ff)) * (1 + (UINT64_C(10000) << 32))) >> 32;
-    return x;
-}
-
-/* A decimal 64-bit integer, the whole line. Up to 19 digits cannot
- * overflow (10^19 - 1 < 2^64), so only a 20th digit is checked. */
-static int parse_u64(const unsigned char *p, size_t len, uint64_t *out)
-{
-    if (len == 0 || len > 20)
-        return 0;
-    const size_t head = len < 19 ? len : 19;
-    uint64_t v = 0;
-    size_t i = 0;
-    for (; i + 8 <= head; i += 8) {
-        uint64_t x;
-        memcpy(&x, p + i, 8);
-        if (!digits8(x))
-            return 0;
-        v = v * 100000000u + value8(x);
-    }
-    for (; i < head; i++) {
-        const unsigned d = (unsigned)p[i] - '0';
-        if (d > 9)
-            return 0;
-        v = v * 10 + d;
-    }
-    if (len == 20) {
-        const unsigned d = (unsigned)p[19] - '0';
-        if (d > 9 || v > (UINT64_MAX - d) / 10)
-            return 0;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 1;
-}
-
-void parse_batch_u64(keyreader *kr, size_t n)
-{
-    const void *const *keys = kr->keys;
+    const unsigned char *const *k = (const unsigned char *const *)kr->keys;
     const size_t *lens = kr->lens;
-    uint64_t *out = kr->u;
-    for (size_t i = 0; i < n; i++)
-        if (!parse_u64(keys[i], lens[i], &out[i]))
-            fail("%s: line %llu: not a decimal 64-bit integer: '%.*s'", kr->name,
-                 (unsigned long long)(kr->line - n + i + 1),
-                 (int)(lens[i] < 40 ? lens[i] : 40), (const char *)keys[i]);
+    for (size_t i = 0; i < n; i++) {
+        int64_t s;
+        double d;
+        float x;
+        switch (kr->type) {
+        case KEY_U64:
+            if (!num_u64(k[i], lens[i], &kr->u[i]))
+                bad_line(kr, n, i, "a decimal 64-bit integer");
+            break;
+        case KEY_INT64:
+            if (!num_i64(k[i], lens[i], &s))
+                bad_line(kr, n, i, "a decimal int64 (-9223372036854775808..9223372036854775807)");
+            kr->u[i] = (uint64_t)s;
+            break;
+        case KEY_INT32:
+            if (!num_i64(k[i], lens[i], &s) || s < INT32_MIN || s > INT32_MAX)
+                bad_line(kr, n, i, "a decimal int32 (-2147483648..2147483647)");
+            kr->w32[i] = (uint32_t)(int32_t)s;
+            break;
+        case KEY_DOUBLE:
+            if (!num_f64(k[i], lens[i], &d))
+                bad_line(kr, n, i, "a double (strtod's syntax, within its range)");
+            memcpy(&kr->u[i], &d, 8);
+            break;
+        default: /* KEY_FLOAT */
+            if (!num_f32(k[i], lens[i], &x))
+                bad_line(kr, n, i, "a float (strtod's syntax, within its range)");
+            memcpy(&kr->w32[i], &x, 4);
+            break;
+        }
+    }
+    if (kr->type == KEY_INT32 || kr->type == KEY_FLOAT)
+        for (size_t i = 0; i < n; i++) {
+            kr->keys[i] = &kr->w32[i];
+            kr->lens[i] = 4;
+        }
+}
+
+size_t kr_next(keyreader *kr)
+{
+    const size_t n = kr_lines(kr);
+    if (n > 0 && kr->type != KEY_STRING)
+        parse_batch(kr, n);
+    return n;
+}
+
+/* ------------------------------------------------- the batch on a filter */
+
+int keys_add(sbf_filter *f, const keyreader *kr, size_t n)
+{
+    return kr->words ? sbf_add_u64(f, kr->u, n) : sbf_add_batch(f, kr->keys, kr->lens, n);
+}
+
+size_t keys_contains(const sbf_filter *f, const keyreader *kr, size_t n, uint8_t *out)
+{
+    return kr->words ? sbf_contains_u64(f, kr->u, n, out)
+                     : sbf_contains_batch(f, kr->keys, kr->lens, n, out);
+}
+
+int key_remove(sbf_filter *f, const keyreader *kr, size_t i)
+{
+    return kr->words ? sbf_remove(f, &kr->u[i], 8) : sbf_remove(f, kr->keys[i], kr->lens[i]);
+}
+
+uint64_t key_sum(const keyreader *kr, size_t i)
+{
+    if (kr->words)
+        return kr->u[i];
+    if (kr->type == KEY_STRING)
+        return kr->lens[i];
+    return kr->w32[i];
 }

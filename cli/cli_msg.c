@@ -48,18 +48,81 @@ void print_help(const char *text)
     exit(EXIT_SUCCESS);
 }
 
-void json_string(const char *s)
+const char *show_text(const void *s, size_t len)
 {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
-        else if (*p < 0x20)
-            printf("\\u%04x", *p);
+    static char ring[4][4 * SHOW_MAX + 8];
+    static unsigned next;
+    char *out = ring[next++ % 4], *o = out;
+    const unsigned char *p = s;
+    const size_t n = len < SHOW_MAX ? len : SHOW_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = p[i];
+        const char *esc = c == '\\' ? "\\\\" : c == '\'' ? "\\'" : c == '\r' ? "\\r"
+                        : c == '\n' ? "\\n" : c == '\t' ? "\\t" : NULL;
+        if (esc != NULL)
+            o += sprintf(o, "%s", esc);
+        else if (c < 0x20 || c >= 0x7f)
+            o += sprintf(o, "\\x%02x", c);
         else
-            putchar(*p);
+            *o++ = (char)c;
+    }
+    if (len > n)
+        o += sprintf(o, "...");
+    *o = '\0';
+    return out;
+}
+
+/* The length of the valid UTF-8 sequence at p (1..4), or 0 when the bytes
+ * there are not one (stray continuation, overlong form, surrogate, above
+ * U+10FFFF, cut short). p is NUL-terminated. */
+static size_t utf8_len(const unsigned char *p)
+{
+    const unsigned c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        lo = c == 0xe0 ? 0xa0 : 0x80; /* overlong */
+        hi = c == 0xed ? 0x9f : 0xbf; /* surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        lo = c == 0xf0 ? 0x90 : 0x80; /* overlong */
+        hi = c == 0xf4 ? 0x8f : 0xbf; /* above U+10FFFF */
+    } else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+int json_string(const char *s)
+{
+    int lossy = 0;
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const size_t n = utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", stdout); /* not UTF-8: the replacement character */
+            lossy = 1;
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            printf("\\%c", *p++);
+        } else if (*p < 0x20) {
+            printf("\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, n, stdout);
+            p += n;
+        }
     }
     putchar('"');
+    return lossy;
 }
 
 void json_double(double v)

@@ -42,6 +42,21 @@ void progress_tick(progress *pg, const keyreader *kr, const char *verb)
                 (unsigned long long)kr->line, (double)kr->line / (t - pg->t0) / 1e6);
 }
 
+void progress_bytes(progress *pg, uint64_t done, uint64_t total, const char *verb,
+                    const char *name)
+{
+    if (!pg->tty)
+        return;
+    const double t = now_s();
+    if (t - pg->t0 < 1.0 || t - pg->last < 0.25)
+        return;
+    pg->last = t;
+    pg->shown = 1;
+    fprintf(stderr, "\r%s: %s %.0f%% of %s (%.2f GB of %.2f GB, %.2f GB/s)  ", prog, verb,
+            total ? 100.0 * (double)done / (double)total : 100.0, name, (double)done / 1e9,
+            (double)total / 1e9, (double)done / (t - pg->t0) / 1e9);
+}
+
 void progress_end(progress *pg)
 {
     if (pg->shown)

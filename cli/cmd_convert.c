@@ -1,5 +1,8 @@
 /* sbf convert (between our format and Guava's), sbf union. */
+#define _GNU_SOURCE 1
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -26,7 +29,7 @@ int cmd_convert(int argc, char **argv)
     const int to_guava = strcmp(to, "guava") == 0;
     if (!to_guava && strcmp(to, "sbf") != 0)
         usage_error("convert: --to must be sbf or guava, not '%s'", to);
-    sbf_filter *f = open_filter(a.pos[0], 1, NULL);
+    sbf_filter *f = open_filter(a.pos[0], OPEN_WRITABLE, NULL);
     if (to_guava)
         save_guava(f, a.pos[1]);
     else
@@ -39,13 +42,18 @@ int cmd_union(int argc, char **argv)
 {
     args a;
     parse_args(argc, argv, " ", help_union, 3, 3, &a);
-    sbf_filter *x = open_filter(a.pos[1], 1, NULL);
-    sbf_filter *y = open_filter(a.pos[2], 0, NULL);
+    struct stat st;
+    /* OUT may be A or B: a read-modify-write, locked as sbf add's */
+    const int lock = stat(a.pos[0], &st) == 0 ? lock_path(a.pos[0]) : -1;
+    sbf_filter *x = open_filter(a.pos[1], OPEN_WRITABLE, NULL);
+    sbf_filter *y = open_filter(a.pos[2], OPEN_VERIFY, NULL);
     const int rc = sbf_union(x, y);
     if (rc != SBF_OK)
         fail("%s, %s: %s", a.pos[1], a.pos[2], sbf_strerror(rc));
     save(x, a.pos[0]);
     sbf_free(x);
     sbf_free(y);
+    if (lock >= 0)
+        close(lock);
     return 0;
 }

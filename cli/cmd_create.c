@@ -1,6 +1,6 @@
 /* sbf create: a new empty filter, sized by the library's formulas. */
 #define _GNU_SOURCE 1
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -14,7 +14,10 @@ static const char *const help_create =
     "false-positive rate P (default 0.01) by the layout's exact formula, or of\n"
     "B bits when --bits is given (k derived from N when --k is not).\n"
     "Layout: blocked by default. --seed: MurmurHash3 seed (0, Guava's).\n"
-    "An existing FILE is kept unless --force.\n";
+    "N may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G, 1T\n"
+    "(powers of 1000); -n5000 and -n=5000 work too. Other numbers are decimal.\n"
+    "An existing FILE is kept, and a filter above 1 GiB is not written,\n"
+    "unless --force (the message says how big it would be).\n";
 
 static int layout_from_name(const char *s)
 {
@@ -24,6 +27,36 @@ static int layout_from_name(const char *s)
     if (strcmp(s, "split_block") == 0 || strcmp(s, "splitblock") == 0)
         return SBF_SPLIT_BLOCK;
     usage_error("create: unknown layout '%s' (classic, blocked, split-block, counting)", s);
+}
+
+static uint64_t parse_count(const char *opt, const char *s)
+{
+    uint64_t v;
+    const int rc = num_count(s, &v);
+    if (rc == -1)
+        usage_error("%s: out of range (above 18446744073709551615): '%s'", opt, s);
+    if (rc == -2)
+        usage_error("%s: not a whole number: '%s'", opt, s);
+    if (rc != 1)
+        usage_error("%s: not a count (5000, 1e6, 10M): '%s'", opt, show_text(s, strlen(s)));
+    return v;
+}
+
+/* A filter above 1 GiB needs --force: a typo in -n or --fpp should not fill
+ * a disk without a word. Sizing errors are left to sbf_create. */
+static void check_size(const char *path, const sbf_params *p, int force)
+{
+    uint64_t bits = p->bits;
+    uint32_t k = p->k;
+    if (bits == 0 && sbf_size(p->layout, p->expected_n, p->fpp, &bits, &k) != SBF_OK)
+        return;
+    const double bytes = (double)bits / 8, gib = bytes / (double)(1u << 30);
+    if (bytes <= (double)(1u << 30))
+        return;
+    if (!force)
+        fail("%s: the filter would take %.1f GiB (%.0f bytes); add --force to write it", path,
+             gib, bytes);
+    fprintf(stderr, "%s: %s: writing %.1f GiB\n", prog, path, gib);
 }
 
 int cmd_create(int argc, char **argv)
@@ -36,14 +69,10 @@ int cmd_create(int argc, char **argv)
     const char *ks = opt_val(&a, "--k"), *seeds = opt_val(&a, "--seed");
     sbf_params p = { 0 };
     p.layout = layout ? layout_from_name(layout) : SBF_BLOCKED;
-    p.expected_n = n ? parse_u64_arg("-n", n) : 1000000;
+    p.expected_n = n ? parse_count("-n", n) : 1000000;
     p.fpp = 0.01;
-    if (fpp) {
-        char *end;
-        p.fpp = strtod(fpp, &end);
-        if (*end != '\0' || end == fpp)
-            usage_error("--fpp: not a number: '%s'", fpp);
-    }
+    if (fpp && !num_decimal(fpp, &p.fpp))
+        usage_error("--fpp: not a decimal number: '%s'", show_text(fpp, strlen(fpp)));
     p.bits = bits ? parse_u64_arg("--bits", bits) : 0;
     if (bits && p.bits == 0)
         usage_error("--bits: must be positive");
@@ -57,8 +86,10 @@ int cmd_create(int argc, char **argv)
     p.seed = (uint32_t)seed;
     const char *path = a.pos[0];
     struct stat st;
-    if (!opt_flag(&a, "--force") && stat(path, &st) == 0)
+    const int force = opt_flag(&a, "--force");
+    if (!force && stat(path, &st) == 0)
         fail("%s: exists (use --force to replace it)", path);
+    check_size(path, &p, force);
     sbf_filter *f;
     const int rc = sbf_create(&f, &p);
     if (rc != SBF_OK)

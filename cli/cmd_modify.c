@@ -1,29 +1,46 @@
 /* sbf add, sbf remove: keys from a reader, in batches, then one save. */
+#define _GNU_SOURCE 1
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 static const char *const help_add =
-    "usage: sbf add FILE [KEYFILE|-] [--u64]\n"
+    "usage: sbf add FILE [KEYFILE|-] " KEY_SYNOPSIS "\n"
     "\n"
     "Adds the keys of KEYFILE (standard input when - or absent), one per line,\n"
-    "to the filter in FILE, then saves FILE. With --u64 each line is a decimal\n"
-    "64-bit integer, hashed as its 8 little-endian bytes (sbf_add_u64). A bad\n"
-    "line stops the command before FILE is touched.\n";
+    "to the filter in FILE, then saves FILE. A bad line stops the command\n"
+    "before FILE is touched. FILE is locked from load to save: another sbf\n"
+    "add or remove on it waits, then adds to what this one saved.\n"
+    "\n" KEY_HELP;
 
 static const char *const help_remove =
-    "usage: sbf remove FILE [KEYFILE|-] [--u64]\n"
+    "usage: sbf remove FILE [KEYFILE|-] " KEY_SYNOPSIS "\n"
     "\n"
-    "Removes one insertion of each key from a counting filter and saves FILE.\n"
-    "Keys the filter says are surely absent are skipped and counted on stderr.\n";
+    "Removes one insertion of each key from a counting filter, saves FILE and\n"
+    "says on stderr how many keys it removed. A key the filter says is surely\n"
+    "absent is skipped (and counted).\n"
+    "\n"
+    "Remove only keys that were added, once per add. A key that was never\n"
+    "added but tests present (a false positive) cannot be told from a member:\n"
+    "removing it decrements counters that other keys set, and those keys may\n"
+    "then test absent (false negatives). No filter can detect this. Running\n"
+    "the same removal twice does exactly that: the second pass removes the\n"
+    "keys' false positives and loses other keys.\n"
+    "\n" KEY_HELP;
 
 static int modify(int argc, char **argv, int is_remove)
 {
     args a;
-    parse_args(argc, argv, " --u64 --parse-only ", is_remove ? help_remove : help_add, 1, 2,
+    parse_args(argc, argv, KEY_OPTS "--parse-only ", is_remove ? help_remove : help_add, 1, 2,
                &a);
-    const int as_u64 = opt_flag(&a, "--u64"), parse_only = opt_flag(&a, "--parse-only");
+    int binary;
+    const int type = key_options(&a, &binary);
+    const int parse_only = opt_flag(&a, "--parse-only");
     const char *path = a.pos[0];
+    /* locked from before the load to after the save: a second sbf add on
+     * this file waits, then loads what this one saved */
+    const int lock = parse_only ? -1 : lock_path(path);
     sbf_filter *f = parse_only ? NULL : open_own(path);
     if (is_remove && f != NULL) {
         struct sbf_info in;
@@ -33,31 +50,28 @@ static int modify(int argc, char **argv, int is_remove)
                  layout_names[in.layout]);
     }
     keyreader kr;
-    kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL);
-    const void **keys = kr.keys;
-    const size_t *lens = kr.lens;
-    const uint64_t *u = kr.u;
+    kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL, type, binary);
     progress pg;
     progress_start(&pg);
-    uint64_t absent = 0, sum = 0;
+    uint64_t absent = 0, removed = 0, sum = 0;
     size_t n;
-    while ((n = kr_lines(&kr)) > 0) {
-        if (as_u64)
-            parse_batch_u64(&kr, n);
+    while ((n = kr_next(&kr)) > 0) {
         if (parse_only) { /* hidden: measures reading and parsing alone */
             for (size_t i = 0; i < n; i++)
-                sum += as_u64 ? u[i] : lens[i];
+                sum += key_sum(&kr, i);
         } else if (!is_remove) {
-            const int rc = as_u64 ? sbf_add_u64(f, u, n) : sbf_add_batch(f, keys, lens, n);
+            const int rc = keys_add(f, &kr, n);
             if (rc < 0)
                 fail_code(path, rc);
         } else {
             for (size_t i = 0; i < n; i++) {
-                const int rc = as_u64 ? sbf_remove(f, &u[i], 8) : sbf_remove(f, keys[i], lens[i]);
+                const int rc = key_remove(f, &kr, i);
                 if (rc == SBF_E_NOT_PRESENT)
                     absent++;
                 else if (rc < 0)
                     fail_code(path, rc);
+                else
+                    removed++;
             }
         }
         progress_tick(&pg, &kr, is_remove ? "removed" : "added");
@@ -68,12 +82,15 @@ static int modify(int argc, char **argv, int is_remove)
                 (unsigned long long)kr.line, (unsigned long long)sum);
     } else {
         save(f, path);
-        if (absent)
-            fprintf(stderr, "%s: %s: %llu of %llu keys were not in the filter (skipped)\n",
-                    prog, path, (unsigned long long)absent, (unsigned long long)kr.line);
+        if (is_remove)
+            fprintf(stderr, "%s: %s: removed %llu of %llu keys; %llu were not in the filter "
+                    "(skipped)\n", prog, path, (unsigned long long)removed,
+                    (unsigned long long)kr.line, (unsigned long long)absent);
     }
     kr_close(&kr);
     sbf_free(f);
+    if (lock >= 0)
+        close(lock);
     return 0;
 }
 

@@ -7,23 +7,26 @@
 #include "cli.h"
 
 static const char *const help_query =
-    "usage: sbf query FILE [KEYFILE|-] [--u64] [--count]\n"
+    "usage: sbf query FILE [KEYFILE|-] " KEY_SYNOPSIS " [--count] [--verify]\n"
     "\n"
     "Prints one line per key, in input order: 1 if the key may be present, 0\n"
     "if it is surely absent. --count prints only the number of 1s. FILE may be\n"
-    "our format (mapped read-only, checksums verified) or Guava's.\n";
+    "our format or Guava's. Ours is mapped read-only and only the pages the\n"
+    "keys need are read (the header's checksum is checked, the data's is\n"
+    "not: --verify checks it first, reading the whole file; see sbf verify).\n"
+    "\n" KEY_HELP;
 
 int cmd_query(int argc, char **argv)
 {
     args a;
-    parse_args(argc, argv, " --u64 --count ", help_query, 1, 2, &a);
-    const int as_u64 = opt_flag(&a, "--u64"), count = opt_flag(&a, "--count");
-    sbf_filter *f = open_filter(a.pos[0], 0, NULL);
+    parse_args(argc, argv, KEY_OPTS "--count --verify ", help_query, 1, 2, &a);
+    int binary;
+    const int type = key_options(&a, &binary);
+    const int count = opt_flag(&a, "--count");
+    const int mode = opt_flag(&a, "--verify") ? OPEN_VERIFY : OPEN_QUERY;
+    sbf_filter *f = open_filter(a.pos[0], mode, NULL);
     keyreader kr;
-    kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL);
-    const void **keys = kr.keys;
-    const size_t *lens = kr.lens;
-    const uint64_t *u = kr.u;
+    kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL, type, binary);
     uint8_t *res = malloc(BATCH);
     char *out = malloc(2 * BATCH);
     if (!res || !out)
@@ -32,14 +35,8 @@ int cmd_query(int argc, char **argv)
     progress_start(&pg);
     uint64_t yes = 0;
     size_t n;
-    while ((n = kr_lines(&kr)) > 0) {
-        size_t c;
-        if (as_u64) {
-            parse_batch_u64(&kr, n);
-            c = sbf_contains_u64(f, u, n, count ? NULL : res);
-        } else {
-            c = sbf_contains_batch(f, keys, lens, n, count ? NULL : res);
-        }
+    while ((n = kr_next(&kr)) > 0) {
+        const size_t c = keys_contains(f, &kr, n, count ? NULL : res);
         if (c == SIZE_MAX)
             fail("%s: query failed", a.pos[0]);
         yes += c;

@@ -18,9 +18,12 @@
  * cli/commands.def; cli/cli.h says how the other files divide the work and
  * how to add a command.
  */
+#define _GNU_SOURCE 1
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -47,15 +50,51 @@ static void print_main_help(void)
         printf("  %-30s %s\n", commands[i].synopsis, commands[i].summary);
     fputs("\n"
           "Keys are read one per line from KEYFILE or standard input (- or none):\n"
-          "the line's bytes without its newline, exactly what sbf_add(f, line, len)\n"
-          "hashes; with --u64, decimal 64-bit integers hashed as sbf_add_u64 does.\n"
+          "the line's bytes without its newline (and one trailing \\r unless\n"
+          "--binary), what sbf_add(f, line, len) hashes; with --type T, the value's\n"
+          "Parquet plain encoding; with --u64, decimal 64-bit integers hashed as\n"
+          "sbf_add_u64 does.\n"
           "Output files are written crash-safely (temporary file, fsync, rename).\n"
           "Exit status: 0 success, 1 failure (message on stderr), 2 usage error.\n",
           stdout);
 }
 
+/* At exit: everything written to standard output reached it, or the
+ * status says it did not (a full disk, a closed pipe, /dev/full). */
+static void close_stdout(void)
+{
+    const int earlier = ferror(stdout);
+    if (fclose(stdout) != 0 || earlier) {
+        fprintf(stderr, "%s: standard output: %s\n", prog,
+                earlier ? "write error" : strerror(errno));
+        _exit(EXIT_FAILURE);
+    }
+}
+
+/* SBF_ISA in the environment decides every filter's kernels: a name the
+ * library refuses makes every command fail, so say so here, naming the
+ * variable, rather than blaming a file later. */
+static void check_isa_env(void)
+{
+    const int c = sbf_isa_active();
+    if (c >= 0)
+        return;
+    char runs[128] = "";
+    int isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < n && i < 16; i++)
+        if (sbf_isa_available(isas[i])) {
+            strncat(runs, sbf_isa_name(isas[i]), sizeof runs - strlen(runs) - 3);
+            strncat(runs, ", ", sizeof runs - strlen(runs) - 1);
+        }
+    const char *env = getenv("SBF_ISA");
+    fail("SBF_ISA='%s': %s (this machine runs: %sauto)",
+         env ? show_text(env, strlen(env)) : "", sbf_strerror(c), runs);
+}
+
 int main(int argc, char **argv)
 {
+    atexit(close_stdout);
     if (argc < 2)
         usage_error("a command is needed");
     const char *cmd = argv[1];
@@ -67,6 +106,7 @@ int main(int argc, char **argv)
         printf("sbf (simdbloom) %s\n", sbf_version_string());
         return 0;
     }
+    check_isa_env();
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     for (size_t i = 0; i < NCOMMANDS; i++)

@@ -103,6 +103,13 @@ typedef enum sbf_layout {
 #define SBF_MAX_K_CLASSIC 255
 #define SBF_MAX_K_BLOCKED 16   /* also the counting layout */
 
+/* A layout's name: "classic", "blocked", "split-block", "counting";
+ * "unknown" for any other number. Thread safe. */
+SBF_API const char *sbf_layout_name(int layout);
+/* The sbf_layout for a name as above (exact, case-sensitive), or
+ * SBF_E_LAYOUT (NULL too). Thread safe. */
+SBF_API int sbf_layout_from_name(const char *name);
+
 /*
  * A caller's allocator (sbf_params.allocator, sbf_deserialize_ex,
  * sbf_import_guava_ex): a filter made with one takes every byte it holds
@@ -125,7 +132,11 @@ typedef struct sbf_allocator {
 /*
  * Creation parameters. Zero means "default" for every field but fpp, so the
  * struct can grow: initialise it with `sbf_params p = {0};`.
- *  layout      sbf_layout
+ *  layout      sbf_layout. 0, a zeroed struct's, is SBF_CLASSIC and stays so
+ *              (ids are frozen and stored in files; changing what 0 means
+ *              would silently change existing programs' filters). Classic
+ *              is the Guava-compatible and slowest layout: name SBF_BLOCKED
+ *              or SBF_SPLIT_BLOCK for speed (README "Layouts").
  *  expected_n  keys you plan to insert (0 is treated as 1, as Guava does)
  *  fpp         target false-positive rate in (0, 1); ignored when bits != 0
  *  bits        0: derive from expected_n and fpp so that THIS layout's exact

@@ -131,7 +131,8 @@ static void hash_u64(const uint64_t *keys, size_t n, uint32_t seed,
 /* ------------------------------------------------------------ pipeline */
 
 typedef struct pipe_ctx {
-    v256 salt_lo, salt_hi; /* SBFI_SALT[0..7], [8..15] */
+    v256 salt_lo, salt_hi; /* the layout's salts [0..7], [8..15] */
+    const uint32_t *salt;  /* the same, for the portable build's scalar probes */
     v256 en_lo, en_hi;     /* all ones in lanes i < k */
     v256 s8, nb, base, shift;
     uint64_t nblocks;
@@ -145,8 +146,9 @@ typedef struct pipe_ctx {
 static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
 {
     const v256 kk = simde_mm256_set1_epi32((int32_t)f->k);
-    c->salt_lo = simde_mm256_loadu_si256((const void *)SBFI_SALT);
-    c->salt_hi = simde_mm256_loadu_si256((const void *)(SBFI_SALT + 8));
+    c->salt = f->salt;
+    c->salt_lo = simde_mm256_loadu_si256((const void *)f->salt);
+    c->salt_hi = simde_mm256_loadu_si256((const void *)(f->salt + 8));
     c->en_lo = simde_mm256_cmpgt_epi32(kk, simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     c->en_hi = simde_mm256_cmpgt_epi32(kk, simde_mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15));
     c->k = f->k;
@@ -158,10 +160,10 @@ static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
     c->s8 = seed8(f->seed);
     c->nb = c64(f->nblocks);
     c->base = c64((uint64_t)(uintptr_t)f->words);
-    c->shift = c64(f->block_bytes == 64 ? 6 : 5);
+    c->shift = c64(f->block_log2);
     c->nblocks = f->nblocks;
     c->words = (uintptr_t)f->words;
-    c->log2_block = f->block_bytes == 64 ? 6 : 5;
+    c->log2_block = f->block_log2;
     c->k = f->k;
     c->seed = f->seed;
 }
@@ -237,11 +239,11 @@ static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[1
 
 #if defined(SBFI_KERNEL_AVX2)
 /* For each lane, the 32-bit word of the 64-byte block (lo, hi halves) that
- * holds the lane's position: word index = prod >> 28, whose bit 3 is the
- * sign bit of prod. */
+ * holds the lane's position: word index = prod >> SBFI_SHIFT_WORD32 (the top
+ * 4 bits), whose bit 3 is the sign bit of prod. */
 static inline v256 word_of(v256 prod, v256 lo, v256 hi)
 {
-    const v256 w = simde_mm256_srli_epi32(prod, 28);
+    const v256 w = simde_mm256_srli_epi32(prod, SBFI_SHIFT_WORD32);
     const simde__m256 a = simde_mm256_castsi256_ps(simde_mm256_permutevar8x32_epi32(lo, w));
     const simde__m256 b = simde_mm256_castsi256_ps(simde_mm256_permutevar8x32_epi32(hi, w));
     return simde_mm256_castps_si256(
@@ -255,10 +257,13 @@ static inline int all_zero(v256 v)
     return simde_mm256_testc_si256(simde_mm256_setzero_si256(), v);
 }
 
-/* The blocked bit of each lane: bit (prod >> 23) & 31 of its word. */
+/* The blocked bit of each lane: bit SBFI_BLOCKED_BIT_IN_WORD(prod) of its
+ * word (drop the 4 word-index bits, keep the next 5). */
 static inline v256 blocked_bit(v256 prod)
 {
-    const v256 sh = simde_mm256_srli_epi32(simde_mm256_slli_epi32(prod, 4), 27);
+    const v256 sh = simde_mm256_srli_epi32(
+        simde_mm256_slli_epi32(prod, SBFI_PROD_BITS - SBFI_SHIFT_WORD32),
+        SBFI_PROD_BITS - 5);
     return simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1), sh);
 }
 
@@ -280,13 +285,14 @@ static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
     return r;
 }
 
-/* Counting: lanes whose counter (4 * ((prod >> 25) & 7) within its word)
- * is zero. */
+/* Counting: lanes whose counter (nibble shift (prod >> 23) & 28, i.e.
+ * 4 * ((prod >> SBFI_SHIFT_COUNTING) & 7), within its word) is zero. */
 static inline v256 counting_zero(v256 prod, v256 lo, v256 hi)
 {
-    const v256 sh = simde_mm256_and_si256(simde_mm256_srli_epi32(prod, 23),
-                                          simde_mm256_set1_epi32(28));
-    const v256 nib = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(15), sh);
+    const v256 sh = simde_mm256_and_si256(
+        simde_mm256_srli_epi32(prod, SBFI_COUNTING_NIB_SHIFT),
+        simde_mm256_set1_epi32(SBFI_COUNTING_NIB_MASK));
+    const v256 nib = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(SBFI_COUNTER_MAX), sh);
     return simde_mm256_cmpeq_epi32(
         simde_mm256_and_si256(word_of(prod, lo, hi), nib), simde_mm256_setzero_si256());
 }
@@ -318,8 +324,8 @@ static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
 {
     const uint32_t *w = (const uint32_t *)blk;
     uint32_t ok = 1;
-    for (uint32_t i = 0; i < c->k; i++) {
-        const uint32_t p = sbfi_hashbits(h2, i, 23);
+    SBFI_FOR_POS(i, c->k) {
+        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
         ok &= w[p >> 5] >> (p & 31);
     }
     return (int)(ok & 1);
@@ -330,8 +336,8 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
 {
     const unsigned char *b = (const unsigned char *)blk;
     int ok = 1;
-    for (uint32_t i = 0; i < c->k; i++)
-        ok &= sbfi_nibble(b, sbfi_hashbits(h2, i, 25)) != 0;
+    SBFI_FOR_POS(i, c->k)
+        ok &= sbfi_nibble(b, sbfi_pos(c->salt, h2, i, SBFI_SHIFT_COUNTING)) != 0;
     return ok;
 }
 #endif
@@ -340,7 +346,7 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
 static inline v256 split_mask(v256 x, v256 salt)
 {
     return simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1),
-                                  simde_mm256_srli_epi32(mullo32(x, salt), 27));
+                                  simde_mm256_srli_epi32(mullo32(x, salt), SBFI_SHIFT_SPLIT));
 }
 
 #if !defined(SBFI_KERNEL_AVX2)
@@ -352,8 +358,8 @@ static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
 {
     const uint32_t *w = (const uint32_t *)blk;
     uint32_t ok = 1;
-    for (uint32_t i = 0; i < c->k; i++)
-        ok &= w[i] >> sbfi_hashbits(h2, i, 27);
+    SBFI_FOR_POS(i, c->k)
+        ok &= w[i] >> sbfi_pos(c->salt, h2, i, SBFI_SHIFT_SPLIT);
     return (int)(ok & 1);
 }
 #else
@@ -449,13 +455,21 @@ static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
 {
     v256 lo, hi;
     v256 *p = (v256 *)blk;
-    mask512(c, h2, k, 25, 2, &lo, &hi);
+    mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE, &lo, &hi);
     simde_mm256_store_si256(p, nib_inc(simde_mm256_load_si256(p), lo));
     simde_mm256_store_si256(p + 1, nib_inc(simde_mm256_load_si256(p + 1), hi));
 }
 #endif
 
 #include "pipeline.h"
+/* Hashes of many keys in lanes (simd/lanes.h): native AVX2 only. The
+ * portable build of them measured 1.3-5x slower than the scalar references
+ * on x86-64 (SIMDe emulates the 64-bit lane arithmetic with SSE2), so its
+ * table keeps the scalar ones; -DSBFI_SIMDE_LANES builds them in anyway
+ * (to test or measure them). */
+#if defined(SBFI_KERNEL_AVX2) || defined(SBFI_SIMDE_LANES)
+#  include "lanes_avx2.h"
+#endif
 
 #if defined(SBFI_KERNEL_AVX2)
 const sbfi_kernels sbfi_kernels_avx2 = {
@@ -466,9 +480,9 @@ const sbfi_kernels sbfi_kernels_avx2 = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
-    /* hashes of many keys (lanes: scalar until its kernels land) */
-    .hash_bytes = sbfi_hash_bytes_scalar,
-    .xxh64_u64 = sbfi_xxh64_u64_scalar,
+    /* hashes of many keys: lanes where they win (simd/lanes_avx2.h) */
+    .hash_bytes = lanes_hash_bytes,
+    .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
 };
 #else
@@ -480,9 +494,14 @@ const sbfi_kernels sbfi_kernels_simde = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
-    /* hashes of many keys (lanes: scalar until its kernels land) */
+#if defined(SBFI_SIMDE_LANES)
+    .hash_bytes = lanes_hash_bytes,
+    .xxh64_u64 = lanes_xxh64_u64,
+    .xxh64_bytes = lanes_xxh64_bytes,
+#else
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
+#endif
 };
 #endif

@@ -95,7 +95,7 @@ static void hash_u64(const uint64_t *keys, size_t n, uint32_t seed,
 /* ------------------------------------------------------------ pipeline */
 
 typedef struct pipe_ctx {
-    v512 salt;             /* SBFI_SALT[0..15] */
+    v512 salt;             /* the layout's 16 salts */
     v512 s8, nb, base, shift;
     simde__mmask16 km;     /* lanes i < k */
     uint32_t k;
@@ -103,18 +103,18 @@ typedef struct pipe_ctx {
 
 static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
 {
-    c->salt = simde_mm512_loadu_si512((const void *)SBFI_SALT);
+    c->salt = simde_mm512_loadu_si512((const void *)f->salt);
     c->km = (simde__mmask16)((UINT32_C(1) << f->k) - 1);
     c->k = f->k;
 }
 
 static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
 {
-    c->salt = simde_mm512_loadu_si512((const void *)SBFI_SALT);
+    c->salt = simde_mm512_loadu_si512((const void *)f->salt);
     c->s8 = c64((uint64_t)f->seed ^ 8);
     c->nb = c64(f->nblocks);
     c->base = c64((uint64_t)(uintptr_t)f->words);
-    c->shift = c64(f->block_bytes == 64 ? 6 : 5);
+    c->shift = c64(f->block_log2);
     /* Lanes i < k of the 16. Only the blocked and counting probes use the
      * mask (k <= 16 there), but it is built for every layout, and a classic
      * filter's k goes up to 255: clamp before shifting, as a shift by 32 or
@@ -166,10 +166,10 @@ static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
                                         uint64_t h2)
 {
     const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
-    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, 28),
+    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, SBFI_SHIFT_WORD32),
                                                     simde_mm512_load_si512(blk));
-    /* Rotate counts are taken mod 32: bit (prod >> 23) & 31 lands in bit 0. */
-    const v512 rot = simde_mm512_rorv_epi32(word, simde_mm512_srli_epi32(prod, 23));
+    /* Rotate counts are taken mod 32: bit SBFI_BLOCKED_BIT_IN_WORD(prod) lands in bit 0. */
+    const v512 rot = simde_mm512_rorv_epi32(word, simde_mm512_srli_epi32(prod, SBFI_SHIFT_BLOCKED));
     return simde_mm512_mask_test_epi32_mask(c->km, rot, simde_mm512_set1_epi32(1)) == c->km;
 }
 
@@ -177,11 +177,11 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
                                          uint64_t h2)
 {
     const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
-    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, 28),
+    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, SBFI_SHIFT_WORD32),
                                                     simde_mm512_load_si512(blk));
-    const v512 sh = simde_mm512_and_si512(simde_mm512_srli_epi32(prod, 23),
-                                          simde_mm512_set1_epi32(28));
-    const v512 nib = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(15), sh);
+    const v512 sh = simde_mm512_and_si512(simde_mm512_srli_epi32(prod, SBFI_COUNTING_NIB_SHIFT),
+                                          simde_mm512_set1_epi32(SBFI_COUNTING_NIB_MASK));
+    const v512 nib = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(SBFI_COUNTER_MAX), sh);
     return simde_mm512_mask_test_epi32_mask(c->km, word, nib) == c->km;
 }
 
@@ -191,13 +191,13 @@ static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
     if (c->k > 8) {
         const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
         const v512 m = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1),
-                                              simde_mm512_srli_epi32(prod, 27));
+                                              simde_mm512_srli_epi32(prod, SBFI_SHIFT_SPLIT));
         return simde_mm512_test_epi32_mask(simde_mm512_load_si512(blk), m) == 0xffff;
     }
     const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
                                               simde_mm512_castsi512_si256(c->salt));
     const v256 m = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1),
-                                          simde_mm256_srli_epi32(prod, 27));
+                                          simde_mm256_srli_epi32(prod, SBFI_SHIFT_SPLIT));
     return simde_mm256_testc_si256(simde_mm256_load_si256((const void *)blk), m);
 }
 
@@ -206,14 +206,14 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
     if (c->k > 8) {
         const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
         const v512 m = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1),
-                                              simde_mm512_srli_epi32(prod, 27));
+                                              simde_mm512_srli_epi32(prod, SBFI_SHIFT_SPLIT));
         simde_mm512_store_si512(blk, simde_mm512_or_si512(simde_mm512_load_si512(blk), m));
         return;
     }
     const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
                                               simde_mm512_castsi512_si256(c->salt));
     const v256 m = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1),
-                                          simde_mm256_srli_epi32(prod, 27));
+                                          simde_mm256_srli_epi32(prod, SBFI_SHIFT_SPLIT));
     simde_mm256_store_si256(blk, simde_mm256_or_si256(simde_mm256_load_si256(blk), m));
 }
 
@@ -262,7 +262,7 @@ static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
 static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                      uint32_t k)
 {
-    const v512 inc = mask512(c, h2, k, 25, 2);
+    const v512 inc = mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE);
     const v512 v = simde_mm512_load_si512(blk);
     v512 sat = simde_mm512_and_si512(v, simde_mm512_srli_epi64(v, 1));
     sat = simde_mm512_and_si512(sat, simde_mm512_srli_epi64(v, 2));

@@ -12,6 +12,8 @@
  *   LANES                 64-bit lanes per vector (8, 4, 2)
  *   LANES_SCALAR_MAX      how many long keys of a group finish in scalar code
  *   LANES_MIN_GROUP       a last group of fewer keys is hashed in scalar code
+ *   LANES_VECTOR_BODY     0: every body block in scalar code (lanes only for
+ *                         tails and finalisation), where vector blocks lose
  *   lv, lm                a vector of LANES uint64_t; a lane mask
  *   lv_set1(x)            x in every lane
  *   lv_load(p) lv_store(p, v)   LANES words at p (any alignment)
@@ -47,12 +49,21 @@
 
 #include "sbf_internal.h"
 
-#if !defined(LANES) || !defined(LANES_SCALAR_MAX) || !defined(LANES_MIN_GROUP)
+#if !defined(LANES) || !defined(LANES_SCALAR_MAX) || !defined(LANES_MIN_GROUP) || \
+    !defined(LANES_VECTOR_BODY)
 #  error "define the lane operations (simd/lanes_<isa>.h) before simd/lanes.h"
 #endif
 _Static_assert(LANES_SCALAR_MAX >= 0 && LANES_SCALAR_MAX < LANES, "lanes policy");
 _Static_assert(sizeof(size_t) == 8 && sizeof(void *) == 8,
                "lengths and addresses load as 64-bit lanes");
+
+/* The table entries; an ISA's table may keep a scalar reference where its
+ * lanes lose, leaving one of them unused. */
+#if defined(__GNUC__)
+#  define LANES_ENTRY static __attribute__((unused))
+#else
+#  define LANES_ENTRY static
+#endif
 
 /* What a lane reads when its key has nothing to read at a step. */
 static const unsigned char lanes_zero[32] __attribute__((aligned(32)));
@@ -100,6 +111,8 @@ static inline lv lanes_words_at(lv addr)
  * largest of the lanes' counts c; at most LANES_SCALAR_MAX lanes need more. */
 static inline uint64_t lanes_steps(lv c)
 {
+    if (!LANES_VECTOR_BODY)
+        return 0;
     _Alignas(64) uint64_t v[LANES];
     uint64_t top[LANES_SCALAR_MAX + 1] = { 0 };
     lv_store(v, c);

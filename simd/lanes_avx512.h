@@ -16,6 +16,9 @@
 #ifndef LANES_MIN_GROUP
 #  define LANES_MIN_GROUP 2
 #endif
+#ifndef LANES_VECTOR_BODY
+#  define LANES_VECTOR_BODY 1
+#endif
 
 typedef simde__m512i lv;
 typedef simde__mmask8 lm;

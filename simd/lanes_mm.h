@@ -115,7 +115,7 @@ static inline void lanes_mm_group(const lanes_grp *g, uint32_t seed, uint64_t *h
     lv_store(h2o, h2);
 }
 
-static void lanes_hash_bytes(const void *const *keys, const size_t *lens, size_t n,
+LANES_ENTRY void lanes_hash_bytes(const void *const *keys, const size_t *lens, size_t n,
                              uint32_t seed, uint64_t *h1, uint64_t *h2)
 {
     size_t i = 0;

@@ -45,7 +45,7 @@ static inline lv lanes_xxh_word(lv h, lv k)
 }
 
 /* A u64 key is one 8-byte word after h = seed + P5 + len. */
-static void lanes_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h)
+LANES_ENTRY void lanes_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h)
 {
     const lv init = lv_set1(LANES_P5 + 8);
     size_t i = 0;
@@ -150,7 +150,7 @@ static inline void lanes_xxh_group(const lanes_grp *g, uint64_t *out)
     lv_store(out, lanes_xxh_avalanche(h));
 }
 
-static void lanes_xxh64_bytes(const void *const *keys, const size_t *lens, size_t n,
+LANES_ENTRY void lanes_xxh64_bytes(const void *const *keys, const size_t *lens, size_t n,
                               uint64_t *h)
 {
     size_t i = 0;

@@ -119,7 +119,7 @@ static void hash_u64(const uint64_t *keys, size_t n, uint32_t seed,
 
 typedef struct pipe_ctx {
     hconst hc;
-    u32x4 salt[4];        /* SBFI_SALT[4j .. 4j+3] */
+    u32x4 salt[4];        /* the layout's salts [4j .. 4j+3] */
     u8x16 off;            /* 0xff in lanes i >= k: those always pass */
     uint64_t nb;
     uintptr_t base;
@@ -132,13 +132,13 @@ static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
     uint8_t off[16];
     hconst_init(&c->hc, f->seed);
     for (int j = 0; j < 4; j++)
-        c->salt[j] = simde_vld1q_u32(SBFI_SALT + 4 * j);
+        c->salt[j] = simde_vld1q_u32(f->salt + 4 * j);
     for (uint32_t i = 0; i < 16; i++)
         off[i] = i < f->k ? 0 : 0xff;
     c->off = simde_vld1q_u8(off);
     c->nb = f->nblocks;
     c->base = (uintptr_t)f->words;
-    c->shift = f->block_bytes == 64 ? 6 : 5;
+    c->shift = f->block_log2;
     c->k = f->k;
 }
 
@@ -149,7 +149,7 @@ static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
     static const uint8_t iota[16] = { 0, 1, 2, 3, 4, 5, 6, 7,
                                       8, 9, 10, 11, 12, 13, 14, 15 };
     for (int j = 0; j < 4; j++)
-        c->salt[j] = simde_vld1q_u32(SBFI_SALT + 4 * j);
+        c->salt[j] = simde_vld1q_u32(f->salt + 4 * j);
     c->off = simde_vcgeq_u8(simde_vld1q_u8(iota), simde_vdupq_n_u8((uint8_t)f->k));
     c->k = f->k;
 }
@@ -200,7 +200,10 @@ static inline halves top_halves(const pipe_ctx *c, uint64_t h2)
     return r;
 }
 
-/* Bits 24..31 of each product; the block byte of lane i is top >> 2. */
+/* Bits 24..31 of each product (TOP_SHIFT); the block byte of lane i is
+ * prod >> SBFI_SHIFT_BYTE = top >> (SBFI_SHIFT_BYTE - TOP_SHIFT). */
+#define TOP_SHIFT 24
+#define HALF_SHIFT 16 /* the halves hold bits 16..31 */
 static inline u8x16 top_bytes(halves t)
 {
     return simde_vuzp2q_u8(simde_vreinterpretq_u8_u16(t.lo),
@@ -216,9 +219,11 @@ static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
                                         uint64_t h2)
 {
     const halves t = top_halves(c, h2);
-    const u8x16 byte = simde_vshrq_n_u8(top_bytes(t), 2);
-    /* position p = prod >> 23 = (bits 16..31) >> 7; its bit in the byte is p & 7 */
-    const u8x16 p = simde_vcombine_u8(simde_vshrn_n_u16(t.lo, 7), simde_vshrn_n_u16(t.hi, 7));
+    const u8x16 byte = simde_vshrq_n_u8(top_bytes(t), SBFI_SHIFT_BYTE - TOP_SHIFT);
+    /* position p = prod >> SBFI_SHIFT_BLOCKED = (bits 16..31) >> 7; its bit
+     * in the byte is p & 7 (vshrn keeps the low 8 bits) */
+    const u8x16 p = simde_vcombine_u8(simde_vshrn_n_u16(t.lo, SBFI_SHIFT_BLOCKED - HALF_SHIFT),
+                                      simde_vshrn_n_u16(t.hi, SBFI_SHIFT_BLOCKED - HALF_SHIFT));
     const u8x16 bit = simde_vshlq_u8(simde_vdupq_n_u8(1),
                                      simde_vreinterpretq_s8_u8(simde_vandq_u8(p, simde_vdupq_n_u8(7))));
     const u8x16 v = simde_vqtbl4q_u8(simde_vld1q_u8_x4((const uint8_t *)blk), byte);
@@ -229,17 +234,21 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
                                          uint64_t h2)
 {
     const u8x16 top = top_bytes(top_halves(c, h2));
-    /* counter = prod >> 25 = top >> 1: byte top >> 2, high nibble if top & 2 */
-    const u8x16 sh = simde_vandq_u8(simde_vshlq_n_u8(top, 1), simde_vdupq_n_u8(4));
-    const u8x16 nib = simde_vshlq_u8(simde_vdupq_n_u8(15), simde_vreinterpretq_s8_u8(sh));
+    /* counter c = prod >> SBFI_SHIFT_COUNTING = top >> 1: byte top >> 2,
+     * nibble shift SBFI_NIB_SHIFT(c) = 4 * (c & 1) = (top << 1) & 4 */
+    const u8x16 sh = simde_vandq_u8(
+        simde_vshlq_n_u8(top, SBFI_NIB_SCALE - (SBFI_SHIFT_COUNTING - TOP_SHIFT)),
+        simde_vdupq_n_u8(SBFI_COUNTER_BITS));
+    const u8x16 nib = simde_vshlq_u8(simde_vdupq_n_u8(SBFI_COUNTER_MAX),
+                                     simde_vreinterpretq_s8_u8(sh));
     const u8x16 v = simde_vqtbl4q_u8(simde_vld1q_u8_x4((const uint8_t *)blk),
-                                     simde_vshrq_n_u8(top, 2));
+                                     simde_vshrq_n_u8(top, SBFI_SHIFT_BYTE - TOP_SHIFT));
     return all_lanes(c, simde_vtstq_u8(v, nib));
 }
 
 static inline u32x4 split_mask(u32x4 x, u32x4 salt)
 {
-    const u32x4 b = simde_vshrq_n_u32(simde_vmulq_u32(x, salt), 27);
+    const u32x4 b = simde_vshrq_n_u32(simde_vmulq_u32(x, salt), SBFI_SHIFT_SPLIT);
     return simde_vshlq_u32(simde_vdupq_n_u32(1), simde_vreinterpretq_s32_u32(b));
 }
 
@@ -270,6 +279,7 @@ static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 }
 
 #include "pipeline.h"
+#include "lanes_neon.h"
 
 const sbfi_kernels sbfi_kernels_neon = {
     SBFI_ID_NEON,
@@ -279,8 +289,8 @@ const sbfi_kernels sbfi_kernels_neon = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
-    /* hashes of many keys (lanes: scalar until its kernels land) */
-    .hash_bytes = sbfi_hash_bytes_scalar,
-    .xxh64_u64 = sbfi_xxh64_u64_scalar,
-    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
+    /* hashes of many keys in lanes (simd/lanes_neon.h) */
+    .hash_bytes = lanes_hash_bytes,
+    .xxh64_u64 = lanes_xxh64_u64,
+    .xxh64_bytes = lanes_xxh64_bytes,
 };

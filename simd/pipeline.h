@@ -13,7 +13,8 @@
  *       hashes len <= PIPE_BATCH keys in lanes; writes h2[], and a[] = h1
  *       (classic) or the address of the key's block (other layouts). May
  *       write whole vectors past len (the arrays have room).
- *   pipe_products(c, h2, prod)   prod[i] = lane32(h2, i) * SBFI_SALT[i], i < 16
+ *   pipe_products(c, h2, prod)   prod[i] = lane32(h2, i) * salt[i], i < 16, with
+ *                                the layout's salts (f->salt, a copy of f->lay->salt)
  *   pipe_blocked_contains(c, blk, h2)
  *   pipe_split_contains(c, blk, h2)
  *   pipe_split_add(c, blk, h2)
@@ -81,14 +82,14 @@ PIPE_INLINE void pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2,
     uint64_t *w = (uint64_t *)blk;
     pipe_products(c, h2, prod);
     for (uint32_t i = 0; i < k; i++) {
-        const uint32_t p = prod[i] >> 23;
+        const uint32_t p = prod[i] >> SBFI_SHIFT_BLOCKED;
         w[p >> 6] |= UINT64_C(1) << (p & 63);
     }
 }
 
 #if !defined(PIPE_HAVE_MASK)
 /* The key's 512-bit mask as 8 words: bit (prod[i] >> shift) << scale for
- * i < k (blocked positions: 23, 0; counting increments: 25, 2). */
+ * i < k (sbfi_mask_from_products). */
 PIPE_INLINE void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
                                  int shift, int scale, uint64_t m[8])
 {
@@ -110,13 +111,13 @@ PIPE_INLINE void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
     uint64_t seen[2] = { 0, 0 };
     pipe_products(c, h2, prod);
     for (uint32_t i = 0; i < k; i++) {
-        const uint32_t ctr = prod[i] >> 25;
+        const uint32_t ctr = prod[i] >> SBFI_SHIFT_COUNTING;
         const uint64_t bit = UINT64_C(1) << (ctr & 63);
         const unsigned first = (seen[ctr >> 6] & bit) == 0;
         seen[ctr >> 6] |= bit;
-        const unsigned sh = (ctr & 1u) * 4;
+        const unsigned sh = SBFI_NIB_SHIFT(ctr);
         const unsigned v = b[ctr >> 1];
-        const unsigned inc = first & (((v >> sh) & 15u) != 15u);
+        const unsigned inc = first & (((v >> sh) & SBFI_COUNTER_MAX) != SBFI_COUNTER_MAX);
         b[ctr >> 1] = (unsigned char)(v + (inc << sh));
     }
 }
@@ -130,7 +131,7 @@ PIPE_INLINE void pipe_blocked_add_atomic(const pipe_ctx *c, void *blk,
                                          uint64_t h2, uint32_t k)
 {
     PIPE_ALIGN(64) uint64_t m[8];
-    pipe_mask_words(c, h2, k, 23, 0, m);
+    pipe_mask_words(c, h2, k, SBFI_SHIFT_BLOCKED, 0, m);
     sbfi_or_words_atomic((uint64_t *)blk, m, 8);
 }
 
@@ -141,8 +142,8 @@ PIPE_INLINE void pipe_split_add_atomic(const pipe_ctx *c, void *blk,
     uint64_t m[8];
     pipe_products(c, h2, prod);
     for (uint32_t w = 0; w < k / 2; w++)
-        m[w] = (uint64_t)(UINT32_C(1) << (prod[2 * w] >> 27)) |
-               (uint64_t)(UINT32_C(1) << (prod[2 * w + 1] >> 27)) << 32;
+        m[w] = (uint64_t)(UINT32_C(1) << (prod[2 * w] >> SBFI_SHIFT_SPLIT)) |
+               (uint64_t)(UINT32_C(1) << (prod[2 * w + 1] >> SBFI_SHIFT_SPLIT)) << 32;
     sbfi_or_words_atomic((uint64_t *)blk, m, k / 2);
 }
 
@@ -150,11 +151,11 @@ PIPE_INLINE void pipe_counting_add_atomic(const pipe_ctx *c, void *blk,
                                           uint64_t h2, uint32_t k)
 {
     PIPE_ALIGN(64) uint64_t inc[8];
-    pipe_mask_words(c, h2, k, 25, 2, inc);
+    pipe_mask_words(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE, inc);
     sbfi_inc_words_atomic((uint64_t *)blk, inc);
 }
 
-/* Classic (Guava): k bits anywhere in m, bit ((h1 + i*h2) & INT64_MAX) mod m.
+/* Classic (Guava): k bits anywhere in m, bit ((h1 + i*h2) & INT64_MAX) mod m (sbfi_classic_bit).
  * Scalar, one 64-bit division per bit, as in src/scalar.c.
  * How many bit indices to compute ahead and prefetch: none for a filter
  * below 2 MiB, which the caches hold: there the divisions are the cost, and
@@ -173,7 +174,7 @@ PIPE_INLINE void pipe_classic_prefetch(const sbf_filter *f, uint64_t h1, uint64_
     const uint32_t kp = pipe_classic_kp(f);
     uint64_t c = h1;
     for (uint32_t i = 0; i < kp; i++) {
-        bit[i] = (c & (uint64_t)INT64_MAX) % f->bits;
+        bit[i] = sbfi_classic_bit(c, f->bits);
         SBFI_PREFETCH(&f->words[bit[i] >> 6]);
         c += h2;
     }
@@ -197,7 +198,7 @@ PIPE_INLINE int pipe_classic_contains(const sbf_filter *f, uint64_t h1, uint64_t
             return 0;
     uint64_t c = h1 + kp * h2;
     for (uint32_t i = kp; i < k; i++) {
-        const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+        const uint64_t b = sbfi_classic_bit(c, m);
         if (((pipe_word(w, b >> 6, atomic) >> (b & 63)) & 1) == 0)
             return 0;
         c += h2;
@@ -221,7 +222,7 @@ PIPE_INLINE void pipe_classic_add(sbf_filter *f, uint64_t h1, uint64_t h2,
             (void)__atomic_fetch_or(&w[bit[i] >> 6], UINT64_C(1) << (bit[i] & 63),
                                     __ATOMIC_RELAXED);
         for (uint32_t i = kp; i < k; i++) {
-            const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+            const uint64_t b = sbfi_classic_bit(c, m);
             (void)__atomic_fetch_or(&w[b >> 6], UINT64_C(1) << (b & 63), __ATOMIC_RELAXED);
             c += h2;
         }
@@ -230,7 +231,7 @@ PIPE_INLINE void pipe_classic_add(sbf_filter *f, uint64_t h1, uint64_t h2,
     for (uint32_t i = 0; i < kp; i++)
         w[bit[i] >> 6] |= UINT64_C(1) << (bit[i] & 63);
     for (uint32_t i = kp; i < k; i++) {
-        const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+        const uint64_t b = sbfi_classic_bit(c, m);
         w[b >> 6] |= UINT64_C(1) << (b & 63);
         c += h2;
     }
@@ -242,12 +243,12 @@ PIPE_INLINE void pipe_classic_add(sbf_filter *f, uint64_t h1, uint64_t h2,
  * prefetch computes the bit indices). */
 PIPE_INLINE void pipe_fill(const pipe_ctx *c, const sbf_filter *f,
                            const uint64_t *keys, size_t len, pipe_step *s,
-                           const int layout, const int is_add, const int pf)
+                           const int fam, const int is_add, const int pf)
 {
-    pipe_stage(c, keys, len, s->a, s->h2, layout == SBF_CLASSIC);
-    if (!pf && layout != SBF_CLASSIC)
+    pipe_stage(c, keys, len, s->a, s->h2, fam == SBFI_KERN_CLASSIC);
+    if (!pf && fam != SBFI_KERN_CLASSIC)
         return;
-    if (layout == SBF_CLASSIC) {
+    if (fam == SBFI_KERN_CLASSIC) {
         for (size_t j = 0; j < len; j++)
             pipe_classic_prefetch(f, s->a[j], s->h2[j], s->bit[j]);
     } else if (is_add) {
@@ -264,14 +265,14 @@ PIPE_INLINE void pipe_fill(const pipe_ctx *c, const sbf_filter *f,
 PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
                               const pipe_step *s, size_t len, uint8_t *out,
                               const pipe_step *nx, size_t nlen,
-                              const int layout, const int is_add, const int atomic)
+                              const int fam, const int is_add, const int atomic)
 {
     size_t found = 0;
     const uint32_t k = f->k;
     const unsigned bw = f->block_bytes / 8;
     PIPE_ALIGN(64) sbfi_u64_alias copy[8];
     for (size_t j = 0; j < len; j++) {
-        if (layout != SBF_CLASSIC && j < nlen) {
+        if (fam != SBFI_KERN_CLASSIC && j < nlen) {
             if (is_add)
                 SBFI_PREFETCH_W((const void *)(uintptr_t)nx->a[j]);
             else
@@ -279,34 +280,34 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
         }
         void *blk = (void *)(uintptr_t)s->a[j];
         const uint64_t h2 = s->h2[j];
-        SBFI_ASSERT(layout == SBF_CLASSIC ||
+        SBFI_ASSERT(fam == SBFI_KERN_CLASSIC ||
                     (s->a[j] - (uintptr_t)f->words < f->bytes &&
                      (s->a[j] - (uintptr_t)f->words) % f->block_bytes == 0));
         if (is_add && atomic) {
-            switch (layout) {
-            case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j], 1); break;
-            case SBF_BLOCKED: pipe_blocked_add_atomic(c, blk, h2, k); break;
-            case SBF_SPLIT_BLOCK: pipe_split_add_atomic(c, blk, h2, k); break;
+            switch (fam) {
+            case SBFI_KERN_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j], 1); break;
+            case SBFI_KERN_BLOCKED: pipe_blocked_add_atomic(c, blk, h2, k); break;
+            case SBFI_KERN_SPLIT: pipe_split_add_atomic(c, blk, h2, k); break;
             default: pipe_counting_add_atomic(c, blk, h2, k); break;
             }
         } else if (is_add) {
-            switch (layout) {
-            case SBF_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j], 0); break;
-            case SBF_BLOCKED: pipe_blocked_add(c, blk, h2, k); break;
-            case SBF_SPLIT_BLOCK: pipe_split_add(c, blk, h2); break;
+            switch (fam) {
+            case SBFI_KERN_CLASSIC: pipe_classic_add(f, s->a[j], h2, s->bit[j], 0); break;
+            case SBFI_KERN_BLOCKED: pipe_blocked_add(c, blk, h2, k); break;
+            case SBFI_KERN_SPLIT: pipe_split_add(c, blk, h2); break;
             default: pipe_counting_add(c, blk, h2, k); break;
             }
         } else {
             int r;
-            if (atomic && layout != SBF_CLASSIC) {
+            if (atomic && fam != SBFI_KERN_CLASSIC) {
                 /* Concurrent filter: probe a copy read with relaxed loads. */
                 pipe_copy_block_atomic(copy, (const uint64_t *)blk, bw);
                 blk = copy;
             }
-            switch (layout) {
-            case SBF_CLASSIC: r = pipe_classic_contains(f, s->a[j], h2, s->bit[j], atomic); break;
-            case SBF_BLOCKED: r = pipe_blocked_contains(c, blk, h2); break;
-            case SBF_SPLIT_BLOCK: r = pipe_split_contains(c, blk, h2); break;
+            switch (fam) {
+            case SBFI_KERN_CLASSIC: r = pipe_classic_contains(f, s->a[j], h2, s->bit[j], atomic); break;
+            case SBFI_KERN_BLOCKED: r = pipe_blocked_contains(c, blk, h2); break;
+            case SBFI_KERN_SPLIT: r = pipe_split_contains(c, blk, h2); break;
             default: r = pipe_counting_contains(c, blk, h2); break;
             }
             found += (size_t)r;
@@ -319,7 +320,7 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, sbf_filter *f,
 /* Step s+1 is hashed before step s is probed, and its blocks are
  * prefetched while step s is probed. */
 PIPE_INLINE size_t pipe_run(sbf_filter *f, const uint64_t *keys, size_t n,
-                            uint8_t *out, const int layout, const int is_add,
+                            uint8_t *out, const int fam, const int is_add,
                             const int atomic)
 {
     pipe_ctx c;
@@ -330,15 +331,15 @@ PIPE_INLINE size_t pipe_run(sbf_filter *f, const uint64_t *keys, size_t n,
         return 0;
     pipe_ctx_init(&c, f);
     size_t len = n < PIPE_BATCH ? n : PIPE_BATCH;
-    pipe_fill(&c, f, keys, len, &st[0], layout, is_add, 1);
+    pipe_fill(&c, f, keys, len, &st[0], fam, is_add, 1);
     for (size_t base = 0; base < n; base += PIPE_BATCH) {
         const size_t next = base + PIPE_BATCH;
         const size_t nlen = next >= n ? 0
                           : (n - next < PIPE_BATCH ? n - next : PIPE_BATCH);
         if (nlen)
-            pipe_fill(&c, f, keys + next, nlen, &st[cur ^ 1], layout, is_add, 0);
+            pipe_fill(&c, f, keys + next, nlen, &st[cur ^ 1], fam, is_add, 0);
         found += pipe_probe(&c, f, &st[cur], len, out ? out + base : sink,
-                            &st[cur ^ 1], nlen, layout, is_add, atomic);
+                            &st[cur ^ 1], nlen, fam, is_add, atomic);
         cur ^= 1;
         len = nlen;
     }
@@ -358,18 +359,17 @@ PIPE_INLINE size_t pipe_run(sbf_filter *f, const uint64_t *keys, size_t n,
  * 17.8; the positions unrolled by a switch on k 13.9. So the probe stays.
  */
 PIPE_INLINE int pipe_key(sbf_filter *f, const void *key, size_t len,
-                         const int layout, const int is_add, const int atomic)
+                         const int fam, const int is_add, const int atomic)
 {
     uint64_t h1, h2;
     sbfi_hash_key(key, len, f->seed, &h1, &h2);
-    if (layout == SBF_CLASSIC) /* k divisions: the scalar kernel is it */
+    if (fam == SBFI_KERN_CLASSIC) /* k divisions: the scalar kernel is it */
         return is_add ? (atomic ? sbfi_add_hashed_atomic(f, h1, h2) : sbfi_add_hashed(f, h1, h2))
                       : (atomic ? sbfi_contains_hashed_atomic(f, h1, h2)
                                 : sbfi_contains_hashed(f, h1, h2));
     pipe_ctx c;
     pipe_ctx_init_key(&c, f);
-    void *blk = (unsigned char *)f->words +
-                sbfi_block_index(h1, f->nblocks) * f->block_bytes;
+    void *blk = sbfi_block_ptr(f, h1);
     const void *q = blk;
     PIPE_ALIGN(64) sbfi_u64_alias copy[8];
     if (atomic) {
@@ -377,14 +377,14 @@ PIPE_INLINE int pipe_key(sbf_filter *f, const void *key, size_t len,
         q = copy;
     }
     int present;
-    switch (layout) {
-    case SBF_BLOCKED: present = pipe_blocked_contains(&c, q, h2); break;
-    case SBF_SPLIT_BLOCK: present = pipe_split_contains(&c, q, h2); break;
+    switch (fam) {
+    case SBFI_KERN_BLOCKED: present = pipe_blocked_contains(&c, q, h2); break;
+    case SBFI_KERN_SPLIT: present = pipe_split_contains(&c, q, h2); break;
     default: present = pipe_counting_contains(&c, q, h2); break;
     }
     if (!is_add)
         return present;
-    if (layout == SBF_COUNTING) {
+    if (fam == SBFI_KERN_COUNTING) {
         if (atomic)
             pipe_counting_add_atomic(&c, blk, h2, f->k);
         else
@@ -393,7 +393,7 @@ PIPE_INLINE int pipe_key(sbf_filter *f, const void *key, size_t len,
     }
     if (present)
         return 0;
-    if (layout == SBF_BLOCKED) {
+    if (fam == SBFI_KERN_BLOCKED) {
         if (atomic)
             pipe_blocked_add_atomic(&c, blk, h2, f->k);
         else
@@ -408,50 +408,50 @@ PIPE_INLINE int pipe_key(sbf_filter *f, const void *key, size_t len,
 }
 
 /* The table entries. */
-#define PIPE_ENTRIES(layout, name)                                             \
+#define PIPE_ENTRIES(fam, name)                                             \
     static void add_##name(sbf_filter *f, const uint64_t *keys, size_t n)     \
     {                                                                          \
-        (void)pipe_run(f, keys, n, NULL, layout, 1, 0);                        \
+        (void)pipe_run(f, keys, n, NULL, fam, 1, 0);                        \
     }                                                                          \
     static size_t contains_##name(const sbf_filter *f, const uint64_t *keys,  \
                                   size_t n, uint8_t *out)                      \
     {                                                                          \
         /* The contains path never writes through f. */                       \
-        return pipe_run((sbf_filter *)(uintptr_t)f, keys, n, out, layout, 0, 0); \
+        return pipe_run((sbf_filter *)(uintptr_t)f, keys, n, out, fam, 0, 0); \
     }                                                                          \
     static void add_atomic_##name(sbf_filter *f, const uint64_t *keys, size_t n) \
     {                                                                          \
-        (void)pipe_run(f, keys, n, NULL, layout, 1, 1);                        \
+        (void)pipe_run(f, keys, n, NULL, fam, 1, 1);                        \
     }                                                                          \
     static size_t contains_atomic_##name(const sbf_filter *f,                  \
                                          const uint64_t *keys, size_t n,       \
                                          uint8_t *out)                         \
     {                                                                          \
-        return pipe_run((sbf_filter *)(uintptr_t)f, keys, n, out, layout, 0, 1); \
+        return pipe_run((sbf_filter *)(uintptr_t)f, keys, n, out, fam, 0, 1); \
     }                                                                          \
     static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
     {                                                                          \
-        return pipe_key(f, key, len, layout, 1, 0);                            \
+        return pipe_key(f, key, len, fam, 1, 0);                            \
     }                                                                          \
     static int contains_key_##name(const sbf_filter *f, const void *key,       \
                                    size_t len)                                 \
     {                                                                          \
-        return pipe_key((sbf_filter *)(uintptr_t)f, key, len, layout, 0, 0);   \
+        return pipe_key((sbf_filter *)(uintptr_t)f, key, len, fam, 0, 0);   \
     }                                                                          \
     static int add_key_atomic_##name(sbf_filter *f, const void *key, size_t len) \
     {                                                                          \
-        return pipe_key(f, key, len, layout, 1, 1);                            \
+        return pipe_key(f, key, len, fam, 1, 1);                            \
     }                                                                          \
     static int contains_key_atomic_##name(const sbf_filter *f, const void *key, \
                                           size_t len)                          \
     {                                                                          \
-        return pipe_key((sbf_filter *)(uintptr_t)f, key, len, layout, 0, 1);   \
+        return pipe_key((sbf_filter *)(uintptr_t)f, key, len, fam, 0, 1);   \
     }
 
-PIPE_ENTRIES(SBF_CLASSIC, classic)
-PIPE_ENTRIES(SBF_BLOCKED, blocked)
-PIPE_ENTRIES(SBF_SPLIT_BLOCK, split)
-PIPE_ENTRIES(SBF_COUNTING, counting)
+PIPE_ENTRIES(SBFI_KERN_CLASSIC, classic)
+PIPE_ENTRIES(SBFI_KERN_BLOCKED, blocked)
+PIPE_ENTRIES(SBFI_KERN_SPLIT, split)
+PIPE_ENTRIES(SBFI_KERN_COUNTING, counting)
 
 /* The kernels above, named in each file's table (written out there, after
  * this header, with designated initializers):

@@ -58,7 +58,7 @@ const char *sbf_strerror(int code)
 
 int sbfi_bind(sbf_filter *f, uint32_t flags)
 {
-    const int l = f->layout;
+    const int l = f->lay->kernel; /* the kernels of the layout's family */
     const sbfi_kernels *kt = f->kt;
     if (flags & SBF_CONCURRENT) {
         SBFI_RETURN_IF(f->stripes == NULL, SBF_E_FLAGS); /* sbfi_make's */
@@ -152,7 +152,7 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
-    SBFI_RETURN_IF(f->layout != SBF_COUNTING, SBF_E_UNSUPPORTED);
+    SBFI_RETURN_IF(!sbfi_counts(f->lay), SBF_E_UNSUPPORTED);
     uint64_t h1, h2;
     sbfi_hash_key(key, len, f->seed, &h1, &h2);
     if (f->flags & SBF_CONCURRENT) {
@@ -276,9 +276,20 @@ static int compatible(const sbf_filter *a, const sbf_filter *b)
 static uint64_t nib_add_sat(uint64_t a, uint64_t b)
 {
     uint64_t r = 0;
-    for (int s = 0; s < 64; s += 4) {
-        const uint64_t x = ((a >> s) & 15) + ((b >> s) & 15);
-        r |= (x > 15 ? 15 : x) << s;
+    for (unsigned s = 0; s < 64; s += SBFI_COUNTER_BITS) {
+        const uint64_t x = ((a >> s) & SBFI_COUNTER_MAX) + ((b >> s) & SBFI_COUNTER_MAX);
+        r |= (x > SBFI_COUNTER_MAX ? SBFI_COUNTER_MAX : x) << s;
+    }
+    return r;
+}
+
+/* The smaller of each pair of counters. */
+static uint64_t nib_min(uint64_t a, uint64_t b)
+{
+    uint64_t r = 0;
+    for (unsigned s = 0; s < 64; s += SBFI_COUNTER_BITS) {
+        const uint64_t x = (a >> s) & SBFI_COUNTER_MAX, y = (b >> s) & SBFI_COUNTER_MAX;
+        r |= (x < y ? x : y) << s;
     }
     return r;
 }
@@ -292,7 +303,7 @@ static void union_atomic(sbf_filter *dst, const sbf_filter *src)
         const uint64_t s = __atomic_load_n(&src->words[i], __ATOMIC_RELAXED);
         if (s == 0)
             continue;
-        if (dst->layout != SBF_COUNTING) {
+        if (!sbfi_counts(dst->lay)) {
             sbfi_or_words_atomic(&dst->words[i], &s, 1);
             continue;
         }
@@ -313,14 +324,9 @@ int sbf_union(sbf_filter *dst, const sbf_filter *src)
         union_atomic(dst, src);
         return SBF_OK;
     }
-    if (dst->layout == SBF_COUNTING) {
-        unsigned char *d = (unsigned char *)dst->words;
-        const unsigned char *s = (const unsigned char *)src->words;
-        for (size_t i = 0; i < dst->bytes; i++) {
-            unsigned lo = (d[i] & 15u) + (s[i] & 15u);
-            unsigned hi = (unsigned)(d[i] >> 4) + (unsigned)(s[i] >> 4);
-            d[i] = (unsigned char)((lo > 15 ? 15 : lo) | (hi > 15 ? 15 : hi) << 4);
-        }
+    if (sbfi_counts(dst->lay)) {
+        for (size_t i = 0; i < dst->bytes / 8; i++)
+            dst->words[i] = nib_add_sat(dst->words[i], src->words[i]);
     } else {
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] |= src->words[i];
@@ -333,14 +339,9 @@ int sbf_intersect(sbf_filter *dst, const sbf_filter *src)
 {
     SBFI_RETURN_IF(sbfi_writable(dst) == SBF_E_READONLY, SBF_E_READONLY);
     SBFI_FORWARD_IF_ERROR(compatible(dst, src));
-    if (dst->layout == SBF_COUNTING) {
-        unsigned char *d = (unsigned char *)dst->words;
-        const unsigned char *s = (const unsigned char *)src->words;
-        for (size_t i = 0; i < dst->bytes; i++) {
-            const unsigned lo = (d[i] & 15u) < (s[i] & 15u) ? (d[i] & 15u) : (s[i] & 15u);
-            const unsigned hi = (d[i] >> 4) < (s[i] >> 4) ? (d[i] >> 4) : (s[i] >> 4);
-            d[i] = (unsigned char)(lo | hi << 4);
-        }
+    if (sbfi_counts(dst->lay)) {
+        for (size_t i = 0; i < dst->bytes / 8; i++)
+            dst->words[i] = nib_min(dst->words[i], src->words[i]);
     } else {
         for (size_t i = 0; i < dst->bytes / 8; i++)
             dst->words[i] &= src->words[i];

@@ -122,19 +122,22 @@ double sbf_fpp_split_block(uint64_t n, uint64_t m, uint32_t words)
     return sbfi_mixture(&L, power_f, &c);
 }
 
+/* The formula the layout's descriptor names (src/layout.h), fed with its
+ * geometry: a counting filter's 128 four-bit counters per 512-bit block
+ * are non-zero exactly where a blocked key's bits would be set, so it is
+ * the blocked formula over cells = bits / cell_bits. */
 double sbf_fpp_layout(int layout, uint64_t n, uint64_t bits, uint32_t k)
 {
-    switch (layout) {
-    case SBF_CLASSIC:
+    const sbfi_layout *d = sbfi_layout_of(layout);
+    if (d == NULL)
+        return NAN;
+    switch (d->fpr) {
+    case SBFI_FPR_CLASSIC:
         return classic_exact(n, bits, k);
-    case SBF_BLOCKED:
-        return sbf_fpp_blocked(n, bits, k, SBF_BLOCK_BITS);
-    case SBF_SPLIT_BLOCK:
+    case SBFI_FPR_BLOCKED:
+        return sbf_fpp_blocked(n, bits / d->cell_bits, k, d->block_bits / d->cell_bits);
+    case SBFI_FPR_SPLIT:
         return sbf_fpp_split_block(n, bits, k);
-    case SBF_COUNTING:
-        /* 128 four-bit counters per 512-bit block; a key's counters are
-         * non-zero exactly where a blocked key's bits would be set. */
-        return sbf_fpp_blocked(n, bits / 4, k, SBF_BLOCK_BITS / 4);
     default:
         return NAN;
     }
@@ -177,8 +180,11 @@ double sbf_fpp_spread(int layout, uint64_t n, uint64_t bits, uint32_t k)
     if (n == 0)
         return 0.0;
     double r, cross, second, nb;
-    switch (layout) {
-    case SBF_CLASSIC: {
+    const sbfi_layout *lay = sbfi_layout_of(layout);
+    if (lay == NULL)
+        return NAN;
+    switch (lay->fpr) {
+    case SBFI_FPR_CLASSIC: {
         const double m = (double)bits, a = (double)k * (double)n / m;
         const double fill = -expm1(-a);
         const double var_s = m * exp(-a) * (1.0 - (1.0 + a) * exp(-a));
@@ -188,10 +194,9 @@ double sbf_fpp_spread(int layout, uint64_t n, uint64_t bits, uint32_t k)
          * m = 127, k = 1024); a rate in [0, 1] never has an sd above 1/2. */
         return sd < 0.5 ? sd : 0.5;
     }
-    case SBF_BLOCKED:
-    case SBF_COUNTING: {
-        const uint64_t cells = layout == SBF_COUNTING ? bits / 4 : bits;
-        const uint32_t B = layout == SBF_COUNTING ? SBF_BLOCK_BITS / 4 : SBF_BLOCK_BITS;
+    case SBFI_FPR_BLOCKED: {
+        const uint64_t cells = bits / lay->cell_bits;
+        const uint32_t B = lay->block_bits / lay->cell_bits;
         /* the second moment first: when it is refused, so is the spread */
         int all_one;
         second = sbfi_blocked_moment(n, cells, k, 2 * (uint64_t)k, B, NULL, &all_one);
@@ -206,8 +211,8 @@ double sbf_fpp_spread(int layout, uint64_t n, uint64_t bits, uint32_t k)
         r = sbfi_blocked_moment(n, cells, k, k, B, &cross, NULL);
         break;
     }
-    case SBF_SPLIT_BLOCK: {
-        const uint64_t block = (uint64_t)k * 32u;
+    case SBFI_FPR_SPLIT: {
+        const uint64_t block = (uint64_t)k * SBFI_WORD32_BITS;
         if (bits < block)
             return NAN;
         sbfi_load_dist L;
@@ -248,13 +253,13 @@ double sbf_counting_saturation(uint64_t n, uint64_t bits, uint32_t k)
         return NAN;
     if (n == 0)
         return 0.0;
-    const uint32_t counters = SBF_BLOCK_BITS / 4;
+    const uint32_t counters = SBF_BLOCK_BITS / SBFI_COUNTER_BITS;
     tail_ctx c;
     const double lmiss = (double)k * log1p(-1.0 / counters);
     c.q = -expm1(lmiss);
     c.one_minus_q = exp(lmiss);
     c.r = c.one_minus_q > 0.0 ? c.q / c.one_minus_q : HUGE_VAL;
-    c.level = 15;
+    c.level = SBFI_COUNTER_MAX;
     c.trips = 0;
     sbfi_load_dist L;
     sbfi_load_binomial(&L, n, nb);
@@ -265,7 +270,7 @@ double sbf_counting_saturation(uint64_t n, uint64_t bits, uint32_t k)
 
 double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k)
 {
-    const uint64_t mc = bits / 4;
+    const uint64_t mc = bits / SBFI_COUNTER_BITS;
     if (mc == 0 || k == 0)
         return NAN;
     if (n == 0)

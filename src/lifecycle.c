@@ -172,17 +172,11 @@ int sbfi_make(sbf_filter **out, const sbfi_make_args *a)
         unmap_given(a);
         return rc;
     }
-    f->layout = a->layout;
-    f->bits = a->bits;
-    f->k = a->k;
+    sbfi_set_geometry(f, a->layout, a->bits, a->k); /* src/layout.c */
     f->seed = a->seed;
     f->kt = kt;
     f->added = a->added;
     f->added_unknown = a->added_unknown;
-    const uint64_t granule = sbfi_granule_bits(a->layout, a->k);
-    f->block_bytes = (uint32_t)(granule / 8); /* classic: 8, one word */
-    f->nblocks = a->layout == SBF_CLASSIC ? a->bits : a->bits / granule;
-    f->bytes = sbfi_data_bytes(a->bits);
     if (a->map != NULL) {
         f->mem = SBFI_MEM_FILE;
         f->mem_base = a->map;
@@ -267,7 +261,7 @@ static void count_cells(const sbf_filter *f, uint64_t *set, uint64_t *sat)
 {
     *set = *sat = 0;
     const size_t n = (size_t)(f->bits / 64);
-    const int counting = f->layout == SBF_COUNTING;
+    const int counting = sbfi_counts(f->lay);
     for (size_t i = 0; i < n; i++) {
         const uint64_t w = __atomic_load_n(&f->words[i], __ATOMIC_RELAXED);
         if (!counting) {
@@ -287,13 +281,13 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
     out->bits = f->bits;
     out->bytes = f->bytes;
     out->k = f->k;
-    out->block_bits = f->layout == SBF_CLASSIC ? 0 : f->block_bytes * 8;
+    out->block_bits = f->lay->multiply_shift ? f->block_bytes * 8 : 0;
     out->seed = f->seed;
     out->keys_added = sbfi_keys_added(f);
     out->isa = f->kt->isa;
     uint64_t set, sat;
     count_cells(f, &set, &sat);
-    const double cells = f->layout == SBF_COUNTING ? (double)(f->bits / 4) : (double)f->bits;
+    const double cells = (double)(f->bits / f->lay->cell_bits);
     out->saturated = sat;
     out->fill_ratio = (double)set / cells;
     out->est_cardinality = (double)set >= cells ? INFINITY

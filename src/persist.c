@@ -134,7 +134,7 @@ static uint64_t v1_checksum(const unsigned char *hdr, const void *data, size_t l
  */
 static int own_geometry(uint32_t layout, uint64_t bits, uint32_t k, size_t *bytes)
 {
-    SBFI_RETURN_IF(layout > SBF_COUNTING, SBF_E_LAYOUT);
+    SBFI_RETURN_IF(layout > INT32_MAX, SBF_E_LAYOUT);
     const int rc = sbfi_check_geometry((int)layout, bits, k);
     SBFI_RETURN_IF(rc == SBF_E_PARAM, SBF_E_FORMAT);
     SBFI_FORWARD_IF_ERROR(rc);

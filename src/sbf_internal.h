@@ -11,8 +11,10 @@
 
 #include "simdbloom.h"
 /* The layouts' facts (salts, shifts, block index) and MurmurHash3 are
- * written once, in the public inline header; everything here uses them. */
+ * written once, in the public inline header; layout.h and everything here
+ * use them. */
 #include "simdbloom_inline.h"
+#include "layout.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,8 +30,6 @@
 #define SBFI_LINE 64u              /* bytes per block / cache line */
 #define SBFI_HUGE (2u << 20)       /* 2 MiB: huge page size and threshold */
 #define SBFI_BATCH 16u             /* keys hashed/prefetched per pipeline step */
-#define SBFI_MAX_K_SPLIT 16u
-#define SBFI_NLAYOUTS 4
 #define SBFI_NSTRIPES 16u          /* keys_added counters of a concurrent filter */
 #define SBFI_STRIPE 8u             /* words per stripe: one cache line each */
 
@@ -86,11 +86,15 @@ struct sbf_filter {
     uint64_t *words;        /* filter data, 64-byte aligned, `bytes` long */
     size_t bytes;           /* whole blocks / lines; padding stays zero */
     uint64_t bits;          /* m (classic: multiple of 64; counting: 4/counter) */
-    uint64_t nblocks;       /* blocked layouts: number of blocks; classic: m */
+    uint64_t nblocks;       /* bits / granule (classic: 64-bit words) */
     uint32_t k;
     uint32_t seed;
-    int layout;
+    int layout;             /* sbf_layout */
+    const sbfi_layout *lay; /* its descriptor (src/layout.h) */
     uint32_t block_bytes;   /* 64; 32 for split-block with k = 8; 8 classic */
+    uint32_t block_log2;    /* log2(block_bytes) */
+    uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
+                             * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
     int added_unknown;      /* keys_added is not known (Guava import, union) */
     const sbfi_kernels *kt; /* kernels chosen at creation */
@@ -140,9 +144,11 @@ typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
 
 /*
  * One table per ISA: its identity (name, sbf_isa, the CPU features it
- * needs) and its kernels. Kernel entries are indexed by sbf_layout; every one
- * is non-NULL (an ISA without a special kernel for a layout points at the
- * scalar one). `out` of contains may be NULL (count only).
+ * needs) and its kernels. Kernel entries are indexed by kernel family
+ * (SBFI_KERN_*, the descriptor's `kernel`), not by layout: layouts of one
+ * family share kernels. Every entry is non-NULL (an ISA without a special
+ * kernel for a family points at the scalar one). `out` of contains may be
+ * NULL (count only).
  *
  * Tables are defined with designated initializers (`.hash_u64 = ...`), so
  * a new entry is one line in this struct and one in each table. The
@@ -156,15 +162,15 @@ struct sbfi_kernels {
     int isa;                 /* sbf_isa */
     uint32_t features;       /* SBFI_CPU_* bits it requires of the CPU (and OS) */
     sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
-    sbfi_add_fn add_u64[SBFI_NLAYOUTS];
-    sbfi_contains_fn contains_u64[SBFI_NLAYOUTS];
+    sbfi_add_fn add_u64[SBFI_NKERNELS];
+    sbfi_contains_fn contains_u64[SBFI_NKERNELS];
     /* --- single keys and SBF_CONCURRENT (issue 8): kept as one group --- */
-    sbfi_key_add_fn add_key[SBFI_NLAYOUTS];           /* hash + probe, no switch */
-    sbfi_key_contains_fn contains_key[SBFI_NLAYOUTS];
-    sbfi_key_add_fn add_key_atomic[SBFI_NLAYOUTS];    /* word fetch-or / CAS */
-    sbfi_key_contains_fn contains_key_atomic[SBFI_NLAYOUTS]; /* relaxed loads */
-    sbfi_add_fn add_u64_atomic[SBFI_NLAYOUTS];
-    sbfi_contains_fn contains_u64_atomic[SBFI_NLAYOUTS];
+    sbfi_key_add_fn add_key[SBFI_NKERNELS];           /* hash + probe, no switch */
+    sbfi_key_contains_fn contains_key[SBFI_NKERNELS];
+    sbfi_key_add_fn add_key_atomic[SBFI_NKERNELS];    /* word fetch-or / CAS */
+    sbfi_key_contains_fn contains_key_atomic[SBFI_NKERNELS]; /* relaxed loads */
+    sbfi_add_fn add_u64_atomic[SBFI_NKERNELS];
+    sbfi_contains_fn contains_u64_atomic[SBFI_NKERNELS];
     /* --- hashes of many keys in SIMD lanes (lanes: issues 16.2, 18.1) --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
@@ -205,9 +211,6 @@ extern const sbfi_kernels sbfi_kernels_neon;    /* simd/neon.c */
 /* Scalar reference kernels (src/scalar.c), usable as table entries. */
 void sbfi_hash_u64_scalar(const uint64_t *keys, size_t n, uint32_t seed,
                           uint64_t *h1, uint64_t *h2);
-void sbfi_add_u64_scalar(sbf_filter *f, const uint64_t *keys, size_t n);
-size_t sbfi_contains_u64_scalar(const sbf_filter *f, const uint64_t *keys,
-                                size_t n, uint8_t *out);
 /* The scalar references of the lane hash kernels (src/lanes.c): the
  * definition every ISA's hash_bytes, xxh64_u64 and xxh64_bytes reproduce. */
 void sbfi_hash_bytes_scalar(const void *const *keys, const size_t *lens,
@@ -273,8 +276,8 @@ int sbfi_make(sbf_filter **out, const sbfi_make_args *a);
  * allocator and keys_added (copy, fold). */
 void sbfi_args_like(sbfi_make_args *a, const sbf_filter *f);
 
-/* Sizing and geometry rules (src/size.c): the one place that knows which k
- * each layout accepts, its granule and its largest size. */
+/* Geometry rules (src/layout.c, from the descriptor): which k a layout
+ * accepts, its granule and its largest size. */
 int sbfi_check_k(int layout, uint32_t k);            /* SBF_OK or SBF_E_K */
 uint64_t sbfi_granule_bits(int layout, uint32_t k);  /* bits are a multiple */
 uint64_t sbfi_max_bits(int layout);
@@ -284,8 +287,11 @@ uint64_t sbfi_max_bits(int layout);
 int sbfi_check_geometry(int layout, uint64_t bits, uint32_t k);
 /* Bytes of filter data for a valid bit count (whole 64-byte lines). */
 size_t sbfi_data_bytes(uint64_t bits);
+/* Sets f's geometry fields (layout, lay, bits, k, block_bytes, block_log2,
+ * nblocks, bytes) from a checked geometry: the one place they are derived. */
+void sbfi_set_geometry(sbf_filter *f, int layout, uint64_t bits, uint32_t k);
 /* sbf_create's bits and k from its parameters (layout, k, bits or n + fpp),
- * with sbf_create's codes; p is not NULL. */
+ * with sbf_create's codes; p is not NULL (src/size.c). */
 int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);
 
 /* ------------------------------------------------------ MurmurHash3 pieces */
@@ -319,26 +325,23 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
  * This is the definition every kernel must reproduce bit for bit.
  *
  * classic (Guava MURMUR128_MITZ_64): c = h1; for i < k:
- *     bit ((c & INT64_MAX) mod m); c += h2.   Bit b is word b/64, bit b%64.
- * blocked layouts: block = (h1 * nblocks) >> 64 (multiply-shift).
+ *     bit sbfi_classic_bit(c, m) = (c & INT64_MAX) mod m; c += h2.
+ *     Bit b is word b/64, bit b%64.
+ * multiply-shift layouts: block = (h1 * nblocks) >> 64.
  *     x_i = low 32 bits of h2 for even i, high 32 bits for odd i, i.e. the
- *     i-th 32-bit lane of h2 broadcast over a vector.
- *     blocked:     position i = (x_i * SBFI_SALT[i]) >> 23   (0..511)
- *     split-block: word i, bit (x_i * SBFI_SALT[i]) >> 27    (0..31)
- *     counting:    counter i = (x_i * SBFI_SALT[i]) >> 25    (0..127)
+ *     i-th 32-bit lane of h2 broadcast over a vector; with the layout's
+ *     salts s = f->salt (a copy of f->lay->salt) and shift (src/layout.h):
+ *     blocked:     position i = (x_i * s[i]) >> SBFI_SHIFT_BLOCKED  (0..511)
+ *     split-block: word i, bit (x_i * s[i]) >> SBFI_SHIFT_SPLIT     (0..31)
+ *     counting:    counter i = (x_i * s[i]) >> SBFI_SHIFT_COUNTING  (0..127)
  * Bit p of a block is byte p/8, bit p%8 (so word p/64 bit p%64 on our
  * little-endian targets). Counter c is byte c/2, low nibble for even c.
  * Repeated positions of one key touch their bit/counter once.
- *
- * SBFI_SALT, the shifts and the block index are simdbloom_inline.h's
- * (SBF_SALT, SBF_SHIFT_*, sbf_block_index), written there once. Filters are
- * saved and loaded (sbf_serialize), so they are the file format:
- * tests/vectors/layouts_kat.inc pins them on every ISA (tests/test_kat.c,
- * tests/conformance.c). Changing any of them is a new layout id, never an
- * edit.
+ * The salts, the block index and the shifts are the file format, written
+ * once in include/simdbloom_inline.h (SBF_SALT, sbf_block_index,
+ * SBF_SHIFT_*); src/layout.c's rows point at them; tests/vectors/
+ * layouts_kat.inc pins them on every ISA.
  */
-#define SBFI_SALT SBF_SALT /* simdbloom_inline.h */
-
 static inline uint64_t sbfi_block_index(uint64_t h1, uint64_t nblocks)
 {
     return sbf_block_index(h1, nblocks);
@@ -349,47 +352,67 @@ static inline uint32_t sbfi_lane32(uint64_t h2, uint32_t i)
     return (i & 1u) ? (uint32_t)(h2 >> 32) : (uint32_t)h2;
 }
 
-static inline uint32_t sbfi_hashbits(uint64_t h2, uint32_t i, int shift)
+/* Loop over a key's k <= SBFI_NSALT positions: for (i = 0; i < k; i++).
+ * Written with a constant trip count and an exit at k, which compilers
+ * unroll completely (each i's lane is then known and the salt loads fold
+ * into the multiplies); a loop to the variable k stays rolled and cost the
+ * scalar probes about 5 instructions per position (bench-check). Use as
+ * `SBFI_FOR_POS(i, k) { ... }`. */
+#if defined(__GNUC__)
+#  define SBFI_UNROLL_POS _Pragma("GCC unroll 16")
+#else
+#  define SBFI_UNROLL_POS
+#endif
+#define SBFI_FOR_POS(i, k) \
+    SBFI_UNROLL_POS for (uint32_t i = 0; i < SBFI_NSALT; i++) \
+        if (i >= (k)) break; else
+
+/* Position i of a key: the top bits of lane i times salt i. */
+static inline uint32_t sbfi_pos(const uint32_t *salt, uint64_t h2, uint32_t i,
+                                uint32_t shift)
 {
-    SBFI_ASSERT(i < 16);
-    return (uint32_t)(sbfi_lane32(h2, i) * SBFI_SALT[i]) >> shift;
+    SBFI_ASSERT(i < SBFI_NSALT);
+    return (uint32_t)(sbfi_lane32(h2, i) * salt[i]) >> shift;
 }
 
-/* Block of a blocked-layout key. */
+/* Block of a multiply-shift key. */
 static inline uint64_t *sbfi_block_ptr(const sbf_filter *f, uint64_t h1)
 {
     const uint64_t b = sbfi_block_index(h1, f->nblocks);
     SBFI_ASSERT(b < f->nblocks && (b + 1) * f->block_bytes <= f->bytes);
-    return (uint64_t *)((unsigned char *)f->words + b * f->block_bytes);
+    return (uint64_t *)((unsigned char *)f->words + (b << f->block_log2));
 }
 
 /* The 512-bit mask of a blocked key, as 8 words. */
-static inline void sbfi_blocked_mask(uint64_t h2, uint32_t k, uint64_t m[8])
+static inline void sbfi_blocked_mask(const uint32_t *salt, uint64_t h2, uint32_t k,
+                                     uint64_t m[8])
 {
     SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
     for (int w = 0; w < 8; w++)
         m[w] = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t p = sbfi_hashbits(h2, i, 23);
+    SBFI_FOR_POS(i, k) {
+        uint32_t p = sbfi_pos(salt, h2, i, SBFI_SHIFT_BLOCKED);
         m[p >> 6] |= UINT64_C(1) << (p & 63);
     }
 }
 
 /* The split-block mask: one bit in each of k (8 or 16) 32-bit words. */
-static inline void sbfi_split_mask(uint64_t h2, uint32_t k, uint32_t m[16])
+static inline void sbfi_split_mask(const uint32_t *salt, uint64_t h2, uint32_t k,
+                                   uint32_t m[16])
 {
     SBFI_ASSERT(k == 8 || k == 16);
-    for (uint32_t i = 0; i < k; i++)
-        m[i] = UINT32_C(1) << sbfi_hashbits(h2, i, 27);
+    SBFI_FOR_POS(i, k)
+        m[i] = UINT32_C(1) << sbfi_pos(salt, h2, i, SBFI_SHIFT_SPLIT);
 }
 
 /* The set of counters (0..127) a counting key touches, as a 128-bit mask. */
-static inline void sbfi_counting_mask(uint64_t h2, uint32_t k, uint64_t m[2])
+static inline void sbfi_counting_mask(const uint32_t *salt, uint64_t h2, uint32_t k,
+                                      uint64_t m[2])
 {
     SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
     m[0] = m[1] = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t c = sbfi_hashbits(h2, i, 25);
+    SBFI_FOR_POS(i, k) {
+        uint32_t c = sbfi_pos(salt, h2, i, SBFI_SHIFT_COUNTING);
         m[c >> 6] |= UINT64_C(1) << (c & 63);
     }
 }
@@ -398,24 +421,23 @@ static inline void sbfi_counting_mask(uint64_t h2, uint32_t k, uint64_t m[2])
  * them true; nothing after it changes the geometry). */
 static inline int sbfi_filter_ok(const sbf_filter *f)
 {
-    if (f->layout < SBF_CLASSIC || f->layout > SBF_COUNTING || f->k == 0 ||
+    const sbfi_layout *d = f->lay;
+    if (d == NULL || d != sbfi_layout_of(f->layout) || !sbfi_k_ok(d, f->k) ||
         f->kt == NULL || f->kt->hash_u64 == NULL || f->words == NULL ||
         ((uintptr_t)f->words & (SBFI_LINE - 1)) != 0 || f->bytes % SBFI_LINE != 0 ||
         f->bits == 0 || f->bits % 64 != 0 || f->bits > (uint64_t)f->bytes * 8 ||
-        f->bytes - f->bits / 8 >= SBFI_LINE)
+        f->bytes - f->bits / 8 >= SBFI_LINE || f->bits > d->max_bits)
         return 0;
-    if (f->layout == SBF_CLASSIC)
-        return f->k <= SBF_MAX_K_CLASSIC && f->bits % 64 == 0 && f->nblocks == f->bits &&
-               f->block_bytes == 8;
-    if (f->layout == SBF_SPLIT_BLOCK && f->k != 8 && f->k != 16)
-        return 0;
-    return f->k <= SBF_MAX_K_BLOCKED && f->block_bytes >= 32 &&
-           f->nblocks * f->block_bytes * 8 == f->bits;
+    const uint64_t g = sbfi_granule(d, f->k);
+    return f->bits % g == 0 && f->nblocks == f->bits / g && f->block_bytes * 8 == g &&
+           (UINT64_C(1) << f->block_log2) == f->block_bytes && d->salt != NULL;
 }
 
+/* Counter c of a block: byte c/2, low nibble for even c. */
+#define SBFI_NIB_SHIFT(c) (((c) & 1u) * SBFI_COUNTER_BITS)
 static inline unsigned sbfi_nibble(const unsigned char *blk, uint32_t c)
 {
-    return (blk[c >> 1] >> ((c & 1u) * 4)) & 15u;
+    return (blk[c >> 1] >> SBFI_NIB_SHIFT(c)) & SBFI_COUNTER_MAX;
 }
 
 /* ------------------------------------------- single keys, atomics (issue 8) */
@@ -434,9 +456,11 @@ static inline void sbfi_hash_key(const void *key, size_t len, uint32_t seed,
 }
 
 /* The 512-bit mask (8 words) with bit (prod[i] >> shift) << scale set for
- * i < k: blocked positions (shift 23, scale 0) or counting increments
- * (shift 25, scale 2: the low bit of counter c's nibble). One OR per
- * position; repeated positions set their bit once. */
+ * i < k: blocked positions (SBFI_SHIFT_BLOCKED, scale 0) or counting
+ * increments (SBFI_SHIFT_COUNTING, scale SBFI_NIB_SCALE: the low bit of
+ * counter c's nibble, bit 4c of the block). One OR per position; repeated
+ * positions set their bit once. */
+#define SBFI_NIB_SCALE 2 /* log2(SBFI_COUNTER_BITS) */
 static inline void sbfi_mask_from_products(const uint32_t prod[16], uint32_t k,
                                            int shift, int scale, uint64_t m[8])
 {
@@ -448,7 +472,9 @@ static inline void sbfi_mask_from_products(const uint32_t prod[16], uint32_t k,
     }
 }
 
+/* The low bit of each of a word's 16 counters. */
 #define SBFI_NIB_LOW UINT64_C(0x1111111111111111)
+_Static_assert(1u << SBFI_NIB_SCALE == SBFI_COUNTER_BITS, "4-bit counters");
 
 /* Low bit of every nibble that is 15 / that is not zero (SWAR). */
 static inline uint64_t sbfi_nib15(uint64_t v)

@@ -16,7 +16,7 @@ static int classic_add(sbf_filter *f, uint64_t h1, uint64_t h2)
     uint64_t c = h1;
     int changed = 0;
     for (uint32_t i = 0; i < f->k; i++) {
-        const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+        const uint64_t b = sbfi_classic_bit(c, m);
         const uint64_t bit = UINT64_C(1) << (b & 63);
         changed |= (f->words[b >> 6] & bit) == 0;
         f->words[b >> 6] |= bit;
@@ -30,7 +30,7 @@ static int classic_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
     const uint64_t m = f->bits;
     uint64_t c = h1;
     for (uint32_t i = 0; i < f->k; i++) {
-        const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+        const uint64_t b = sbfi_classic_bit(c, m);
         if ((f->words[b >> 6] & (UINT64_C(1) << (b & 63))) == 0)
             return 0;
         c += h2;
@@ -42,7 +42,7 @@ static int blocked_add(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     uint64_t *blk = sbfi_block_ptr(f, h1);
     uint64_t m[8], missing = 0;
-    sbfi_blocked_mask(h2, f->k, m);
+    sbfi_blocked_mask(f->salt, h2, f->k, m);
     for (int w = 0; w < 8; w++) {
         missing |= m[w] & ~blk[w];
         blk[w] |= m[w];
@@ -52,11 +52,12 @@ static int blocked_add(sbf_filter *f, uint64_t h1, uint64_t h2)
 
 /* No early exit: a negative key's first clear bit is at an unpredictable
  * position, and the mispredicted branch costs more than the k tests. */
-static int blocked_probe(const uint64_t *blk, uint32_t k, uint64_t h2)
+static int blocked_probe(const uint32_t *salt, const uint64_t *blk, uint32_t k,
+                         uint64_t h2)
 {
     uint64_t all = 1;
-    for (uint32_t i = 0; i < k; i++) {
-        const uint32_t p = sbfi_hashbits(h2, i, 23);
+    SBFI_FOR_POS(i, k) {
+        const uint32_t p = sbfi_pos(salt, h2, i, SBFI_SHIFT_BLOCKED);
         all &= blk[p >> 6] >> (p & 63);
     }
     return (int)(all & 1);
@@ -64,14 +65,14 @@ static int blocked_probe(const uint64_t *blk, uint32_t k, uint64_t h2)
 
 static int blocked_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return blocked_probe(sbfi_block_ptr(f, h1), f->k, h2);
+    return blocked_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
 }
 
 static int split_add(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     uint32_t *blk = (uint32_t *)sbfi_block_ptr(f, h1);
     uint32_t m[16], missing = 0;
-    sbfi_split_mask(h2, f->k, m);
+    sbfi_split_mask(f->salt, h2, f->k, m);
     for (uint32_t w = 0; w < f->k; w++) {
         missing |= m[w] & ~blk[w];
         blk[w] |= m[w];
@@ -79,18 +80,19 @@ static int split_add(sbf_filter *f, uint64_t h1, uint64_t h2)
     return missing != 0;
 }
 
-static int split_probe(const uint64_t *blk64, uint32_t k, uint64_t h2)
+static int split_probe(const uint32_t *salt, const uint64_t *blk64, uint32_t k,
+                       uint64_t h2)
 {
     const uint32_t *blk = (const uint32_t *)blk64;
     uint32_t all = 1;
-    for (uint32_t i = 0; i < k; i++)
-        all &= blk[i] >> sbfi_hashbits(h2, i, 27);
+    SBFI_FOR_POS(i, k)
+        all &= blk[i] >> sbfi_pos(salt, h2, i, SBFI_SHIFT_SPLIT);
     return (int)(all & 1);
 }
 
 static int split_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return split_probe(sbfi_block_ptr(f, h1), f->k, h2);
+    return split_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
 }
 
 /* Each distinct counter of the key once: walk the set bits of its mask. */
@@ -99,31 +101,32 @@ static int counting_add(sbf_filter *f, uint64_t h1, uint64_t h2)
     unsigned char *blk = (unsigned char *)sbfi_block_ptr(f, h1);
     uint64_t m[2];
     int changed = 0;
-    sbfi_counting_mask(h2, f->k, m);
+    sbfi_counting_mask(f->salt, h2, f->k, m);
     for (int half = 0; half < 2; half++) {
         for (uint64_t bits = m[half]; bits; bits &= bits - 1) {
             const uint32_t c = (uint32_t)(half * 64 + __builtin_ctzll(bits));
             const unsigned v = sbfi_nibble(blk, c);
             changed |= v == 0;
-            if (v < 15)
-                blk[c >> 1] = (unsigned char)(blk[c >> 1] + (1u << ((c & 1u) * 4)));
+            if (v < SBFI_COUNTER_MAX)
+                blk[c >> 1] = (unsigned char)(blk[c >> 1] + (1u << SBFI_NIB_SHIFT(c)));
         }
     }
     return changed;
 }
 
-static int counting_probe(const uint64_t *blk64, uint32_t k, uint64_t h2)
+static int counting_probe(const uint32_t *salt, const uint64_t *blk64, uint32_t k,
+                          uint64_t h2)
 {
     const unsigned char *blk = (const unsigned char *)blk64;
     int all = 1;
-    for (uint32_t i = 0; i < k; i++)
-        all &= sbfi_nibble(blk, sbfi_hashbits(h2, i, 25)) != 0;
+    SBFI_FOR_POS(i, k)
+        all &= sbfi_nibble(blk, sbfi_pos(salt, h2, i, SBFI_SHIFT_COUNTING)) != 0;
     return all;
 }
 
 static int counting_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return counting_probe(sbfi_block_ptr(f, h1), f->k, h2);
+    return counting_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
 }
 
 /* Called by sbf_remove after sbfi_contains_hashed said "maybe". */
@@ -131,52 +134,15 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     unsigned char *blk = (unsigned char *)sbfi_block_ptr(f, h1);
     uint64_t m[2];
-    sbfi_counting_mask(h2, f->k, m);
+    sbfi_counting_mask(f->salt, h2, f->k, m);
     for (int half = 0; half < 2; half++) {
         for (uint64_t bits = m[half]; bits; bits &= bits - 1) {
             const uint32_t c = (uint32_t)(half * 64 + __builtin_ctzll(bits));
             const unsigned v = sbfi_nibble(blk, c);
             SBFI_ASSERT(v > 0); /* sbf_remove checked the key is "maybe" */
-            if (v > 0 && v < 15)
-                blk[c >> 1] = (unsigned char)(blk[c >> 1] - (1u << ((c & 1u) * 4)));
+            if (v > 0 && v < SBFI_COUNTER_MAX)
+                blk[c >> 1] = (unsigned char)(blk[c >> 1] - (1u << SBFI_NIB_SHIFT(c)));
         }
-    }
-}
-
-/* ------------------------------------------------------- hashed entries */
-
-int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2)
-{
-    switch (f->layout) {
-    case SBF_CLASSIC: return classic_add(f, h1, h2);
-    case SBF_BLOCKED: return blocked_add(f, h1, h2);
-    case SBF_SPLIT_BLOCK: return split_add(f, h1, h2);
-    default: return counting_add(f, h1, h2);
-    }
-}
-
-int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2)
-{
-    switch (f->layout) {
-    case SBF_CLASSIC: return classic_contains(f, h1, h2);
-    case SBF_BLOCKED: return blocked_contains(f, h1, h2);
-    case SBF_SPLIT_BLOCK: return split_contains(f, h1, h2);
-    default: return counting_contains(f, h1, h2);
-    }
-}
-
-void sbfi_prefetch_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2)
-{
-    if (f->layout != SBF_CLASSIC) {
-        SBFI_PREFETCH(sbfi_block_ptr(f, h1));
-        return;
-    }
-    /* Classic: the first few of the k lines (each costs a division). */
-    const uint32_t kp = f->k < 4 ? f->k : 4;
-    uint64_t c = h1;
-    for (uint32_t i = 0; i < kp; i++) {
-        SBFI_PREFETCH(&f->words[((c & (uint64_t)INT64_MAX) % f->bits) >> 6]);
-        c += h2;
     }
 }
 
@@ -194,7 +160,7 @@ static int classic_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
     uint64_t c = h1;
     int changed = 0;
     for (uint32_t i = 0; i < f->k; i++) {
-        const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+        const uint64_t b = sbfi_classic_bit(c, m);
         const uint64_t bit = UINT64_C(1) << (b & 63);
         uint64_t *w = &f->words[b >> 6];
         if ((__atomic_load_n(w, __ATOMIC_RELAXED) & bit) == 0)
@@ -209,7 +175,7 @@ static int classic_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2
     const uint64_t m = f->bits;
     uint64_t c = h1;
     for (uint32_t i = 0; i < f->k; i++) {
-        const uint64_t b = (c & (uint64_t)INT64_MAX) % m;
+        const uint64_t b = sbfi_classic_bit(c, m);
         if ((__atomic_load_n(&f->words[b >> 6], __ATOMIC_RELAXED) &
              (UINT64_C(1) << (b & 63))) == 0)
             return 0;
@@ -218,61 +184,74 @@ static int classic_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2
     return 1;
 }
 
-/* The key's bits as whole words: blocked 8 words; split-block k/2 words. */
-static unsigned key_words(const sbf_filter *f, uint64_t h2, uint64_t m[8])
-{
-    if (f->layout == SBF_BLOCKED) {
-        sbfi_blocked_mask(h2, f->k, m);
-        return 8;
-    }
-    uint32_t s[16];
-    sbfi_split_mask(h2, f->k, s);
-    for (uint32_t w = 0; w < f->k / 2; w++)
-        m[w] = s[2 * w] | (uint64_t)s[2 * w + 1] << 32;
-    return f->k / 2;
-}
-
 /* The counting increments: the low bit of each distinct counter's nibble. */
 static void counting_inc(const sbf_filter *f, uint64_t h2, uint64_t inc[8])
 {
     for (int w = 0; w < 8; w++)
         inc[w] = 0;
-    for (uint32_t i = 0; i < f->k; i++) {
-        const uint32_t c = sbfi_hashbits(h2, i, 25);
-        inc[c >> 4] |= UINT64_C(1) << ((c & 15) * 4);
+    SBFI_FOR_POS(i, f->k) {
+        const uint32_t c = sbfi_pos(f->salt, h2, i, SBFI_SHIFT_COUNTING);
+        inc[c >> 4] |= UINT64_C(1) << ((c & 15) * SBFI_COUNTER_BITS);
     }
 }
 
-int sbfi_add_hashed_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+/* The plain probe of a block family on a copy of the block taken with
+ * relaxed loads. */
+static int block_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2,
+                                 int (*probe)(const uint32_t *, const uint64_t *,
+                                              uint32_t, uint64_t))
 {
-    if (f->layout == SBF_CLASSIC)
-        return classic_add_atomic(f, h1, h2);
-    uint64_t *blk = sbfi_block_ptr(f, h1);
-    uint64_t m[8];
-    const int present = sbfi_contains_hashed_atomic(f, h1, h2);
-    if (f->layout == SBF_COUNTING) {
-        counting_inc(f, h2, m);
-        sbfi_inc_words_atomic(blk, m);
-        return !present;
-    }
-    if (present)
+    _Alignas(64) sbfi_u64_alias copy[8];
+    sbfi_load_words_atomic(copy, sbfi_block_ptr(f, h1), f->block_bytes / 8);
+    return probe(f->salt, copy, f->k, h2);
+}
+
+static int blocked_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    return block_contains_atomic(f, h1, h2, blocked_probe);
+}
+
+static int split_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    return block_contains_atomic(f, h1, h2, split_probe);
+}
+
+static int counting_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    return block_contains_atomic(f, h1, h2, counting_probe);
+}
+
+static int blocked_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    if (blocked_contains_atomic(f, h1, h2))
         return 0;
-    sbfi_or_words_atomic(blk, m, key_words(f, h2, m));
+    uint64_t m[8];
+    sbfi_blocked_mask(f->salt, h2, f->k, m);
+    sbfi_or_words_atomic(sbfi_block_ptr(f, h1), m, 8);
     return 1;
 }
 
-/* The plain probe on a copy of the block taken with relaxed loads. */
-int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+/* The split-block bits as whole words: k/2 of them. */
+static int split_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    if (f->layout == SBF_CLASSIC)
-        return classic_contains_atomic(f, h1, h2);
-    _Alignas(64) sbfi_u64_alias copy[8];
-    sbfi_load_words_atomic(copy, sbfi_block_ptr(f, h1), f->block_bytes / 8);
-    switch (f->layout) {
-    case SBF_BLOCKED: return blocked_probe(copy, f->k, h2);
-    case SBF_SPLIT_BLOCK: return split_probe(copy, f->k, h2);
-    default: return counting_probe(copy, f->k, h2);
-    }
+    if (split_contains_atomic(f, h1, h2))
+        return 0;
+    uint32_t s[16];
+    uint64_t m[8];
+    sbfi_split_mask(f->salt, h2, f->k, s);
+    for (uint32_t w = 0; w < f->k / 2; w++)
+        m[w] = s[2 * w] | (uint64_t)s[2 * w + 1] << 32;
+    sbfi_or_words_atomic(sbfi_block_ptr(f, h1), m, f->k / 2);
+    return 1;
+}
+
+static int counting_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    const int present = counting_contains_atomic(f, h1, h2);
+    uint64_t inc[8];
+    counting_inc(f, h2, inc);
+    sbfi_inc_words_atomic(sbfi_block_ptr(f, h1), inc);
+    return !present;
 }
 
 void sbfi_counting_remove_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
@@ -290,8 +269,68 @@ void sbfi_counting_remove_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
     }
 }
 
+/* ------------------------------------------------------- hashed entries
+ * One row per kernel family (the descriptor's `kernel`): no switch on the
+ * layout. */
+
+typedef int (*hashed_add_fn)(sbf_filter *f, uint64_t h1, uint64_t h2);
+typedef int (*hashed_contains_fn)(const sbf_filter *f, uint64_t h1, uint64_t h2);
+
+static const struct {
+    hashed_add_fn add, add_atomic;
+    hashed_contains_fn contains, contains_atomic;
+} family[SBFI_NKERNELS] = {
+    [SBFI_KERN_CLASSIC] = { classic_add, classic_add_atomic, classic_contains,
+                            classic_contains_atomic },
+    [SBFI_KERN_BLOCKED] = { blocked_add, blocked_add_atomic, blocked_contains,
+                            blocked_contains_atomic },
+    [SBFI_KERN_SPLIT] = { split_add, split_add_atomic, split_contains,
+                          split_contains_atomic },
+    [SBFI_KERN_COUNTING] = { counting_add, counting_add_atomic, counting_contains,
+                             counting_contains_atomic },
+};
+
+int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    return family[f->lay->kernel].add(f, h1, h2);
+}
+
+int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    return family[f->lay->kernel].contains(f, h1, h2);
+}
+
+int sbfi_add_hashed_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    return family[f->lay->kernel].add_atomic(f, h1, h2);
+}
+
+int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    return family[f->lay->kernel].contains_atomic(f, h1, h2);
+}
+
+void sbfi_prefetch_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    if (f->lay->multiply_shift) {
+        SBFI_PREFETCH(sbfi_block_ptr(f, h1));
+        return;
+    }
+    /* Classic: the first few of the k lines (each costs a division); none
+     * below SBFI_HUGE, where the caches hold the filter and the divisions
+     * are the cost (simd/pipeline.h measured 1.7x slower negative lookups). */
+    if (f->bytes < SBFI_HUGE)
+        return;
+    const uint32_t kp = f->k < 4 ? f->k : 4;
+    uint64_t c = h1;
+    for (uint32_t i = 0; i < kp; i++) {
+        SBFI_PREFETCH(&f->words[sbfi_classic_bit(c, f->bits) >> 6]);
+        c += h2;
+    }
+}
+
 /* ------------------------------------------------------------ single keys
- * Table entries: hash (the u64 path for 8-byte keys) and the layout's probe,
+ * Table entries: hash (the u64 path for 8-byte keys) and the family's probe,
  * with no switch on the layout. */
 
 #define KEY_ENTRIES(name, add_op, contains_op)                                 \
@@ -317,11 +356,14 @@ KEY_ENTRIES(atomic, sbfi_add_hashed_atomic, sbfi_contains_hashed_atomic)
 
 /* ------------------------------------------------------ batched, u64 keys */
 
-typedef int (*op_fn)(sbf_filter *, uint64_t, uint64_t);
-
-/* Pipeline: batch b+1 is hashed and prefetched before batch b is probed. */
+/* Pipeline: batch b+1 is hashed and prefetched before batch b is probed.
+ * `fam` is a constant in each instance below, so the family row's calls
+ * are direct and inlined. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline size_t pipeline(sbf_filter *f, const uint64_t *keys, size_t n,
-                              uint8_t *out, int is_add, const int atomic)
+                              uint8_t *out, int is_add, const int atomic, const int fam)
 {
     uint64_t h1[2][SBFI_BATCH], h2[2][SBFI_BATCH];
     size_t found = 0, cur = 0;
@@ -340,12 +382,12 @@ static inline size_t pipeline(sbf_filter *f, const uint64_t *keys, size_t n,
         for (size_t j = 0; j < len; j++) {
             if (is_add) {
                 if (atomic)
-                    sbfi_add_hashed_atomic(f, h1[cur][j], h2[cur][j]);
+                    family[fam].add_atomic(f, h1[cur][j], h2[cur][j]);
                 else
-                    sbfi_add_hashed(f, h1[cur][j], h2[cur][j]);
+                    family[fam].add(f, h1[cur][j], h2[cur][j]);
             } else {
-                const int r = atomic ? sbfi_contains_hashed_atomic(f, h1[cur][j], h2[cur][j])
-                                     : sbfi_contains_hashed(f, h1[cur][j], h2[cur][j]);
+                const int r = atomic ? family[fam].contains_atomic(f, h1[cur][j], h2[cur][j])
+                                     : family[fam].contains(f, h1[cur][j], h2[cur][j]);
                 found += (size_t)r;
                 if (out)
                     out[base + j] = (uint8_t)r;
@@ -357,46 +399,52 @@ static inline size_t pipeline(sbf_filter *f, const uint64_t *keys, size_t n,
     return found;
 }
 
-void sbfi_add_u64_scalar(sbf_filter *f, const uint64_t *keys, size_t n)
-{
-    (void)pipeline(f, keys, n, NULL, 1, 0);
-}
+#define BATCH_ENTRIES(fam, name)                                               \
+    static void add_u64_##name(sbf_filter *f, const uint64_t *keys, size_t n) \
+    {                                                                          \
+        (void)pipeline(f, keys, n, NULL, 1, 0, fam);                           \
+    }                                                                          \
+    static size_t contains_u64_##name(const sbf_filter *f,                     \
+                                      const uint64_t *keys, size_t n,          \
+                                      uint8_t *out)                            \
+    {                                                                          \
+        /* The contains path never writes through f. */                       \
+        return pipeline((sbf_filter *)(uintptr_t)f, keys, n, out, 0, 0, fam);  \
+    }                                                                          \
+    static void add_u64_atomic_##name(sbf_filter *f, const uint64_t *keys,    \
+                                      size_t n)                                \
+    {                                                                          \
+        (void)pipeline(f, keys, n, NULL, 1, 1, fam);                           \
+    }                                                                          \
+    static size_t contains_u64_atomic_##name(const sbf_filter *f,              \
+                                             const uint64_t *keys, size_t n,   \
+                                             uint8_t *out)                     \
+    {                                                                          \
+        return pipeline((sbf_filter *)(uintptr_t)f, keys, n, out, 0, 1, fam);  \
+    }
 
-size_t sbfi_contains_u64_scalar(const sbf_filter *f, const uint64_t *keys,
-                                size_t n, uint8_t *out)
-{
-    /* The contains path never writes through f. */
-    return pipeline((sbf_filter *)(uintptr_t)f, keys, n, out, 0, 0);
-}
+BATCH_ENTRIES(SBFI_KERN_CLASSIC, classic)
+BATCH_ENTRIES(SBFI_KERN_BLOCKED, blocked)
+BATCH_ENTRIES(SBFI_KERN_SPLIT, split)
+BATCH_ENTRIES(SBFI_KERN_COUNTING, counting)
 
-static void add_u64_atomic(sbf_filter *f, const uint64_t *keys, size_t n)
-{
-    (void)pipeline(f, keys, n, NULL, 1, 1);
-}
-
-static size_t contains_u64_atomic(const sbf_filter *f, const uint64_t *keys,
-                                  size_t n, uint8_t *out)
-{
-    return pipeline((sbf_filter *)(uintptr_t)f, keys, n, out, 0, 1);
-}
+#define BY_FAMILY(prefix)                                                      \
+    { [SBFI_KERN_CLASSIC] = prefix##classic, [SBFI_KERN_BLOCKED] = prefix##blocked, \
+      [SBFI_KERN_SPLIT] = prefix##split, [SBFI_KERN_COUNTING] = prefix##counting }
 
 const sbfi_kernels sbfi_kernels_scalar = {
     SBFI_ID_SCALAR,
     .hash_u64 = sbfi_hash_u64_scalar,
-    .add_u64 = { sbfi_add_u64_scalar, sbfi_add_u64_scalar, sbfi_add_u64_scalar,
-                 sbfi_add_u64_scalar },
-    .contains_u64 = { sbfi_contains_u64_scalar, sbfi_contains_u64_scalar,
-                      sbfi_contains_u64_scalar, sbfi_contains_u64_scalar },
+    .add_u64 = BY_FAMILY(add_u64_),
+    .contains_u64 = BY_FAMILY(contains_u64_),
     /* single keys and SBF_CONCURRENT (issue 8) */
-    .add_key = { add_key_classic, add_key_blocked, add_key_split, add_key_counting },
-    .contains_key = { contains_key_classic, contains_key_blocked, contains_key_split,
-                      contains_key_counting },
+    .add_key = BY_FAMILY(add_key_),
+    .contains_key = BY_FAMILY(contains_key_),
     .add_key_atomic = { add_key_atomic, add_key_atomic, add_key_atomic, add_key_atomic },
     .contains_key_atomic = { contains_key_atomic, contains_key_atomic, contains_key_atomic,
                              contains_key_atomic },
-    .add_u64_atomic = { add_u64_atomic, add_u64_atomic, add_u64_atomic, add_u64_atomic },
-    .contains_u64_atomic = { contains_u64_atomic, contains_u64_atomic, contains_u64_atomic,
-                             contains_u64_atomic },
+    .add_u64_atomic = BY_FAMILY(add_u64_atomic_),
+    .contains_u64_atomic = BY_FAMILY(contains_u64_atomic_),
     /* hashes of many keys (src/lanes.c) */
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,

@@ -1,82 +1,35 @@
 /*
- * Sizing: the geometry rules of every layout (which k it accepts, the
- * granule its bit count is a multiple of, its largest size) and the choice
- * of bits and k for a target false-positive rate.
+ * Sizing: the choice of bits and k for a target false-positive rate, by the
+ * rule the layout's descriptor names (src/layout.h: Guava's formulas, or a
+ * search over block counts with the layout's own formula).
  *
  * The flow is one way: src/filter.c asks this file for a geometry
- * (sbfi_geometry), and this file asks src/fpr.c's formulas how good a
- * candidate is (sbf_fpp_layout). src/fpr.c holds only mathematics and knows
- * nothing of these rules.
+ * (sbfi_geometry), this file asks the descriptor for the layout's rules
+ * (k range, granule, largest size) and src/fpr.c's formulas how good a
+ * candidate is (sbf_fpp_layout). src/fpr.c holds only mathematics.
  */
 #include "sbf_internal.h"
 #include "fpr_internal.h"
 
 #include <math.h>
 
-/* ------------------------------------------------------- geometry rules */
-
-int sbfi_check_k(int layout, uint32_t k)
+/* Guava's optimalNumOfHashFunctions for explicit sizes, over the layout's
+ * cells (counters count bits / SBFI_COUNTER_BITS). A layout whose k sets
+ * its block size (k_step > 1: split-block) takes its smallest k. */
+static uint32_t derive_k(const sbfi_layout *d, uint64_t n, uint64_t bits)
 {
-    switch (layout) {
-    case SBF_CLASSIC: return k >= 1 && k <= SBF_MAX_K_CLASSIC ? SBF_OK : SBF_E_K;
-    case SBF_SPLIT_BLOCK: return k == 8 || k == 16 ? SBF_OK : SBF_E_K;
-    default: return k >= 1 && k <= SBF_MAX_K_BLOCKED ? SBF_OK : SBF_E_K;
-    }
-}
-
-uint64_t sbfi_granule_bits(int layout, uint32_t k)
-{
-    switch (layout) {
-    case SBF_CLASSIC: return 64;
-    case SBF_SPLIT_BLOCK: return 32u * (uint64_t)k;
-    default: return SBF_BLOCK_BITS;
-    }
-}
-
-uint64_t sbfi_max_bits(int layout)
-{
-    return layout == SBF_CLASSIC ? UINT64_C(64) * INT32_MAX : SBF_MAX_BITS;
-}
-
-/* The largest k a layout accepts. */
-static uint32_t k_max(int layout)
-{
-    switch (layout) {
-    case SBF_CLASSIC: return SBF_MAX_K_CLASSIC;
-    case SBF_SPLIT_BLOCK: return SBFI_MAX_K_SPLIT;
-    default: return SBF_MAX_K_BLOCKED;
-    }
-}
-
-int sbfi_check_geometry(int layout, uint64_t bits, uint32_t k)
-{
-    SBFI_RETURN_IF(layout < SBF_CLASSIC || layout > SBF_COUNTING, SBF_E_LAYOUT);
-    SBFI_FORWARD_IF_ERROR(sbfi_check_k(layout, k));
-    SBFI_RETURN_IF(bits > sbfi_max_bits(layout), SBF_E_TOO_LARGE);
-    SBFI_RETURN_IF(bits == 0 || bits % sbfi_granule_bits(layout, k) != 0,
-                   SBF_E_PARAM);
-    return SBF_OK;
-}
-
-size_t sbfi_data_bytes(uint64_t bits)
-{
-    return (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
-}
-
-/* Guava's optimalNumOfHashFunctions for explicit sizes. */
-static uint32_t derive_k(int layout, uint64_t n, uint64_t bits)
-{
-    if (layout == SBF_SPLIT_BLOCK)
-        return 8;
-    const double cells = layout == SBF_COUNTING ? (double)bits / 4 : (double)bits;
+    if (d->k_step > 1)
+        return d->k_min;
+    const double cells = (double)bits / d->cell_bits;
     const double kk = floor(cells / (double)(n ? n : 1) * log(2.0) + 0.5);
-    const uint32_t cap = k_max(layout);
+    const uint32_t cap = d->k_max;
     return kk < 1 ? 1 : kk > cap ? cap : (uint32_t)kk;
 }
 
 int sbfi_geometry(const sbf_params *p, uint64_t *bits_out, uint32_t *k_out)
 {
-    SBFI_RETURN_IF(p->layout < SBF_CLASSIC || p->layout > SBF_COUNTING, SBF_E_LAYOUT);
+    const sbfi_layout *d = sbfi_layout_of(p->layout);
+    SBFI_RETURN_IF(d == NULL, SBF_E_LAYOUT);
     const int layout = p->layout;
     uint64_t bits;
     uint32_t k = p->k;
@@ -86,12 +39,12 @@ int sbfi_geometry(const sbf_params *p, uint64_t *bits_out, uint32_t *k_out)
         SBFI_RETURN_IF(!(p->fpp > 0.0 && p->fpp < 1.0), SBF_E_FPP);
         SBFI_FORWARD_IF_ERROR(sbf_size(layout, p->expected_n, p->fpp, &bits, &k));
     } else {
-        SBFI_RETURN_IF(p->bits > sbfi_max_bits(layout), SBF_E_TOO_LARGE);
+        SBFI_RETURN_IF(p->bits > d->max_bits, SBF_E_TOO_LARGE);
         if (k == 0)
-            k = derive_k(layout, p->expected_n, p->bits);
-        const uint64_t g = sbfi_granule_bits(layout, k);
+            k = derive_k(d, p->expected_n, p->bits);
+        const uint64_t g = sbfi_granule(d, k);
         bits = (p->bits + g - 1) / g * g;
-        SBFI_RETURN_IF(bits > sbfi_max_bits(layout), SBF_E_TOO_LARGE);
+        SBFI_RETURN_IF(bits > d->max_bits, SBF_E_TOO_LARGE);
     }
     *bits_out = bits;
     *k_out = k;
@@ -116,18 +69,18 @@ static double java_round(double x)
  * for the former we give the smallest filter (64 bits, k = 1), for the
  * latter SBF_E_K.
  */
-static int size_classic(uint64_t n, double fpp, uint32_t kin, uint64_t *bits,
-                        uint32_t *k)
+static int size_classic(const sbfi_layout *d, uint64_t n, double fpp, uint32_t kin,
+                        uint64_t *bits, uint32_t *k)
 {
     const double ln2 = log(2.0);
     const double x = -(double)n * log(fpp) / (ln2 * ln2);
-    const double max_bits = (double)sbfi_max_bits(SBF_CLASSIC);
+    const double max_bits = (double)d->max_bits;
     SBFI_RETURN_IF(!(x <= max_bits), SBF_E_TOO_LARGE);
     const uint64_t raw = (uint64_t)x; /* Java's truncating long cast */
     double kd = java_round((double)raw / (double)n * ln2);
     if (kd < 1.0)
         kd = 1.0;
-    SBFI_RETURN_IF(kin == 0 && kd > k_max(SBF_CLASSIC), SBF_E_K);
+    SBFI_RETURN_IF(kin == 0 && kd > d->k_max, SBF_E_K);
     const uint64_t words = raw == 0 ? 1 : (raw + 63) / 64;
     *bits = words * 64;
     *k = kin != 0 ? kin : (uint32_t)kd;
@@ -391,68 +344,65 @@ static uint64_t blocks_guess(double positions, uint64_t per_block)
     return g >= 1e18 ? UINT64_C(1000000000000000000) : g < 1.0 ? 1 : (uint64_t)g;
 }
 
-int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits, uint32_t *k)
+/* A block-search layout: one search over k_min..k_max when the block is
+ * fixed (the walk over k starts at log2(1/fpp), about the best k); one per
+ * k when k sets the block size (the smallest result wins). */
+static int size_blocks(const sbfi_layout *d, uint64_t n, double fpp, uint32_t kin,
+                       uint64_t *bits, uint32_t *k)
 {
-    SBFI_RETURN_IF(bits == NULL || k == NULL, SBF_E_NULL);
-    SBFI_RETURN_IF(layout < 0 || layout >= SBFI_NLAYOUTS, SBF_E_LAYOUT);
-    SBFI_RETURN_IF(!(fpp > 0.0 && fpp < 1.0), SBF_E_FPP);
-    const uint32_t kin = *k;
-    if (kin != 0)
-        SBFI_FORWARD_IF_ERROR(sbfi_check_k(layout, kin));
-    if (n == 0)
-        n = 1;
-
-    switch (layout) {
-    case SBF_CLASSIC:
-        return size_classic(n, fpp, kin, bits, k);
-
-    case SBF_BLOCKED:
-    case SBF_COUNTING: {
-        const uint64_t per_block =
-            layout == SBF_BLOCKED ? SBF_BLOCK_BITS : SBF_BLOCK_BITS / 4;
-        const uint64_t block = sbfi_granule_bits(layout, kin);
-        /* the walk over k starts at log2(1/fpp), about the best k */
+    if (d->block_bits != 0) {
+        const uint64_t block = d->block_bits;
         const double kg = floor(-log2(fpp) + 0.5);
-        size_ctx c = {layout, n, fpp, block, kin ? kin : 1, kin ? kin : k_max(layout),
+        size_ctx c = {d->id, n, fpp, block, kin ? kin : d->k_min, kin ? kin : d->k_max,
                       kg < 1.0 ? 1 : kg > 255.0 ? 255 : (uint32_t)kg, 0.0};
         uint64_t nb;
         uint32_t kk;
         SBFI_FORWARD_IF_ERROR(size_search(
-            &c, blocks_guess(classic_positions(n, fpp, kin), per_block),
-            sbfi_max_bits(layout) / block, &nb, &kk));
+            &c, blocks_guess(classic_positions(n, fpp, kin), block / d->cell_bits),
+            d->max_bits / block, &nb, &kk));
         *bits = nb * block;
         *k = kk;
         return SBF_OK;
     }
-
-    case SBF_SPLIT_BLOCK: {
-        uint64_t best_bits = 0;
-        uint32_t best_k = 0;
-        int err = SBF_E_TOO_LARGE;
-        for (uint32_t kk = 8; kk <= SBFI_MAX_K_SPLIT; kk += 8) {
-            if (kin != 0 && kk != kin)
-                continue;
-            const uint64_t block = sbfi_granule_bits(layout, kk);
-            size_ctx c = {layout, n, fpp, block, kk, kk, 0, 0.0};
-            uint64_t nb;
-            uint32_t got;
-            const int e = size_search(
-                &c, blocks_guess(classic_positions(n, fpp, 0), block),
-                sbfi_max_bits(layout) / block, &nb, &got);
-            if (e != SBF_OK)
-                continue;
-            err = SBF_OK;
-            if (best_k == 0 || nb * block < best_bits) {
-                best_bits = nb * block;
-                best_k = kk;
-            }
+    uint64_t best_bits = 0;
+    uint32_t best_k = 0;
+    int err = SBF_E_TOO_LARGE;
+    for (uint32_t kk = d->k_min; kk <= d->k_max; kk += d->k_step) {
+        if (kin != 0 && kk != kin)
+            continue;
+        const uint64_t block = sbfi_granule(d, kk);
+        size_ctx c = {d->id, n, fpp, block, kk, kk, 0, 0.0};
+        uint64_t nb;
+        uint32_t got;
+        const int e = size_search(
+            &c, blocks_guess(classic_positions(n, fpp, 0), block / d->cell_bits),
+            d->max_bits / block, &nb, &got);
+        if (e != SBF_OK)
+            continue;
+        err = SBF_OK;
+        if (best_k == 0 || nb * block < best_bits) {
+            best_bits = nb * block;
+            best_k = kk;
         }
-        SBFI_FORWARD_IF_ERROR(err);
-        *bits = best_bits;
-        *k = best_k;
-        return SBF_OK;
     }
-    default:
-        return SBF_E_LAYOUT;
-    }
+    SBFI_FORWARD_IF_ERROR(err);
+    *bits = best_bits;
+    *k = best_k;
+    return SBF_OK;
+}
+
+int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits, uint32_t *k)
+{
+    SBFI_RETURN_IF(bits == NULL || k == NULL, SBF_E_NULL);
+    const sbfi_layout *d = sbfi_layout_of(layout);
+    SBFI_RETURN_IF(d == NULL, SBF_E_LAYOUT);
+    SBFI_RETURN_IF(!(fpp > 0.0 && fpp < 1.0), SBF_E_FPP);
+    const uint32_t kin = *k;
+    if (kin != 0)
+        SBFI_RETURN_IF(!sbfi_k_ok(d, kin), SBF_E_K);
+    if (n == 0)
+        n = 1;
+    if (d->sizing == SBFI_SIZE_GUAVA)
+        return size_classic(d, n, fpp, kin, bits, k);
+    return size_blocks(d, n, fpp, kin, bits, k);
 }

@@ -23,7 +23,7 @@ Test(debug, filter_invariant_fires, .signal = SIGABRT,
 Test(debug, mask_invariant_fires, .signal = SIGABRT,
      .description = "SBF_DEBUG: the scalar mask refuses a split-block k other than 8 or 16") {
     uint32_t m[16];
-    sbfi_split_mask(12345, 9, m);
+    sbfi_split_mask(sbfi_layout_of(SBF_SPLIT_BLOCK)->salt, 12345, 9, m);
 }
 
 Test(debug, valid_filters_pass, .description = "SBF_DEBUG: every layout's filters satisfy the invariants through a life cycle") {

@@ -113,7 +113,7 @@ Test(single, tables, .description = "every compiled-in table fills the single-ke
         const sbfi_kernels *kt = sbfi_kernels_for(reg[i]->isa);
         if (kt == NULL)
             continue; /* a placeholder, not compiled in */
-        for (int l = 0; l < SBFI_NLAYOUTS; l++)
+        for (int l = 0; l < SBFI_NKERNELS; l++)
             cr_assert(kt->add_key[l] && kt->contains_key[l] && kt->add_key_atomic[l] &&
                           kt->contains_key_atomic[l] && kt->add_u64_atomic[l] &&
                           kt->contains_u64_atomic[l],
