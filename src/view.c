@@ -5,14 +5,15 @@
 #include "sbf_internal.h"
 #include "simdbloom_inline.h"
 
-/* The inline probe of a plain filter of f's layout and k, if any. */
+/* The inline probe of a plain filter of f's kernel family and hash, if any
+ * (the header hashes with MurmurHash3 only). */
 static unsigned inline_kind(const sbf_filter *f)
 {
-    if (f->flags & SBF_CONCURRENT)
-        return SBF_VIEW_CALL; /* atomics: the library's kernels */
-    switch (f->layout) {
-    case SBF_BLOCKED: return SBF_VIEW_BLOCKED;
-    case SBF_SPLIT_BLOCK: return f->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
+    if ((f->flags & SBF_CONCURRENT) || f->lay->hash != SBFI_HASH_MURMUR3)
+        return SBF_VIEW_CALL; /* atomics, other hashes: the library's kernels */
+    switch (f->lay->kernel) {
+    case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED;
+    case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
     default: return SBF_VIEW_CALL; /* classic, counting */
     }
 }
@@ -22,7 +23,7 @@ static void fill(const sbf_filter *f, sbf_view *v)
     memset(v, 0, sizeof *v);
     v->words = f->words;
     v->nblocks = f->nblocks;
-    v->salt = SBF_SALT;
+    v->salt = f->salt;  /* the layout's salts */
     v->filter = (sbf_filter *)(uintptr_t)f; /* adds only through writable views */
     v->k = f->k;
     v->seed = f->seed;
