@@ -5,6 +5,7 @@
  * (`make test-tsan`) and qemu (`make test-neon`). Optional argument: run only
  * tests whose "suite/name" contains it.
  */
+#define _GNU_SOURCE 1 /* the suites included below use POSIX calls */
 #include "crshim.h"
 
 #include "../test_concurrent.c"
