@@ -50,6 +50,7 @@ enum {
     SBFB_S_LAT = 1 << 4,      /* latency histograms */
     SBFB_S_FPR = 1 << 5,      /* false-positive rate table */
     SBFB_S_HOT = 1 << 6,      /* single keys, SBF_CONCURRENT, threads, roofline sweep */
+    SBFB_S_LANES = 1 << 7,    /* hashes of many keys in SIMD lanes (bench_lanes.c) */
     /* a new section takes the next bit here (bench/README.md, "Adding a section") */
 };
 #define SBFB_S_ALL (~0u)
@@ -455,6 +456,7 @@ typedef struct sbfb_section {
 #define SBFB_SECTIONS(X)                                                     \
     X(headline)                                                              \
     X(hash)                                                                  \
+    X(lanes)                                                                 \
     X(roofline)                                                              \
     X(tput)                                                                  \
     X(libbloom)                                                              \

@@ -28,7 +28,7 @@ static void usage(FILE *out)
 "\n"
 "  --quick              a short run (about a minute): fewer probes, shorter timings,\n"
 "                       the DRAM size capped at 256 MiB\n"
-"  --suite LIST         any of tput,hash,roofline,libbloom,latency,fpr (default: all)\n"
+"  --suite LIST         any of tput,hash,lanes,roofline,libbloom,latency,fpr (default: all)\n"
 "  --layout LIST        any of classic,blocked,split-block,counting (default: all)\n"
 "  --isa LIST           any of scalar,simde,avx2,avx512,neon, or auto (the default\n"
 "                       kernels only); default: every ISA available here\n"

@@ -623,6 +623,20 @@ SBF_API const void *sbf_data(const sbf_filter *f, size_t *len);
  * (sbf_allocator) was asked for, in total. 0 for NULL. Thread safe. */
 SBF_API size_t sbf_memory_usage(const sbf_filter *f);
 
+/*
+ * Writes len raw bytes at byte `offset` of the filter's data (the bytes
+ * sbf_data returns), to move a filter in chunks (the Redis module's
+ * BF.LOADCHUNK, a copy over a network): once a filter of the same layout,
+ * bits, k and seed has had every chunk of another's data written, it answers
+ * as that one. Only the first bits / 8 bytes (sbf_info's bits) carry the
+ * filter; the rest is padding that stays zero, so offset + len must be
+ * <= bits / 8. keys_added is not changed. Not safe during concurrent adds,
+ * SBF_CONCURRENT filters included.
+ * Returns SBF_OK, SBF_E_NULL (f NULL, or buf NULL with len > 0), SBF_E_PARAM
+ * (past bits / 8; nothing written), SBF_E_READONLY (a mapping, sbf_map).
+ */
+SBF_API int sbf_write_data(sbf_filter *f, uint64_t offset, const void *buf, size_t len);
+
 /* ------------------------------------------------ false-positive mathematics
  * All return NaN for impossible arguments (m = 0, k = 0, ...), and otherwise
  * a value in [0, 1]. Every one returns within about 10 ms for ANY argument
