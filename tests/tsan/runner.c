@@ -4,6 +4,7 @@
  * without Criterion, for ThreadSanitizer: `make test-tsan`. Optional
  * argument: run only tests whose "suite/name" contains it.
  */
+#define _GNU_SOURCE 1 /* the suites included below use POSIX calls */
 #include "crshim.h"
 
 #include "../test_concurrent.c"
