@@ -82,7 +82,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib cli test fpr-timing bench bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test fpr-timing check-readme bench-peers bench bench-quick bench-compare bench-check bench-baseline \
         test-neon test-san test-tsan install uninstall clean help deps symbols cycles kat check-cxx \
         test-isas fuzz
 
@@ -203,6 +203,11 @@ test-isas: deps $(TEST_BIN) $(BUILD)/sbf-isa-avail
 test-san:
 	$(MAKE) BUILD=build/san SAN=1 test
 
+# Every ```c block of README.md compiles as written (whole programs also
+# run): scripts/readme-snippets.sh.
+check-readme: $(LIB_A)
+	BUILD="$(BUILD)" CC="$(CC)" LIBS="$(LIBS)" bash scripts/readme-snippets.sh
+
 # Times and counted work of the formulas and sbf_size (tests/fpr_timing.c;
 # the suite bounds only the work). FPR_TIMING_ARGS: quick | size.
 $(BUILD)/fpr-timing: $(BUILD)/obj/tests/fpr_timing.o $(LIB_A)
@@ -247,7 +252,7 @@ $(BENCH_BIN): $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) $(LIBS) -lpthread
 
-BENCH_ENV := MAKE="$(MAKE)" BUILD="$(BUILD)"
+BENCH_ENV := MAKE="$(MAKE)" BUILD="$(BUILD)" PUBLISH="$(PUBLISH)"
 
 bench: deps
 	$(BENCH_ENV) bash scripts/bench.sh $(BENCH_ARGS)
@@ -263,6 +268,18 @@ bench-check: deps
 
 bench-baseline: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
+
+# simdbloom beside its SIMD peers (Boost.Bloom, RocksDB, fastfilter,
+# libbloom): the driver in ../shared/peers/ when that folder is there; the
+# project itself never copies peer code (bench/README.md, "Peers").
+PEERS_DIR ?= ../shared/peers
+bench-peers:
+	@if [ -f "$(PEERS_DIR)/run.sh" ]; then \
+	  SBF_DEPS_CXX=1 bash scripts/deps.sh && bash "$(PEERS_DIR)/run.sh" $(PEERS_ARGS); \
+	else \
+	  echo "bench-peers: no $(PEERS_DIR)/run.sh: the peer driver lives outside the project (bench/README.md, Peers)" >&2; \
+	  exit 2; \
+	fi
 
 # ------------------------------------------------------------ Redis module
 # build/sbf-redis.so: redis/ over the public header, the library linked in

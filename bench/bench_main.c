@@ -36,8 +36,9 @@ static void usage(FILE *out)
 "                       or bytes with K/M/G, e.g. 32K,512K,32M,1G\n"
 "  --bits-per-key X     load of the throughput filters (default 10; counting:\n"
 "                       counters per key)\n"
-"  --min-time S         seconds per timed repetition (default 0.05, quick 0.02)\n"
-"  --reps N             repetitions per measurement, best kept (default 3)\n"
+"  --min-time S         a throughput row is timed for reps x S seconds in windows\n"
+"                       of about 1 ms (default 0.05, quick 0.02)\n"
+"  --reps N             see --min-time (default 3, quick 2)\n"
 "  --fpr-bits A-B       bits per key for the FPR table (default 4-24)\n"
 "  --fpr-n N            keys per FPR filter (default 1000000)\n"
 "  --fpr-time S         seconds for FPR probes beyond each row's minimum of 10^4\n"
@@ -432,10 +433,12 @@ int main(int argc, char **argv)
     sbfb_results r;
     memset(&r, 0, sizeof r);
     const double t0 = sbfb_now();
+    sbfb_disturb_start(&r.disturb);
     sbfb_progress_init(o.progress, 0);
     const int rc = o.check ? sbfb_run_check(&o, &r) : (sbfb_run_sections(&o, &r), 0);
     sbfb_progress_done();
     r.seconds = sbfb_now() - t0;
+    sbfb_disturb_finish(&r.disturb, m.cpus);
     if (rc != 0)
         return rc;
     if (!c.quiet && !o.check)

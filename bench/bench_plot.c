@@ -40,12 +40,12 @@ static void tput_file(const char *dir, const sbfb_opts *o, const sbfb_results *r
         fprintf(f, "%zu", o->sizes[si].bytes);
         for (int i = 0; i < o->nisa; i++) {
             const sbfb_tput *x =
-                add ? sbfb_find_tput(r, layout, o->isas[i], si, "add", "batch", "u64", "")
+                add ? sbfb_find_tput(r, layout, o->isas[i], si, "add", "batch", "u64", "fresh")
                     : sbfb_find_tput(r, layout, o->isas[i], si, "contains", "batch", "u64",
                                      "negative");
             fprintf(f, " %.6g", x ? x->ns : NAN);
         }
-        const sbfb_peer *p = add ? sbfb_find_peer(r, si, "add", "u64", "")
+        const sbfb_peer *p = add ? sbfb_find_peer(r, si, "add", "u64", "fresh")
                                  : sbfb_find_peer(r, si, "contains", "u64", "negative");
         const double roof = sbfb_roof_ns(r, si);
         fprintf(f, " %.6g %.6g\n", add ? NAN : roof > 0 ? roof : NAN, p ? p->ns : NAN);

@@ -92,9 +92,12 @@ static const char *op_label(const char *op, const char *mode, const char *lookup
     return buf;
 }
 
-static const char *const variants[6][3] = {
-    { "add", "batch", "" },
-    { "add", "single", "" },
+#define NVARIANTS 8
+static const char *const variants[NVARIANTS][3] = {
+    { "add", "batch", "fresh" },
+    { "add", "batch", "present" },
+    { "add", "single", "fresh" },
+    { "add", "single", "present" },
     { "contains", "batch", "positive" },
     { "contains", "batch", "negative" },
     { "contains", "single", "positive" },
@@ -161,7 +164,7 @@ static void tput_layout(FILE *out, const sbfb_opts *o, const sbfb_results *r, in
     int row = 1;
     for (int si = 0; si < o->nsizes; si++)
         for (int kk = 0; kk < 2; kk++)
-            for (int v = 0; v < 6; v++)
+            for (int v = 0; v < NVARIANTS; v++)
                 row += tput_row(t, row, o, r, layout, def, si, kk ? "str" : "u64", v);
     sbfb_tbl_print(t, out, md);
     free(t);
