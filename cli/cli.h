@@ -101,9 +101,9 @@ int num_decimal(const char *s, double *out);
 
 /* ---------------------------------------------------------- cli_files.c */
 
-enum { FMT_SBF1 = 1, FMT_SBF2 = 2, FMT_GUAVA = 3 };
+enum { FMT_SBF1 = 1, FMT_SBF2 = 2, FMT_GUAVA = 3, FMT_PARQUET = 4 };
 extern const char *const layout_names[4];
-extern const char *const format_names[4];
+extern const char *const format_names[5];
 
 /* How open_filter reads a file of our format (Guava's is always parsed
  * whole; version 1 is always loaded, every checksum checked). */

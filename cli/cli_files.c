@@ -19,7 +19,7 @@
 #include "cli.h"
 
 const char *const layout_names[4] = { "classic", "blocked", "split-block", "counting" };
-const char *const format_names[4] = { "", "sbf-v1", "sbf-v2", "guava" };
+const char *const format_names[5] = { "", "sbf-v1", "sbf-v2", "guava", "parquet" };
 
 static unsigned char *read_whole(const char *path, size_t *len)
 {
@@ -149,17 +149,19 @@ static void read_through(const char *path)
 
 sbf_filter *open_filter(const char *path, int mode, int *fmt_out)
 {
-    const int fmt = detect(path);
+    int fmt = detect(path);
     sbf_filter *f = NULL;
     int rc;
-    if (fmt == FMT_GUAVA) {
+    if (fmt == FMT_GUAVA) { /* or Parquet's header + bitset */
         size_t len;
         unsigned char *buf = read_whole(path, &len);
-        rc = sbf_import_guava(&f, buf, len);
+        const int parquet = sbf_format_detect(buf, len) == SBF_FORMAT_PARQUET;
+        rc = parquet ? sbf_import_parquet(&f, buf, len) : sbf_import_guava(&f, buf, len);
         free(buf);
         if (rc != SBF_OK)
             fail("%s: not a simdbloom filter, and as a Guava filter: %s", path,
                  sbf_strerror(rc));
+        fmt = parquet ? FMT_PARQUET : FMT_GUAVA;
     } else if (mode == OPEN_WRITABLE || fmt == FMT_SBF1) {
         if (mode == OPEN_VERIFY)
             read_through(path);
@@ -219,8 +221,8 @@ sbf_filter *open_own(const char *path)
 {
     int fmt;
     sbf_filter *f = open_filter(path, OPEN_WRITABLE, &fmt);
-    if (fmt == FMT_GUAVA)
-        fail("%s: a Guava filter; 'sbf convert --to sbf' it first", path);
+    if (fmt == FMT_GUAVA || fmt == FMT_PARQUET)
+        fail("%s: a %s filter; 'sbf convert --to sbf' it first", path, format_names[fmt]);
     return f;
 }
 

@@ -7,11 +7,13 @@
 #include "cli.h"
 
 static const char *const help_convert =
-    "usage: sbf convert --to sbf|guava IN OUT\n"
+    "usage: sbf convert --to sbf|guava|parquet IN OUT\n"
     "\n"
-    "Reads IN (format detected from its bytes: ours, version 1 or 2, or\n"
-    "Guava's BloomFilter.writeTo) and writes OUT in the chosen format. Guava's\n"
-    "form holds classic filters with seed 0 only.\n";
+    "Reads IN (format detected from its bytes: ours, version 1 or 2, Guava's\n"
+    "BloomFilter.writeTo, or Parquet's BloomFilterHeader + bitset) and writes\n"
+    "OUT in the chosen format. Guava's form holds classic filters with seed 0\n"
+    "only; Parquet's, parquet-layout filters (header + bitset exactly as a\n"
+    "Parquet writer embeds them in a file).\n";
 
 static const char *const help_union =
     "usage: sbf union OUT A B\n"
@@ -25,14 +27,21 @@ int cmd_convert(int argc, char **argv)
     parse_args(argc, argv, " --to= ", help_convert, 2, 2, &a);
     const char *to = opt_val(&a, "--to");
     if (to == NULL)
-        usage_error("convert: --to sbf|guava is required");
-    const int to_guava = strcmp(to, "guava") == 0;
-    if (!to_guava && strcmp(to, "sbf") != 0)
-        usage_error("convert: --to must be sbf or guava, not '%s'", to);
+        usage_error("convert: --to sbf|guava|parquet is required");
+    const int to_guava = strcmp(to, "guava") == 0, to_parquet = strcmp(to, "parquet") == 0;
+    if (!to_guava && !to_parquet && strcmp(to, "sbf") != 0)
+        usage_error("convert: --to must be sbf, guava or parquet, not '%s'", to);
     sbf_filter *f = open_filter(a.pos[0], OPEN_WRITABLE, NULL);
-    if (to_guava)
+    if (to_guava) {
         save_guava(f, a.pos[1]);
-    else
+    } else if (to_parquet) {
+        const int rc = sbf_save_as(f, a.pos[1], SBF_FORMAT_PARQUET);
+        if (rc == SBF_E_UNSUPPORTED)
+            fail("%s: cannot write as Parquet: only parquet-layout filters "
+                 "('sbf create --layout parquet')", a.pos[1]);
+        if (rc != SBF_OK)
+            fail_code(a.pos[1], rc);
+    } else
         save(f, a.pos[1]);
     sbf_free(f);
     return 0;

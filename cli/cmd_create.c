@@ -7,13 +7,15 @@
 #include "cli.h"
 
 static const char *const help_create =
-    "usage: sbf create FILE [--layout classic|blocked|split-block|counting]\n"
+    "usage: sbf create FILE [--layout classic|blocked|split-block|counting|parquet]\n"
     "                  [-n N] [--fpp P] [--bits B] [--k K] [--seed S] [--force]\n"
     "\n"
     "Creates an empty filter in FILE, sized for N keys (default 1000000) at a\n"
     "false-positive rate P (default 0.01) by the layout's exact formula, or of\n"
     "B bits when --bits is given (k derived from N when --k is not).\n"
     "Layout: blocked by default. --seed: MurmurHash3 seed (0, Guava's).\n"
+    "parquet: Parquet's split-block filter (XXH64, sized as Parquet writers\n"
+    "do: a power of two from 32 bytes to 128 MiB; --bits: any 256-bit blocks).\n"
     "N may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G, 1T\n"
     "(powers of 1000); -n5000 and -n=5000 work too. Other numbers are decimal.\n"
     "An existing FILE is kept, and a filter above 1 GiB is not written,\n"
@@ -21,12 +23,13 @@ static const char *const help_create =
 
 static int layout_from_name(const char *s)
 {
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, layout_names[i]) == 0)
-            return i;
+    const int l = sbf_layout_from_name(s);
+    if (l >= 0)
+        return l;
     if (strcmp(s, "split_block") == 0 || strcmp(s, "splitblock") == 0)
         return SBF_SPLIT_BLOCK;
-    usage_error("create: unknown layout '%s' (classic, blocked, split-block, counting)", s);
+    usage_error("create: unknown layout '%s' (classic, blocked, split-block, counting, parquet)",
+                s);
 }
 
 static uint64_t parse_count(const char *opt, const char *s)

@@ -28,7 +28,7 @@ static void print_json(const char *path, int fmt, const struct sbf_info *in)
     }
     printf(", \"format\": \"%s\", \"layout\": \"%s\", \"bits\": %llu, \"bytes\": %zu, "
            "\"k\": %u, \"block_bits\": %u, \"seed\": %u, \"keys_added\": ",
-           format_names[fmt], layout_names[in->layout], (unsigned long long)in->bits,
+           format_names[fmt], sbf_layout_name(in->layout), (unsigned long long)in->bits,
            in->bytes, in->k, in->block_bits, in->seed);
     if (in->keys_added == SBF_KEYS_UNKNOWN) /* Guava import, union */
         printf("null, \"fill\": ");
@@ -49,7 +49,7 @@ static void print_text(const char *path, int fmt, const struct sbf_info *in)
 {
     printf("file             %s\n", path);
     printf("format           %s\n", format_names[fmt]);
-    printf("layout           %s\n", layout_names[in->layout]);
+    printf("layout           %s\n", sbf_layout_name(in->layout));
     printf("bits             %llu\n", (unsigned long long)in->bits);
     printf("bytes            %zu\n", in->bytes);
     printf("k                %u\n", in->k);

@@ -47,7 +47,7 @@ static int modify(int argc, char **argv, int is_remove)
         sbf_info(f, &in);
         if (in.layout != SBF_COUNTING)
             fail("%s: remove needs a counting filter (this one is %s)", path,
-                 layout_names[in.layout]);
+                 sbf_layout_name(in.layout));
     }
     keyreader kr;
     kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL, type, binary);
