@@ -7,20 +7,19 @@
 #include "cli.h"
 
 static const char *const help_create =
-    "usage: sbf create FILE [--layout classic|blocked|split-block|counting|parquet]\n"
+    "usage: sbf create FILE [--layout classic|blocked|split-block|counting|...]\n"
     "                  [-n N] [--fpp P] [--bits B] [--k K] [--seed S] [--force]\n"
     "\n"
     "Creates an empty filter in FILE, sized for N keys (default 1000000) at a\n"
     "false-positive rate P (default 0.01) by the layout's exact formula, or of\n"
     "B bits when --bits is given (k derived from N when --k is not).\n"
     "Layout: blocked by default. --seed: MurmurHash3 seed (0, Guava's).\n"
-    "parquet: Parquet's split-block filter (XXH64, sized as Parquet writers\n"
-    "do: a power of two from 32 bytes to 128 MiB; --bits: any 256-bit blocks).\n"
     "N may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G, 1T\n"
     "(powers of 1000); -n5000 and -n=5000 work too. Other numbers are decimal.\n"
     "An existing FILE is kept, and a filter above 1 GiB is not written,\n"
     "unless --force (the message says how big it would be).\n";
 
+/* The library's layout names (sbf_layout_name), and split_block / splitblock. */
 static int layout_from_name(const char *s)
 {
     const int l = sbf_layout_from_name(s);
@@ -28,8 +27,14 @@ static int layout_from_name(const char *s)
         return l;
     if (strcmp(s, "split_block") == 0 || strcmp(s, "splitblock") == 0)
         return SBF_SPLIT_BLOCK;
-    usage_error("create: unknown layout '%s' (classic, blocked, split-block, counting, parquet)",
-                s);
+    char names[128] = "";
+    for (int i = 0; i < 32; i++)
+        if (strcmp(sbf_layout_name(i), "unknown") != 0) {
+            if (names[0] != '\0')
+                strncat(names, ", ", sizeof names - strlen(names) - 1);
+            strncat(names, sbf_layout_name(i), sizeof names - strlen(names) - 1);
+        }
+    usage_error("create: unknown layout '%s' (%s)", show_text(s, strlen(s)), names);
 }
 
 static uint64_t parse_count(const char *opt, const char *s)

@@ -1,7 +1,5 @@
 /* sbf add, sbf remove: keys from a reader, in batches, then one save. */
-#define _GNU_SOURCE 1
 #include <stdio.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -40,7 +38,7 @@ static int modify(int argc, char **argv, int is_remove)
     const char *path = a.pos[0];
     /* locked from before the load to after the save: a second sbf add on
      * this file waits, then loads what this one saved */
-    const int lock = parse_only ? -1 : lock_path(path);
+    sbf_file_lock *lock = parse_only ? NULL : lock_path(path);
     sbf_filter *f = parse_only ? NULL : open_own(path);
     if (is_remove && f != NULL) {
         struct sbf_info in;
@@ -89,8 +87,7 @@ static int modify(int argc, char **argv, int is_remove)
     }
     kr_close(&kr);
     sbf_free(f);
-    if (lock >= 0)
-        close(lock);
+    sbf_unlock_file(lock);
     return 0;
 }
 

@@ -15,6 +15,7 @@
  *    sbf_create are safe to call from any thread.
  *  - A filter mapped by sbf_map is read-only: every call that would modify
  *    it returns SBF_E_READONLY and changes nothing.
+ *  - The file format: doc/format.md (normative).
  *  - Buffers returned through a void ** are allocated with malloc(); release
  *    them with sbf_buffer_free() (or free()).
  */
@@ -195,9 +196,11 @@ typedef struct sbf_filter sbf_filter;
  * Creates a filter with every bit clear. On failure *out is set to NULL
  * (when out is not NULL).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_K,
- * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, or the ISA error of the forced ISA
+ * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, SBF_E_PARAM (an allocator
+ * without alloc or free), or the ISA error of the forced ISA
  * (SBF_E_ISA_UNKNOWN / SBF_E_ISA_UNAVAILABLE, see sbf_isa_set).
- * Filters of 2 MiB and more are 2 MiB aligned and advised to use huge pages.
+ * Without an allocator, filters of 2 MiB and more are 2 MiB aligned and
+ * advised to use huge pages.
  */
 SBF_API int sbf_create(sbf_filter **out, const sbf_params *p);
 
@@ -211,7 +214,7 @@ SBF_API void sbf_buffer_free(void *buf);
  * Inserts a key (len bytes at key; key may be NULL only when len is 0).
  * Returns 1 when the filter's answer for the key changed (a bit was set, or
  * for counting a counter left zero: Guava's put), 0 when it did not,
- * SBF_E_NULL.
+ * SBF_E_NULL, SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_add(sbf_filter *f, const void *key, size_t len);
 
@@ -220,16 +223,22 @@ SBF_API int sbf_contains(const sbf_filter *f, const void *key, size_t len);
 
 /*
  * Counting layout only: removes one insertion of a key. Counters at 15 are
- * saturated and stay 15, so a removal never causes a false negative.
+ * saturated and stay 15, so removing a key that was added never causes a
+ * false negative. Removing a key that was never added but tests present (a
+ * false positive) decrements counters other keys set; those keys may then
+ * test absent. No filter can detect this: remove only keys that were added,
+ * once per add.
  * Returns SBF_OK; SBF_E_NOT_PRESENT (the filter says the key is surely
- * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL.
+ * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL;
+ * SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
 
 /*
  * Batched 64-bit keys. Each key is hashed as its 8 little-endian bytes, so
  * sbf_add_u64(f, &x, 1) and sbf_add(f, &x, 8) set the same bits.
- * sbf_add_u64 returns SBF_OK or SBF_E_NULL (keys may be NULL when n is 0).
+ * sbf_add_u64 returns SBF_OK, SBF_E_NULL (keys may be NULL when n is 0) or
+ * SBF_E_READONLY (a mapped filter).
  * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
  * and returns how many keys may be present; it returns SIZE_MAX (and writes
  * nothing) when f is NULL or keys is NULL with n > 0: that is
@@ -243,7 +252,8 @@ SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
  * Batched variable-length keys: keys[i] points at lens[i] bytes. Hashing is
  * scalar; memory accesses are pipelined as in the u64 forms. Same returns
  * as the u64 forms (a NULL keys[i] with lens[i] > 0 is SBF_E_NULL / SIZE_MAX,
- * checked before anything is changed).
+ * checked before anything is changed; SBF_E_READONLY for sbf_add_batch on a
+ * mapped filter).
  */
 SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
                           const size_t *lens, size_t n);
@@ -470,6 +480,18 @@ SBF_API int sbf_load_as(sbf_filter **out, const char *path, int format, int *fou
  * returns, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular file). */
 SBF_API int sbf_file_format(const char *path);
 
+/*
+ * Checks a file of our format completely without keeping it: everything
+ * sbf_load checks (header, geometry, lengths, both checksums, the padding),
+ * reading the data in 16 MiB pieces (no filter made, nothing mapped), and
+ * calls progress(opaque, data bytes checked, data bytes) after each piece
+ * (progress may be NULL). A version-1 file is loaded whole, then dropped.
+ * Returns SBF_OK, or the code sbf_load would return for the file (SBF_E_NOMEM
+ * for the 16 MiB buffer). Thread safe.
+ */
+typedef void (*sbf_progress_fn)(void *opaque, uint64_t done, uint64_t total);
+SBF_API int sbf_verify_file(const char *path, sbf_progress_fn progress, void *opaque);
+
 /* sbf_map flags */
 #define SBF_MAP_NO_VERIFY 1u  /* check the header only; touch no data page */
 
@@ -561,6 +583,16 @@ struct sbf_info {
  * during concurrent adds to an SBF_CONCURRENT filter (relaxed loads). */
 SBF_API int sbf_info(const sbf_filter *f, struct sbf_info *out);
 
+/* sbf_info with flags: 0 is sbf_info; SBF_INFO_SAMPLE reads at most 16384
+ * evenly spaced 64-byte lines (1 MiB, so a big mapped file is not read
+ * whole) and estimates fill_ratio, saturated, est_cardinality and
+ * fpp_estimated from them (exact for filters of 1 MiB or less; within about
+ * 1% of the fill for a filter whose keys are spread as hashes spread them).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags). Thread safe as
+ * sbf_info. */
+#define SBF_INFO_SAMPLE 1u
+SBF_API int sbf_info_ex(const sbf_filter *f, struct sbf_info *out, unsigned flags);
+
 /* Clears every bit/counter; keys_added becomes 0 (known). Returns SBF_OK,
  * SBF_E_NULL, SBF_E_READONLY. */
 SBF_API int sbf_clear(sbf_filter *f);
@@ -591,6 +623,20 @@ SBF_API const void *sbf_data(const sbf_filter *f, size_t *len);
  * length for sbf_map), and its SBF_CONCURRENT counters. What an allocator
  * (sbf_allocator) was asked for, in total. 0 for NULL. Thread safe. */
 SBF_API size_t sbf_memory_usage(const sbf_filter *f);
+
+/*
+ * Writes len raw bytes at byte `offset` of the filter's data (the bytes
+ * sbf_data returns), to move a filter in chunks (the Redis module's
+ * BF.LOADCHUNK, a copy over a network): once a filter of the same layout,
+ * bits, k and seed has had every chunk of another's data written, it answers
+ * as that one. Only the first bits / 8 bytes (sbf_info's bits) carry the
+ * filter; the rest is padding that stays zero, so offset + len must be
+ * <= bits / 8. keys_added is not changed. Not safe during concurrent adds,
+ * SBF_CONCURRENT filters included.
+ * Returns SBF_OK, SBF_E_NULL (f NULL, or buf NULL with len > 0), SBF_E_PARAM
+ * (past bits / 8; nothing written), SBF_E_READONLY (a mapping, sbf_map).
+ */
+SBF_API int sbf_write_data(sbf_filter *f, uint64_t offset, const void *buf, size_t len);
 
 /* ------------------------------------------------ false-positive mathematics
  * All return NaN for impossible arguments (m = 0, k = 0, ...), and otherwise
