@@ -41,6 +41,9 @@ int sbfi_pq_import(sbf_filter **out, const void *buf, size_t len,
 void sbfi_pq_bind(sbf_filter *f);
 size_t sbfi_pq_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
                      size_t n, uint8_t *out, int is_add);
+/* n XXH64 hashes added to f, or probed into out (may be NULL): the count
+ * that may be present. */
+size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out, int is_add);
 
 /*
  * sbf_size for the parquet layout (src/parquet_size.c), as Parquet writers

@@ -20,8 +20,8 @@ static inline void pq_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
     *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
 }
 
-/* n <= PQ_CHUNK hashes: add them, or probe them into out (may be NULL). */
-static size_t by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out, int is_add)
+/* n hashes: add them, or probe them into out (may be NULL). */
+size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out, int is_add)
 {
     const int atomic = (f->flags & SBF_CONCURRENT) != 0;
     size_t found = 0;
@@ -84,7 +84,7 @@ static size_t u64_op(sbf_filter *f, const uint64_t *keys, size_t n, uint8_t *out
     for (size_t at = 0; at < n; at += PQ_CHUNK) {
         const size_t m = n - at < PQ_CHUNK ? n - at : PQ_CHUNK;
         f->kt->xxh64_u64(keys + at, m, h);
-        found += by_hash(f, h, m, out != NULL ? out + at : NULL, is_add);
+        found += sbfi_pq_by_hash(f, h, m, out != NULL ? out + at : NULL, is_add);
     }
     return found;
 }
@@ -116,33 +116,7 @@ size_t sbfi_pq_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
     for (size_t at = 0; at < n; at += PQ_CHUNK) {
         const size_t m = n - at < PQ_CHUNK ? n - at : PQ_CHUNK;
         f->kt->xxh64_bytes(keys + at, lens + at, m, h);
-        found += by_hash(f, h, m, out != NULL ? out + at : NULL, is_add);
+        found += sbfi_pq_by_hash(f, h, m, out != NULL ? out + at : NULL, is_add);
     }
-    return found;
-}
-
-/* ------------------------------------------------ by hash, public */
-
-int sbf_add_xxh64(sbf_filter *f, const uint64_t *h, size_t n)
-{
-    SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
-    SBFI_RETURN_IF(h == NULL && n != 0, SBF_E_NULL);
-    SBFI_RETURN_IF(f->lay->hash != SBFI_HASH_XXH64, SBF_E_UNSUPPORTED);
-    for (size_t at = 0; at < n; at += PQ_CHUNK)
-        (void)by_hash(f, h + at, n - at < PQ_CHUNK ? n - at : PQ_CHUNK, NULL, 1);
-    sbfi_count_added(f, n);
-    return SBF_OK;
-}
-
-size_t sbf_contains_xxh64(const sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out)
-{
-    if (f == NULL || (h == NULL && n != 0))
-        return (size_t)SBF_E_NULL;
-    if (f->lay->hash != SBFI_HASH_XXH64)
-        return (size_t)SBF_E_UNSUPPORTED;
-    size_t found = 0;
-    for (size_t at = 0; at < n; at += PQ_CHUNK)
-        found += by_hash((sbf_filter *)(uintptr_t)f, h + at, n - at < PQ_CHUNK ? n - at : PQ_CHUNK,
-                         out != NULL ? out + at : NULL, 0);
     return found;
 }
