@@ -222,6 +222,15 @@ SBF_API int sbf_add(sbf_filter *f, const void *key, size_t len);
 SBF_API int sbf_contains(const sbf_filter *f, const void *key, size_t len);
 
 /*
+ * sbf_add / sbf_contains of a key whose MurmurHash3_x64_128 the caller
+ * holds already: h1 = out[0], h2 = out[1] of sbf_murmur3_x64_128(key, len,
+ * seed) with the filter's seed. Same answers, bits and returns (SBF_E_NULL,
+ * SBF_E_READONLY) as the keyed calls. simdbloom_inline.h has inline forms.
+ */
+SBF_API int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2);
+SBF_API int sbf_contains_hash(const sbf_filter *f, uint64_t h1, uint64_t h2);
+
+/*
  * Counting layout only: removes one insertion of a key. Counters at 15 are
  * saturated and stay 15, so removing a key that was added never causes a
  * false negative. Removing a key that was never added but tests present (a

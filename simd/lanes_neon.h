@@ -17,6 +17,9 @@
 #ifndef LANES_MIN_GROUP
 #  define LANES_MIN_GROUP 2
 #endif
+#ifndef LANES_SCALAR_SHORT
+#  define LANES_SCALAR_SHORT 0
+#endif
 #ifndef LANES_VECTOR_BODY
 #  define LANES_VECTOR_BODY 1
 #endif

@@ -69,7 +69,7 @@ LANES_ENTRY void lanes_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h)
 static inline lv lanes_xxh_stripes(const lanes_grp *g)
 {
     const lv ns = LV_SRL(g->len, 5), z = lanes_zero_addr();
-    const uint64_t steps = lanes_steps(ns);
+    const uint64_t steps = lanes_steps(g->lens, 5);
     lv v[4] = { lv_set1(LANES_P1 + LANES_P2), lv_set1(LANES_P2), lv_set1(0),
                 lv_set1(0 - LANES_P1) };
     lv at = g->p;

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE 1
 #include "sbf_internal.h"
+#include "sbf_endian.h"
 #include "parquet_int.h"
 #include "thrift.h"
 
@@ -314,8 +315,7 @@ static int open_common(sbf_parquet *pq, const char **why)
         return fail(why, "parquet: encrypted footer (PARE) is not supported", SBF_E_UNSUPPORTED);
     if (memcmp(head, "PAR1", 4) != 0 || memcmp(tail + 4, "PAR1", 4) != 0)
         return fail(why, "parquet: not a Parquet file (no PAR1 magic)", SBF_E_FORMAT);
-    const uint32_t flen = (uint32_t)tail[0] | (uint32_t)tail[1] << 8 |
-                          (uint32_t)tail[2] << 16 | (uint32_t)tail[3] << 24;
+    const uint32_t flen = sbfi_get_le32(tail);
     if (flen > pq->size - PQ_MAGIC_LEN - PQ_TAIL)
         return fail(why, "parquet: footer length exceeds the file", SBF_E_FORMAT);
     if (flen > PQ_MAX_FOOTER)

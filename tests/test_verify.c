@@ -10,8 +10,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define XXH_INLINE_ALL
@@ -216,6 +219,53 @@ Test(verify, verify_file_agrees_with_load, .timeout = 120,
     errno = 0;
     cr_assert_eq(sbf_verify_file(dir, NULL, NULL), SBF_E_IO);
     cr_assert_eq(errno, EISDIR);
+    sbf_free(f);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ------------------------------------------------- a mapped file shrinks */
+
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    siglongjmp(bus_jmp, 1);
+}
+
+Test(verify, shrunk_mapping_recipe, .timeout = 60,
+     .description = "the header's recipe: a query of a mapping whose file was truncated raises SIGBUS, which a caller's handler can leave; sbf_load then says SBF_E_TRUNCATED")
+{
+    char dir[256], path[512];
+    tmpfile_path(dir, sizeof dir, path, sizeof path);
+    sbf_filter *f = tu_make(SBF_BLOCKED, 0, 0, UINT64_C(32) << 20, 7, 0); /* 4 MiB */
+    uint64_t *keys = equiv_keys(10000, 4);
+    cr_assert_eq(sbf_add_u64(f, keys, 10000), SBF_OK);
+    cr_assert_eq(sbf_save(f, path), SBF_OK);
+    const pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        sbf_filter *m;
+        if (sbf_map(&m, path, SBF_MAP_NO_VERIFY) != SBF_OK || truncate(path, 4096) != 0)
+            _exit(1);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigbus;
+        sigaction(SIGBUS, &sa, NULL);
+        if (sigsetjmp(bus_jmp, 1) == 0) {
+            (void)sbf_contains_u64(m, keys, 10000, NULL);
+            _exit(2); /* no signal: the pages were still there? */
+        }
+        sbf_free(m); /* unmapping after the signal is fine */
+        sbf_filter *g = NULL;
+        _exit(sbf_load(&g, path) == SBF_E_TRUNCATED ? 0 : 3);
+    }
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    cr_assert(WIFEXITED(st), "the child died of signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    cr_assert_eq(WEXITSTATUS(st), 0, "child exit %d", WEXITSTATUS(st));
+    free(keys);
     sbf_free(f);
     unlink(path);
     rmdir(dir);
