@@ -101,9 +101,11 @@ int num_decimal(const char *s, double *out);
 
 /* ---------------------------------------------------------- cli_files.c */
 
-enum { FMT_SBF1 = 1, FMT_SBF2 = 2, FMT_GUAVA = 3 };
-extern const char *const layout_names[4];
-extern const char *const format_names[4];
+/* What info and verify call a file's form (ours by version). */
+enum { FMT_SBF1 = 1, FMT_SBF2 = 2, FMT_GUAVA = 3, FMT_PARQUET = 4 };
+extern const char *const format_names[5];
+/* "simdbloom", "Guava", "Parquet": an SBF_FORMAT_* in a sentence. */
+const char *form_title(int format);
 
 /* How open_filter reads a file of our format (Guava's is always parsed
  * whole; version 1 is always loaded, every checksum checked). */
@@ -116,15 +118,16 @@ enum {
  * another program truncates the file, touching a lost page ends sbf with a
  * message and status 1 rather than SIGBUS. */
 sbf_filter *open_filter(const char *path, int mode, int *fmt_out);
-/* An exclusive lock (flock) on the file path names, for a read-modify-write:
- * waits while another sbf holds it; returns the descriptor that holds it
- * (close it, or exit, to release), or -1 when path is not a regular file.
- * A missing file exits with a message. */
-int lock_path(const char *path);
+/* An exclusive lock on the file path names for a read-modify-write
+ * (sbf_lock_file): waits while another holds it, saying so on a terminal;
+ * errors exit. sbf_unlock_file (or exit) releases it. */
+sbf_file_lock *lock_path(const char *path);
 /* Our own format, writable (add, remove). */
 sbf_filter *open_own(const char *path);
+/* sbf_save_as (crash-safe, the file's mode, owner and links kept); save is
+ * our form. Errors exit. */
+void save_as(const sbf_filter *f, const char *path, int format);
 void save(const sbf_filter *f, const char *path);
-void save_guava(const sbf_filter *f, const char *path);
 
 /* ----------------------------------------------------------- cli_keys.c */
 

@@ -37,8 +37,8 @@ void usage_error(const char *fmt, ...)
 
 void fail_code(const char *file, int code)
 {
-    if (code == SBF_E_IO)
-        fail("%s: %s: %s", file, sbf_strerror(code), strerror(errno));
+    if (code == SBF_E_IO) /* errno says more than "input/output failed" */
+        fail("%s: %s", file, strerror(errno));
     fail("%s: %s", file, sbf_strerror(code));
 }
 

@@ -1,17 +1,19 @@
-/* sbf convert (between our format and Guava's), sbf union. */
+/* sbf convert (between the forms the library has), sbf union. */
 #define _GNU_SOURCE 1
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 static const char *const help_convert =
-    "usage: sbf convert --to sbf|guava IN OUT\n"
+    "usage: sbf convert --to sbf|guava|parquet IN OUT\n"
     "\n"
-    "Reads IN (format detected from its bytes: ours, version 1 or 2, or\n"
-    "Guava's BloomFilter.writeTo) and writes OUT in the chosen format. Guava's\n"
-    "form holds classic filters with seed 0 only.\n";
+    "Reads IN (its form detected from its bytes: ours, version 1 or 2,\n"
+    "Guava's BloomFilter.writeTo, Parquet's header + bitset) and writes OUT in\n"
+    "the form named (crash-safe; an existing OUT keeps its mode and owner, and\n"
+    "a symbolic link stays one). Guava's form holds classic filters with seed\n"
+    "0 only, Parquet's the parquet layout only. The forms this build has are\n"
+    "listed when --to names another.\n";
 
 static const char *const help_union =
     "usage: sbf union OUT A B\n"
@@ -19,21 +21,33 @@ static const char *const help_union =
     "Writes to OUT the union of the filters A and B, which must have the same\n"
     "layout, size, k and seed (counting: counters add, saturating at 15).\n";
 
+/* "sbf, guava" and so on: the forms this library has. */
+static const char *form_list(void)
+{
+    static char list[128];
+    list[0] = '\0';
+    for (int i = 1; i < 32; i++)
+        if (strcmp(sbf_format_name(i), "unknown") != 0) {
+            if (list[0] != '\0')
+                strncat(list, ", ", sizeof list - strlen(list) - 1);
+            strncat(list, sbf_format_name(i), sizeof list - strlen(list) - 1);
+        }
+    return list;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     args a;
     parse_args(argc, argv, " --to= ", help_convert, 2, 2, &a);
     const char *to = opt_val(&a, "--to");
     if (to == NULL)
-        usage_error("convert: --to sbf|guava is required");
-    const int to_guava = strcmp(to, "guava") == 0;
-    if (!to_guava && strcmp(to, "sbf") != 0)
-        usage_error("convert: --to must be sbf or guava, not '%s'", to);
+        usage_error("convert: --to %s is required", form_list());
+    const int form = sbf_format_from_name(to);
+    if (form < 0)
+        usage_error("convert: --to must be one of %s, not '%s'", form_list(),
+                    show_text(to, strlen(to)));
     sbf_filter *f = open_filter(a.pos[0], OPEN_WRITABLE, NULL);
-    if (to_guava)
-        save_guava(f, a.pos[1]);
-    else
-        save(f, a.pos[1]);
+    save_as(f, a.pos[1], form);
     sbf_free(f);
     return 0;
 }
@@ -44,7 +58,7 @@ int cmd_union(int argc, char **argv)
     parse_args(argc, argv, " ", help_union, 3, 3, &a);
     struct stat st;
     /* OUT may be A or B: a read-modify-write, locked as sbf add's */
-    const int lock = stat(a.pos[0], &st) == 0 ? lock_path(a.pos[0]) : -1;
+    sbf_file_lock *lock = stat(a.pos[0], &st) == 0 ? lock_path(a.pos[0]) : NULL;
     sbf_filter *x = open_filter(a.pos[1], OPEN_WRITABLE, NULL);
     sbf_filter *y = open_filter(a.pos[2], OPEN_VERIFY, NULL);
     const int rc = sbf_union(x, y);
@@ -53,7 +67,6 @@ int cmd_union(int argc, char **argv)
     save(x, a.pos[0]);
     sbf_free(x);
     sbf_free(y);
-    if (lock >= 0)
-        close(lock);
+    sbf_unlock_file(lock);
     return 0;
 }

@@ -7,7 +7,7 @@
 #include "cli.h"
 
 static const char *const help_create =
-    "usage: sbf create FILE [--layout classic|blocked|split-block|counting]\n"
+    "usage: sbf create FILE [--layout classic|blocked|split-block|counting|...]\n"
     "                  [-n N] [--fpp P] [--bits B] [--k K] [--seed S] [--force]\n"
     "\n"
     "Creates an empty filter in FILE, sized for N keys (default 1000000) at a\n"
@@ -19,14 +19,22 @@ static const char *const help_create =
     "An existing FILE is kept, and a filter above 1 GiB is not written,\n"
     "unless --force (the message says how big it would be).\n";
 
+/* The library's layout names (sbf_layout_name), and split_block / splitblock. */
 static int layout_from_name(const char *s)
 {
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, layout_names[i]) == 0)
-            return i;
+    const int l = sbf_layout_from_name(s);
+    if (l >= 0)
+        return l;
     if (strcmp(s, "split_block") == 0 || strcmp(s, "splitblock") == 0)
         return SBF_SPLIT_BLOCK;
-    usage_error("create: unknown layout '%s' (classic, blocked, split-block, counting)", s);
+    char names[128] = "";
+    for (int i = 0; i < 32; i++)
+        if (strcmp(sbf_layout_name(i), "unknown") != 0) {
+            if (names[0] != '\0')
+                strncat(names, ", ", sizeof names - strlen(names) - 1);
+            strncat(names, sbf_layout_name(i), sizeof names - strlen(names) - 1);
+        }
+    usage_error("create: unknown layout '%s' (%s)", show_text(s, strlen(s)), names);
 }
 
 static uint64_t parse_count(const char *opt, const char *s)

@@ -1,7 +1,5 @@
 /* sbf add, sbf remove: keys from a reader, in batches, then one save. */
-#define _GNU_SOURCE 1
 #include <stdio.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -40,14 +38,14 @@ static int modify(int argc, char **argv, int is_remove)
     const char *path = a.pos[0];
     /* locked from before the load to after the save: a second sbf add on
      * this file waits, then loads what this one saved */
-    const int lock = parse_only ? -1 : lock_path(path);
+    sbf_file_lock *lock = parse_only ? NULL : lock_path(path);
     sbf_filter *f = parse_only ? NULL : open_own(path);
     if (is_remove && f != NULL) {
         struct sbf_info in;
         sbf_info(f, &in);
         if (in.layout != SBF_COUNTING)
             fail("%s: remove needs a counting filter (this one is %s)", path,
-                 layout_names[in.layout]);
+                 sbf_layout_name(in.layout));
     }
     keyreader kr;
     kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL, type, binary);
@@ -89,8 +87,7 @@ static int modify(int argc, char **argv, int is_remove)
     }
     kr_close(&kr);
     sbf_free(f);
-    if (lock >= 0)
-        close(lock);
+    sbf_unlock_file(lock);
     return 0;
 }
 

@@ -43,11 +43,16 @@ static void print_main_help(void)
 {
     fputs("usage: sbf COMMAND [ARGS]   (sbf COMMAND --help for each)\n"
           "\n"
-          "Bloom filters in simdbloom's file format (README \"File format\").\n"
+          "Bloom filters in simdbloom's file format (doc/format.md), and Guava's.\n"
           "\n",
           stdout);
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        printf("  %-30s %s\n", commands[i].synopsis, commands[i].summary);
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        const char *syn = commands[i].synopsis;
+        if (strlen(syn) <= 30)
+            printf("  %-30s %s\n", syn, commands[i].summary);
+        else /* a long synopsis gets its own line */
+            printf("  %s\n  %-30s %s\n", syn, "", commands[i].summary);
+    }
     fputs("\n"
           "Keys are read one per line from KEYFILE or standard input (- or none):\n"
           "the line's bytes without its newline (and one trailing \\r unless\n"

@@ -15,6 +15,7 @@
  *    sbf_create are safe to call from any thread.
  *  - A filter mapped by sbf_map is read-only: every call that would modify
  *    it returns SBF_E_READONLY and changes nothing.
+ *  - The file format: doc/format.md (normative).
  *  - Buffers returned through a void ** are allocated with malloc(); release
  *    them with sbf_buffer_free() (or free()).
  */
@@ -93,7 +94,8 @@ typedef enum sbf_layout {
     SBF_CLASSIC = 0,     /* Guava-compatible: k bits anywhere in m bits */
     SBF_BLOCKED = 1,     /* k bits inside one 512-bit cache-line block */
     SBF_SPLIT_BLOCK = 2, /* one bit in each 32-bit word of a block; k = words (8 or 16) */
-    SBF_COUNTING = 3     /* 4-bit saturating counters, 128 per 64-byte block */
+    SBF_COUNTING = 3,    /* 4-bit saturating counters, 128 per 64-byte block */
+    SBF_PARQUET = 4      /* Parquet's split-block filter: XXH64, the spec's salts, k = 8 */
 } sbf_layout;
 
 /* Largest bit count accepted for any layout (16 GiB of filter). The classic
@@ -194,9 +196,11 @@ typedef struct sbf_filter sbf_filter;
  * Creates a filter with every bit clear. On failure *out is set to NULL
  * (when out is not NULL).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_K,
- * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, or the ISA error of the forced ISA
+ * SBF_E_TOO_LARGE, SBF_E_NOMEM, SBF_E_FLAGS, SBF_E_PARAM (an allocator
+ * without alloc or free), or the ISA error of the forced ISA
  * (SBF_E_ISA_UNKNOWN / SBF_E_ISA_UNAVAILABLE, see sbf_isa_set).
- * Filters of 2 MiB and more are 2 MiB aligned and advised to use huge pages.
+ * Without an allocator, filters of 2 MiB and more are 2 MiB aligned and
+ * advised to use huge pages.
  */
 SBF_API int sbf_create(sbf_filter **out, const sbf_params *p);
 
@@ -210,7 +214,7 @@ SBF_API void sbf_buffer_free(void *buf);
  * Inserts a key (len bytes at key; key may be NULL only when len is 0).
  * Returns 1 when the filter's answer for the key changed (a bit was set, or
  * for counting a counter left zero: Guava's put), 0 when it did not,
- * SBF_E_NULL.
+ * SBF_E_NULL, SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_add(sbf_filter *f, const void *key, size_t len);
 
@@ -218,10 +222,24 @@ SBF_API int sbf_add(sbf_filter *f, const void *key, size_t len);
 SBF_API int sbf_contains(const sbf_filter *f, const void *key, size_t len);
 
 /*
+ * sbf_add / sbf_contains of a key whose MurmurHash3_x64_128 the caller
+ * holds already: h1 = out[0], h2 = out[1] of sbf_murmur3_x64_128(key, len,
+ * seed) with the filter's seed. Same answers, bits and returns (SBF_E_NULL,
+ * SBF_E_READONLY) as the keyed calls. simdbloom_inline.h has inline forms.
+ */
+SBF_API int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2);
+SBF_API int sbf_contains_hash(const sbf_filter *f, uint64_t h1, uint64_t h2);
+
+/*
  * Counting layout only: removes one insertion of a key. Counters at 15 are
- * saturated and stay 15, so a removal never causes a false negative.
+ * saturated and stay 15, so removing a key that was added never causes a
+ * false negative. Removing a key that was never added but tests present (a
+ * false positive) decrements counters other keys set; those keys may then
+ * test absent. No filter can detect this: remove only keys that were added,
+ * once per add.
  * Returns SBF_OK; SBF_E_NOT_PRESENT (the filter says the key is surely
- * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL.
+ * absent; nothing changes); SBF_E_UNSUPPORTED for other layouts; SBF_E_NULL;
+ * SBF_E_READONLY (a mapped filter).
  */
 SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
 
@@ -512,6 +530,18 @@ SBF_API int sbf_load_as(sbf_filter **out, const char *path, int format, int *fou
  * returns, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular file). */
 SBF_API int sbf_file_format(const char *path);
 
+/*
+ * Checks a file of our format completely without keeping it: everything
+ * sbf_load checks (header, geometry, lengths, both checksums, the padding),
+ * reading the data in 16 MiB pieces (no filter made, nothing mapped), and
+ * calls progress(opaque, data bytes checked, data bytes) after each piece
+ * (progress may be NULL). A version-1 file is loaded whole, then dropped.
+ * Returns SBF_OK, or the code sbf_load would return for the file (SBF_E_NOMEM
+ * for the 16 MiB buffer). Thread safe.
+ */
+typedef void (*sbf_progress_fn)(void *opaque, uint64_t done, uint64_t total);
+SBF_API int sbf_verify_file(const char *path, sbf_progress_fn progress, void *opaque);
+
 /* sbf_map flags */
 #define SBF_MAP_NO_VERIFY 1u  /* check the header only; touch no data page */
 
@@ -603,6 +633,18 @@ struct sbf_info {
  * during concurrent adds to an SBF_CONCURRENT filter (relaxed loads). */
 SBF_API int sbf_info(const sbf_filter *f, struct sbf_info *out);
 
+/* sbf_info with flags: 0 is sbf_info; SBF_INFO_SAMPLE reads 256 evenly
+ * spaced runs of 4 KiB (1 MiB; on a mapping one page each, asked for
+ * together, so a big mapped file is not read whole: 12 ms against 0.7 s for
+ * a cold 1 GiB file) and estimates fill_ratio, saturated, est_cardinality
+ * and fpp_estimated from them (exact for filters of 1 MiB or less; within
+ * about 1% of the fill for a filter whose keys are spread as hashes spread
+ * them).
+ * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags). Thread safe as
+ * sbf_info. */
+#define SBF_INFO_SAMPLE 1u
+SBF_API int sbf_info_ex(const sbf_filter *f, struct sbf_info *out, unsigned flags);
+
 /* Clears every bit/counter; keys_added becomes 0 (known). Returns SBF_OK,
  * SBF_E_NULL, SBF_E_READONLY. */
 SBF_API int sbf_clear(sbf_filter *f);
@@ -633,6 +675,20 @@ SBF_API const void *sbf_data(const sbf_filter *f, size_t *len);
  * length for sbf_map), and its SBF_CONCURRENT counters. What an allocator
  * (sbf_allocator) was asked for, in total. 0 for NULL. Thread safe. */
 SBF_API size_t sbf_memory_usage(const sbf_filter *f);
+
+/*
+ * Writes len raw bytes at byte `offset` of the filter's data (the bytes
+ * sbf_data returns), to move a filter in chunks (the Redis module's
+ * BF.LOADCHUNK, a copy over a network): once a filter of the same layout,
+ * bits, k and seed has had every chunk of another's data written, it answers
+ * as that one. Only the first bits / 8 bytes (sbf_info's bits) carry the
+ * filter; the rest is padding that stays zero, so offset + len must be
+ * <= bits / 8. keys_added is not changed. Not safe during concurrent adds,
+ * SBF_CONCURRENT filters included.
+ * Returns SBF_OK, SBF_E_NULL (f NULL, or buf NULL with len > 0), SBF_E_PARAM
+ * (past bits / 8; nothing written), SBF_E_READONLY (a mapping, sbf_map).
+ */
+SBF_API int sbf_write_data(sbf_filter *f, uint64_t offset, const void *buf, size_t len);
 
 /* ------------------------------------------------ false-positive mathematics
  * All return NaN for impossible arguments (m = 0, k = 0, ...), and otherwise
@@ -791,6 +847,40 @@ SBF_API uint32_t sbf_parquet_row_groups(const sbf_parquet *pq);
  */
 SBF_API int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf,
                                    size_t *len, const char **why);
+/* sbf_parquet_read_bloom, then sbf_import_parquet: chunk i's filter as an
+ * SBF_PARQUET filter. The codes of both. */
+SBF_API int sbf_parquet_filter(sbf_filter **out, const sbf_parquet *pq, size_t i,
+                               const char **why);
+
+/*
+ * A parquet-layout filter in the form Parquet writers embed in a file: the
+ * Thrift compact BloomFilterHeader {numBytes, BLOCK, XXHASH, UNCOMPRESSED}
+ * (fields in order, short form, as parquet-java, Arrow and DuckDB write it)
+ * followed by the bitset, byte for byte.
+ * sbf_export_parquet returns SBF_OK, SBF_E_NULL, SBF_E_UNSUPPORTED (not the
+ * parquet layout), SBF_E_NOMEM.
+ * sbf_import_parquet checks the header (unknown fields are skipped) and the
+ * length before it allocates, and returns SBF_OK, SBF_E_NULL,
+ * SBF_E_TRUNCATED, SBF_E_TRAILING, SBF_E_FORMAT (malformed Thrift, numBytes
+ * not a positive multiple of 32), SBF_E_UNSUPPORTED (another algorithm, hash
+ * or a compression), SBF_E_NOMEM, and the forced-ISA errors of sbf_create.
+ * Keys added is 0 after import (the form does not carry it). Thread safe.
+ */
+SBF_API int sbf_export_parquet(const sbf_filter *f, void **buf, size_t *len);
+SBF_API int sbf_import_parquet(sbf_filter **out, const void *buf, size_t len);
+
+/*
+ * Parquet layout only: add or probe values by their XXH64 hash (seed 0, of
+ * the PLAIN encoding), as a Parquet engine that already hashed them would
+ * (Arrow's InsertHash / FindHash): hash once, probe many filters (one per
+ * row group). sbf_add_xxh64(f, &h, 1) sets the bits sbf_add(f, value, len)
+ * sets when h is the value's XXH64. Returns as sbf_add_u64 /
+ * sbf_contains_u64, and SBF_E_UNSUPPORTED (as (size_t) for contains) for
+ * other layouts; sbf_add_xxh64 also SBF_E_READONLY.
+ */
+SBF_API int sbf_add_xxh64(sbf_filter *f, const uint64_t *h, size_t n);
+SBF_API size_t sbf_contains_xxh64(const sbf_filter *f, const uint64_t *h, size_t n,
+                                  uint8_t *out);
 
 /* ---------------------------------------------------------------- ISA control */
 

@@ -1,9 +1,11 @@
 /*
- * The scalable chain (chain.h): creation, growth, adds and batched queries
- * over simdbloom filters. No Redis: the host supplies sbfr_alloc & co.
+ * The scalable chain (chain.h): creation, growth, adds (one, or all of a
+ * command's or none) and batched queries over simdbloom filters, and the
+ * module's totals. No Redis: the host supplies sbfr_alloc & co.
  */
 #include "chain.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -12,10 +14,13 @@ sbfr_settings sbfr_cfg = {
     .error = 0.01,
     .expansion = 2,
     .layout = SBF_BLOCKED,
-    .max_bytes = UINT64_C(1) << 30,
+    .max_bytes = SBFR_MAX_KEY_BYTES,
 };
 
 const char *const sbfr_layout_names[4] = {"classic", "blocked", "split-block", "counting"};
+
+static const char WHY_CAP[] = "the filter would exceed the module's MAX_BYTES";
+static const char WHY_LARGEST[] = "the filter has reached its largest size";
 
 int sbfr_layout_from_name(const char *s, size_t n)
 {
@@ -27,48 +32,173 @@ int sbfr_layout_from_name(const char *s, size_t n)
     return -1;
 }
 
+/* ------------------------------------------------------------------ totals
+ * Updated wherever a chain, a sub-filter or an item comes or goes; atomic
+ * because Redis may free a flushed database in a background thread. */
+
+static long long g_keys, g_filters, g_items, g_bytes, g_memory;
+
+static void stat_add(long long *v, long long d)
+{
+    __atomic_fetch_add(v, d, __ATOMIC_RELAXED);
+}
+
+void sbfr_stats_get(sbfr_stats *o)
+{
+    o->keys = __atomic_load_n(&g_keys, __ATOMIC_RELAXED);
+    o->filters = __atomic_load_n(&g_filters, __ATOMIC_RELAXED);
+    o->items = __atomic_load_n(&g_items, __ATOMIC_RELAXED);
+    o->bytes = __atomic_load_n(&g_bytes, __ATOMIC_RELAXED);
+    o->memory = __atomic_load_n(&g_memory, __ATOMIC_RELAXED);
+}
+
+/* Every byte a sub-filter holds. */
+static size_t filter_memory(const sbf_filter *f)
+{
+    return sbf_memory_usage(f);
+}
+
+uint64_t sbfr_link_bytes(const sbfr_link *l)
+{
+    return l->bits / 8;
+}
+
+/* ------------------------------------------------------------- life cycle */
+
+sbfr_chain *sbfr_chain_alloc(uint32_t nlinks_hint)
+{
+    sbfr_chain *c = sbfr_calloc(1, sizeof *c);
+    c->links = sbfr_calloc(nlinks_hint ? nlinks_hint : 1, sizeof *c->links);
+    stat_add(&g_keys, 1);
+    return c;
+}
+
+static void link_free(sbfr_link *l)
+{
+    sbf_free(l->f);
+    l->f = NULL;
+}
+
 void sbfr_chain_free(sbfr_chain *c)
 {
     if (c == NULL)
         return;
-    for (uint32_t i = 0; i < c->nlinks; i++)
-        sbf_free(c->links[i].f);
+    for (uint32_t i = 0; i < c->nlinks; i++) {
+        stat_add(&g_filters, -1);
+        stat_add(&g_bytes, -(long long)sbfr_link_bytes(&c->links[i]));
+        stat_add(&g_memory, -(long long)filter_memory(c->links[i].f));
+        link_free(&c->links[i]);
+    }
+    for (uint32_t i = c->spare_used; i < c->nspare; i++)
+        link_free(&c->spare[i]);
+    stat_add(&g_items, -(long long)c->items);
+    stat_add(&g_keys, -1);
+    sbfr_free(c->spare);
     sbfr_free(c->links);
-    sbfr_free(c->stage);
     sbfr_free(c);
 }
 
-sbfr_chain *sbfr_chain_alloc(uint32_t nlinks)
+void sbfr_chain_attach(sbfr_chain *c, const sbfr_link *l)
 {
-    sbfr_chain *c = sbfr_calloc(1, sizeof *c);
-    c->links = sbfr_calloc(nlinks ? nlinks : 1, sizeof *c->links);
-    return c;
+    c->links = sbfr_realloc(c->links, (c->nlinks + 1) * sizeof *c->links);
+    c->links[c->nlinks++] = *l;
+    c->bytes += sbfr_link_bytes(l);
+    c->items += l->items;
+    stat_add(&g_filters, 1);
+    stat_add(&g_bytes, (long long)sbfr_link_bytes(l));
+    stat_add(&g_memory, (long long)filter_memory(l->f));
+    stat_add(&g_items, (long long)l->items);
 }
 
-/* Sizes and creates one sub-filter, refusing sizes above MAX_BYTES before
- * anything is allocated. Returns an SBF code; *why names a refusal. */
-static int link_create(sbf_filter **out, int layout, uint64_t capacity, double error,
-                       const char **why)
+void sbfr_chain_count(sbfr_chain *c, uint32_t l, long long n)
+{
+    c->links[l].items += (uint64_t)n;
+    c->items += (uint64_t)n;
+    stat_add(&g_items, n);
+}
+
+/* ------------------------------------------------------------ sub-filters */
+
+int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
+                   const char **why)
+{
+    sbf_params p = {0};
+    p.layout = layout;
+    p.bits = bits;
+    p.k = k;
+    p.seed = seed;
+    p.allocator = sbfr_cfg.alloc;
+    memset(l, 0, sizeof *l);
+    int rc = sbf_create(&l->f, &p);
+    struct sbf_info inf;
+    if (rc == SBF_OK && (sbf_info(l->f, &inf) != SBF_OK || inf.bits != bits || inf.k != k)) {
+        rc = SBF_E_PARAM; /* not a geometry the library makes as it is */
+        link_free(l);
+    }
+    if (rc != SBF_OK) {
+        *why = sbf_strerror(rc);
+        return rc;
+    }
+    l->layout = layout;
+    l->bits = bits;
+    l->k = k;
+    l->seed = seed;
+    return SBF_OK;
+}
+
+/* Whether a block layout has reached its floor at this rate: it needs
+ * more than SBFR_FLOOR_RATIO times the classic layout's bits, compared at
+ * 2^16 items or more so that a small filter's whole blocks do not count. */
+static int past_floor(int layout, uint64_t capacity, double error)
+{
+    const uint64_t n = capacity < 65536 ? 65536 : capacity;
+    uint64_t bits = 0, cbits = 0;
+    uint32_t k = 0, ck = 0;
+    if (sbf_size(SBF_CLASSIC, n, error, &cbits, &ck) != SBF_OK)
+        return 0;
+    return sbf_size(layout, n, error, &bits, &k) != SBF_OK ||
+           (double)bits > SBFR_FLOOR_RATIO * (double)cbits;
+}
+
+/* Sizes a sub-filter for (capacity, error): the key's layout, or classic
+ * past the floor (chain.h). Nothing is allocated. */
+static int plan_link(sbfr_link *l, int layout, uint64_t capacity, double error, const char **why)
 {
     uint64_t bits = 0;
     uint32_t k = 0;
-    *out = NULL;
+    if ((layout == SBF_BLOCKED || layout == SBF_SPLIT_BLOCK) && past_floor(layout, capacity, error))
+        layout = SBF_CLASSIC;
     int rc = sbf_size(layout, capacity, error, &bits, &k);
     if (rc != SBF_OK) {
         *why = sbf_strerror(rc);
         return rc;
     }
-    if (bits / 8 > sbfr_cfg.max_bytes) {
-        *why = "the filter would exceed the module's MAX_BYTES";
+    memset(l, 0, sizeof *l);
+    l->layout = layout;
+    l->bits = bits;
+    l->k = k;
+    l->capacity = capacity;
+    l->error = error;
+    return SBF_OK;
+}
+
+/* Plans and makes a sub-filter, refusing one that takes the key's used
+ * bytes (`bytes` now) past cap before anything is allocated. */
+static int make_link(sbfr_link *l, int layout, uint64_t capacity, double error, uint64_t bytes,
+                     uint64_t cap, const char **why)
+{
+    int rc = plan_link(l, layout, capacity, error, why);
+    if (rc != SBF_OK)
+        return rc;
+    if (sbfr_link_bytes(l) > cap || bytes > cap - sbfr_link_bytes(l)) {
+        *why = WHY_CAP;
         return SBF_E_TOO_LARGE;
     }
-    sbf_params p = {0};
-    p.layout = layout;
-    p.expected_n = capacity;
-    p.fpp = error;
-    rc = sbf_create(out, &p);
-    if (rc != SBF_OK)
-        *why = sbf_strerror(rc);
+    const uint64_t c = l->capacity;
+    const double e = l->error;
+    rc = sbfr_link_make(l, l->layout, l->bits, l->k, 0, why);
+    l->capacity = c;
+    l->error = e;
     return rc;
 }
 
@@ -80,54 +210,57 @@ static double first_error(double error, uint32_t expansion)
 }
 
 int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error,
-                   uint32_t expansion, const char **why)
+                   uint32_t expansion, uint64_t cap, const char **why)
 {
     if (layout == SBF_COUNTING)
         expansion = 0; /* see README: deletion needs to know the sub-filter */
-    sbf_filter *f;
-    int rc = link_create(&f, layout, capacity, first_error(error, expansion), why);
+    sbfr_link l;
+    int rc = make_link(&l, layout, capacity, first_error(error, expansion), 0, cap, why);
     if (rc != SBF_OK)
         return rc;
     sbfr_chain *c = sbfr_chain_alloc(1);
-    c->nlinks = 1;
-    c->links[0].f = f;
-    c->links[0].capacity = capacity;
-    c->links[0].error = first_error(error, expansion);
     c->layout = layout;
     c->expansion = expansion;
     c->error = error;
+    sbfr_chain_attach(c, &l);
     *out = c;
     return SBF_OK;
 }
 
-static int chain_grow(sbfr_chain *c, const char **why)
+/* The sub-filter after `prev`, which would be the chain's number `index`,
+ * with the key at `bytes` used bytes before it. */
+static int next_link(const sbfr_chain *c, const sbfr_link *prev, uint32_t index, uint64_t bytes,
+                     sbfr_link *out, uint64_t cap, const char **why)
 {
-    const sbfr_link *last = &c->links[c->nlinks - 1];
-    if (c->nlinks >= SBFR_MAX_LINKS ||
-        last->capacity > SBFR_MAX_LINK_CAPACITY / c->expansion) {
-        *why = "the filter has reached its largest size";
+    if (index >= SBFR_MAX_LINKS || prev->capacity > SBFR_MAX_LINK_CAPACITY / c->expansion) {
+        *why = WHY_LARGEST;
         return SBF_E_TOO_LARGE;
     }
-    const uint64_t cap = last->capacity * c->expansion;
-    const double err = last->error * SBFR_TIGHTENING;
-    sbf_filter *f;
-    int rc = link_create(&f, c->layout, cap, err, why);
-    if (rc != SBF_OK)
-        return rc;
-    c->links = sbfr_realloc(c->links, (c->nlinks + 1) * sizeof *c->links);
-    sbfr_link *l = &c->links[c->nlinks++];
-    memset(l, 0, sizeof *l);
-    l->f = f;
-    l->capacity = cap;
-    l->error = err;
-    return SBF_OK;
+    return make_link(out, c->layout, prev->capacity * c->expansion,
+                     prev->error * SBFR_TIGHTENING, bytes, cap, why);
 }
+
+/* A full newest sub-filter makes room: the next spare, or a new one. */
+static int chain_grow(sbfr_chain *c, uint64_t cap, const char **why)
+{
+    if (c->spare_used < c->nspare) {
+        sbfr_chain_attach(c, &c->spare[c->spare_used++]);
+        return SBF_OK;
+    }
+    sbfr_link l;
+    int rc = next_link(c, &c->links[c->nlinks - 1], c->nlinks, c->bytes, &l, cap, why);
+    if (rc == SBF_OK)
+        sbfr_chain_attach(c, &l);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ adds */
 
 /* One item, exactly as RedisBloom orders it: present anywhere -> 0; else a
  * full newest sub-filter makes room (or the NONSCALING key is full), then
  * the item goes into the newest. Counting keys add every time (a multiset,
  * so that a later SBF.DEL cannot remove another item's counts). */
-int sbfr_chain_add1(sbfr_chain *c, const char *s, size_t n, const char **why)
+int sbfr_chain_add1(sbfr_chain *c, const void *s, size_t n, uint64_t cap, const char **why)
 {
     sbfr_link *last = &c->links[c->nlinks - 1];
     int present = 0;
@@ -139,8 +272,7 @@ int sbfr_chain_add1(sbfr_chain *c, const char *s, size_t n, const char **why)
             return SBFR_ADD_FULL;
         if (sbf_add(last->f, s, n) < 0)
             return SBFR_ADD_FAILED;
-        last->items++;
-        c->items++;
+        sbfr_chain_count(c, c->nlinks - 1, 1);
         return present ? SBFR_ADD_PRESENT : SBFR_ADD_NEW;
     }
     if (present)
@@ -150,16 +282,184 @@ int sbfr_chain_add1(sbfr_chain *c, const char *s, size_t n, const char **why)
             return SBFR_ADD_PRESENT;
         if (c->expansion == 0)
             return SBFR_ADD_FULL;
-        if (chain_grow(c, why) != SBF_OK)
+        if (chain_grow(c, cap, why) != SBF_OK)
             return SBFR_ADD_FAILED;
         last = &c->links[c->nlinks - 1];
     }
     if (sbf_add(last->f, s, n) != 1)
         return SBFR_ADD_PRESENT;
-    last->items++;
-    c->items++;
+    sbfr_chain_count(c, c->nlinks - 1, 1);
     return SBFR_ADD_NEW;
 }
+
+typedef struct item_ref {
+    const void *p;
+    size_t n, i;
+} item_ref;
+
+static int item_cmp(const void *a, const void *b)
+{
+    const item_ref *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    int d = x->n ? memcmp(x->p, y->p, x->n) : 0;
+    return d ? d : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* first[i] = 1 when item i is absent (present[i] == 0) and no earlier item
+ * has its bytes: the items a command can add. Returns their count. */
+static size_t first_absent(const void *const *ptr, const size_t *len, size_t n,
+                           const uint8_t *present, uint8_t *first)
+{
+    item_ref *r = sbfr_alloc((n ? n : 1) * sizeof *r);
+    size_t m = 0, count = 0;
+    for (size_t i = 0; i < n; i++) {
+        first[i] = 0;
+        if (!present[i])
+            r[m++] = (item_ref){ptr[i], len[i], i};
+    }
+    qsort(r, m, sizeof *r, item_cmp);
+    for (size_t j = 0; j < m; j++)
+        if (j == 0 || r[j].n != r[j - 1].n || (r[j].n && memcmp(r[j].p, r[j - 1].p, r[j].n))) {
+            first[r[j].i] = 1;
+            count++;
+        }
+    sbfr_free(r);
+    return count;
+}
+
+static void drop_spares(sbfr_chain *c)
+{
+    for (uint32_t i = c->spare_used; i < c->nspare; i++)
+        link_free(&c->spare[i]);
+    sbfr_free(c->spare);
+    c->spare = NULL;
+    c->nspare = c->spare_used = 0;
+}
+
+/* Makes the sub-filters `need` new items would take, in advance: the
+ * newest has `room`. */
+static int make_spares(sbfr_chain *c, uint64_t need, uint64_t room, uint64_t cap,
+                       const char **why)
+{
+    uint64_t bytes = c->bytes;
+    for (uint64_t rem = need - room; rem > 0;) {
+        c->spare = sbfr_realloc(c->spare, (c->nspare + 1) * sizeof *c->spare);
+        const sbfr_link *prev = c->nspare ? &c->spare[c->nspare - 1] : &c->links[c->nlinks - 1];
+        sbfr_link *s = &c->spare[c->nspare];
+        if (next_link(c, prev, c->nlinks + c->nspare, bytes, s, cap, why) != SBF_OK) {
+            drop_spares(c);
+            return SBFR_ADD_FAILED;
+        }
+        c->nspare++;
+        bytes += sbfr_link_bytes(s);
+        rem -= rem < s->capacity ? rem : s->capacity;
+    }
+    return 0;
+}
+
+/* Where the items stop fitting into a one-sub-filter key (NONSCALING or
+ * counting), counting every item first[] marks as new: the index of the
+ * first that finds no room, or n. Counting keys count every add. */
+static size_t first_misfit(const sbfr_chain *c, const uint8_t *first, size_t n)
+{
+    const sbfr_link *l = &c->links[0];
+    uint64_t items = l->items;
+    for (size_t i = 0; i < n; i++) {
+        if (first[i] && items >= l->capacity)
+            return i;
+        items += first[i] || c->layout == SBF_COUNTING;
+    }
+    return n;
+}
+
+/* Whether the items fit, exactly: the adds replayed in order on a copy of
+ * the one sub-filter (an earlier item of the command may make a later one
+ * present). 1 fits, 0 full, < 0 an SBF error. */
+static int replay_fits(const sbfr_chain *c, const void *const *ptr, const size_t *len, size_t n)
+{
+    const sbfr_link *l = &c->links[0];
+    sbf_filter *f;
+    int rc = sbf_copy(&f, l->f);
+    if (rc != SBF_OK)
+        return rc;
+    uint64_t items = l->items;
+    int fits = 1;
+    for (size_t i = 0; i < n && fits; i++) {
+        const int present = sbf_contains(f, ptr[i], len[i]) == 1;
+        if (!present && items >= l->capacity)
+            fits = 0;
+        else if (sbf_add(f, ptr[i], len[i]) == 1 || c->layout == SBF_COUNTING)
+            items++;
+    }
+    sbf_free(f);
+    return fits;
+}
+
+/* Whether a one-sub-filter key takes every item. Counting each new item
+ * (absent from the key, bytes not seen earlier in the command) is exact up
+ * to the first misfit when no new item precedes it: the key is unchanged
+ * at its turn. Otherwise an earlier add might make it present (a false
+ * positive), and the adds are replayed on a copy: that happens once, when a
+ * command crosses the key's capacity. */
+static int one_link_fits(const sbfr_chain *c, const void *const *ptr, const size_t *len, size_t n,
+                         const uint8_t *first, const char **why)
+{
+    const size_t at = first_misfit(c, first, n);
+    if (at == n)
+        return 0;
+    size_t before = 0;
+    for (size_t i = 0; i < at; i++)
+        before += first[i];
+    int fits = before == 0 ? 0 : replay_fits(c, ptr, len, n);
+    if (fits < 0) {
+        *why = sbf_strerror(fits);
+        return SBFR_ADD_FAILED;
+    }
+    return fits ? 0 : SBFR_ADD_FULL;
+}
+
+long long sbfr_chain_add_all(sbfr_chain *c, const void *const *ptr, const size_t *len,
+                             size_t n, uint8_t *out, uint8_t *tmp, uint64_t cap,
+                             const char **why)
+{
+    sbfr_links_contains_batch(c, c->nlinks, ptr, len, n, out, tmp);
+    const size_t need = first_absent(ptr, len, n, out, tmp);
+    sbfr_link *last = &c->links[c->nlinks - 1];
+    const uint64_t room = last->items < last->capacity ? last->capacity - last->items : 0;
+    if (c->layout == SBF_COUNTING || (c->expansion == 0 && need > room)) {
+        int rv = one_link_fits(c, ptr, len, n, tmp, why);
+        if (rv < 0)
+            return rv;
+    } else if (need > room) {
+        int rv = make_spares(c, need, room, cap, why);
+        if (rv < 0)
+            return rv;
+    }
+    long long added = 0;
+    if (c->layout != SBF_COUNTING && c->nspare == 0) {
+        /* No growth: each absent item into the newest; its add reports
+         * whether it set a bit, so an item an earlier one of this command
+         * made present answers 0, as one by one. The batched pass also
+         * brought the newest sub-filter's lines into cache for these adds. */
+        for (size_t i = 0; i < n; i++) {
+            out[i] = !out[i] && sbf_add(last->f, ptr[i], len[i]) == 1;
+            added += out[i];
+        }
+        sbfr_chain_count(c, c->nlinks - 1, added);
+        return added;
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* cannot fail: the spares cover the worst case */
+        int rv = sbfr_chain_add1(c, ptr[i], len[i], SBFR_NO_CAP, why);
+        out[i] = rv == SBFR_ADD_NEW;
+        added += out[i];
+    }
+    drop_spares(c);
+    return added;
+}
+
+/* ---------------------------------------------------------------- queries */
 
 /* One batched, pipelined pass per sub-filter, newest (largest) first. */
 void sbfr_links_contains_batch(const sbfr_chain *c, uint32_t upto, const void *const *ptr,
@@ -184,13 +484,27 @@ uint64_t sbfr_chain_capacity(const sbfr_chain *c)
 
 size_t sbfr_chain_mem(const sbfr_chain *c)
 {
-    size_t s = sizeof *c + c->nlinks * sizeof *c->links + c->stage_len;
-    for (uint32_t i = 0; i < c->nlinks; i++) {
-        size_t n = 0;
-        if (c->links[i].f != NULL && sbf_data(c->links[i].f, &n) != NULL)
-            s += n;
-    }
+    size_t s = sizeof *c + c->nlinks * sizeof *c->links;
+    for (uint32_t i = 0; i < c->nlinks; i++)
+        s += filter_memory(c->links[i].f);
     return s;
+}
+
+sbfr_chain *sbfr_chain_copy(const sbfr_chain *src)
+{
+    sbfr_chain *c = sbfr_chain_alloc(src->nlinks);
+    c->layout = src->layout;
+    c->expansion = src->expansion;
+    c->error = src->error;
+    for (uint32_t i = 0; i < src->nlinks; i++) {
+        sbfr_link l = src->links[i];
+        if (sbf_copy(&l.f, src->links[i].f) != SBF_OK) {
+            sbfr_chain_free(c);
+            return NULL;
+        }
+        sbfr_chain_attach(c, &l);
+    }
+    return c;
 }
 
 int sbfr_valid_rate(double e)
@@ -205,8 +519,7 @@ int sbfr_valid_chain(uint64_t layout, uint64_t expansion, double error, uint64_t
            !(layout == SBF_COUNTING && expansion != 0) && !(expansion == 0 && nlinks != 1);
 }
 
-int sbfr_valid_link(uint64_t capacity, double error, uint64_t nbytes)
+int sbfr_valid_link(uint64_t capacity, double error)
 {
-    return capacity >= 1 && capacity <= SBFR_MAX_LINK_CAPACITY && sbfr_valid_rate(error) &&
-           nbytes <= SBFR_MAX_LINK_BYTES;
+    return capacity >= 1 && capacity <= SBFR_MAX_LINK_CAPACITY && sbfr_valid_rate(error);
 }

@@ -3,8 +3,16 @@
  * ("sub-filters"). When the newest is full a new one `expansion` times
  * larger is added with half the error rate of the one before, and the first
  * gets half the asked rate, so the chain's false-positive rate stays below
- * the asked rate however far it grows (rate/2 + rate/4 + ... < rate). A
- * NONSCALING chain has one sub-filter with the whole rate.
+ * the asked rate however far it grows (rate/2 + rate/4 + ... < rate), as
+ * RedisBloom's does. A NONSCALING chain has one sub-filter with the whole
+ * rate.
+ *
+ * Each sub-filter has the key's layout unless that layout would need more
+ * than SBFR_FLOOR_RATIO times the memory of the classic layout for its
+ * capacity and rate: blocked and split-block put at most 16 bits per item in
+ * one block, so their size explodes as the rate halves (at 1e-9 they need
+ * 1.7x classic, at 1e-15 7x); classic (k up to 255) has no such floor, so a
+ * chain that keeps growing keeps growing linearly, as RedisBloom's.
  *
  * No Redis here: the chain allocates its own structures through the host's
  * functions below (the module gives Redis's allocator, the unit test
@@ -22,67 +30,103 @@
 #define SBFR_MAX_CAPACITY (UINT64_C(1) << 30)     /* per command, as RedisBloom 8 */
 #define SBFR_MAX_LINK_CAPACITY (UINT64_C(1) << 40) /* a grown sub-filter */
 #define SBFR_MAX_EXPANSION 32768
+#define SBFR_MAX_KEY_BYTES (SBF_MAX_BITS / 8)      /* the largest filter the library makes */
 #define SBFR_TIGHTENING 0.5
-#define SBFR_MAX_LINK_BYTES ((UINT64_C(1) << 40) - 1) /* a serialized sub-filter */
+#define SBFR_FLOOR_RATIO 1.5
 
-/* The host's allocator for the chain's own structures (never NULL-returning
- * in Redis: RedisModule_Alloc aborts on out of memory). */
+/* The host's allocator for the chain's own structures (never NULL in Redis:
+ * RedisModule_Alloc stops the server when out of memory, as for any key). */
 void *sbfr_alloc(size_t n);
 void *sbfr_calloc(size_t n, size_t size);
 void *sbfr_realloc(void *p, size_t n);
 void sbfr_free(void *p);
 
-/* Module-wide settings: module arguments (RedisBloom's INITIAL_SIZE and
- * ERROR_RATE, and ours). */
+/* Module-wide settings (module arguments and CONFIG SET). */
 typedef struct sbfr_settings {
-    uint64_t capacity;  /* of a key that an add creates */
-    double error;
+    uint64_t capacity;  /* of a key an add creates (RedisBloom's INITIAL_SIZE) */
+    double error;       /* ERROR_RATE */
     uint32_t expansion;
     int layout;
-    uint64_t max_bytes; /* per sub-filter */
+    uint64_t max_bytes; /* per key: its sub-filters' bits / 8, for clients' commands */
+    const sbf_allocator *alloc; /* the filters' memory: Redis's in the module; NULL the
+                                 * library's own */
 } sbfr_settings;
 extern sbfr_settings sbfr_cfg;
 
+/* No cap: what a replicated or loading command passes (the primary, or the
+ * server that wrote the file, already accepted it). */
+#define SBFR_NO_CAP UINT64_MAX
+
 typedef struct sbfr_link {
-    sbf_filter *f;     /* NULL while the chain is loading */
+    sbf_filter *f;
+    int layout;        /* the key's, or classic past the floor */
+    uint32_t k, seed;
+    uint64_t bits;     /* geometry, kept: sbf_info costs a pass over the data */
     uint64_t capacity; /* items before the next sub-filter is started */
     double error;      /* the rate this sub-filter was sized for */
     uint64_t items;    /* items counted into it */
-    uint64_t nbytes;   /* loading only: its sbf_serialize length */
 } sbfr_link;
 
 typedef struct sbfr_chain {
     sbfr_link *links;
     uint32_t nlinks;
-    int layout;
+    int layout;         /* the key's */
     uint32_t expansion; /* 0: NONSCALING */
     double error;       /* the rate asked for the whole chain */
     uint64_t items;
-    /* BF.LOADCHUNK in progress: the serialized sub-filters so far. */
-    int loading;
-    unsigned char *stage;
-    size_t stage_len, stage_total;
+    uint64_t bytes;     /* sum of the sub-filters' bits / 8: what caps count */
+    /* a multi-item add's sub-filters made in advance (sbfr_chain_add_all) */
+    sbfr_link *spare;
+    uint32_t nspare, spare_used;
 } sbfr_chain;
+
+/* The module's totals (INFO), kept as chains change: O(1) to report. */
+typedef struct sbfr_stats {
+    long long keys, filters, items, bytes, memory;
+} sbfr_stats;
+void sbfr_stats_get(sbfr_stats *out);
 
 extern const char *const sbfr_layout_names[4];
 int sbfr_layout_from_name(const char *s, size_t n);
 
-sbfr_chain *sbfr_chain_alloc(uint32_t nlinks);
+/* An empty chain (no sub-filter), counted as a key. */
+sbfr_chain *sbfr_chain_alloc(uint32_t nlinks_hint);
 void sbfr_chain_free(sbfr_chain *c);
 
 /* A new chain of one empty sub-filter. Returns an SBF code; *why names a
- * refusal. */
+ * refusal. cap: the largest sbfr_chain.bytes allowed, or SBFR_NO_CAP. */
 int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error,
-                   uint32_t expansion, const char **why);
+                   uint32_t expansion, uint64_t cap, const char **why);
 
-/* sbfr_chain_add1 results */
+/* A sub-filter of exactly this geometry (a dump header, an RDB record).
+ * Returns an SBF code; *why names a refusal. */
+int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
+                   const char **why);
+/* Appends a made sub-filter (the chain takes it). */
+void sbfr_chain_attach(sbfr_chain *c, const sbfr_link *l);
+/* Counts n more items into sub-filter l (n < 0 for removals). */
+void sbfr_chain_count(sbfr_chain *c, uint32_t l, long long n);
+/* The used bytes of a sub-filter: bits / 8 (the rest of sbf_data is padding). */
+uint64_t sbfr_link_bytes(const sbfr_link *l);
+
+/* sbfr_chain_add1 / sbfr_chain_add_all results */
 #define SBFR_ADD_NEW 1
 #define SBFR_ADD_PRESENT 0
 #define SBFR_ADD_FULL -1
 #define SBFR_ADD_FAILED -2
 
 /* One item, exactly as RedisBloom orders it (see chain.c). */
-int sbfr_chain_add1(sbfr_chain *c, const char *s, size_t n, const char **why);
+int sbfr_chain_add1(sbfr_chain *c, const void *s, size_t n, uint64_t cap, const char **why);
+
+/* n items, all or none: when the distinct items the key does not hold yet
+ * fit (a NONSCALING key's room, or the sub-filters growth would add, all
+ * made before the first add), each is added as sbfr_chain_add1 would and
+ * out[i] = 1 for a new item, 0 for a present one; returns the count of new
+ * ones. Otherwise nothing changes and SBFR_ADD_FULL or SBFR_ADD_FAILED
+ * (*why) is returned. tmp is scratch of n bytes. */
+long long sbfr_chain_add_all(sbfr_chain *c, const void *const *ptr, const size_t *len,
+                             size_t n, uint8_t *out, uint8_t *tmp, uint64_t cap,
+                             const char **why);
 
 /* out[i] = 1 when one of the sub-filters [0, upto) may hold item i; tmp is
  * scratch of n bytes. */
@@ -90,11 +134,14 @@ void sbfr_links_contains_batch(const sbfr_chain *c, uint32_t upto, const void *c
                                const size_t *len, size_t n, uint8_t *out, uint8_t *tmp);
 
 uint64_t sbfr_chain_capacity(const sbfr_chain *c);
+/* Memory held (the struct, the sub-filters' allocations): MEMORY USAGE. */
 size_t sbfr_chain_mem(const sbfr_chain *c);
+/* An independent copy (COPY); NULL when out of memory. */
+sbfr_chain *sbfr_chain_copy(const sbfr_chain *src);
 
 /* What a stored or dumped chain must be, whoever wrote it. */
 int sbfr_valid_rate(double e);
 int sbfr_valid_chain(uint64_t layout, uint64_t expansion, double error, uint64_t nlinks);
-int sbfr_valid_link(uint64_t capacity, double error, uint64_t nbytes);
+int sbfr_valid_link(uint64_t capacity, double error);
 
 #endif /* SBFR_CHAIN_H_8C41E2B7 */

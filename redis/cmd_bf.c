@@ -46,21 +46,7 @@ static void items_free(item_vec *v)
     }
 }
 
-/* v->out[i] = 1 when the key may hold item i. */
-static void chain_contains_batch(const sbfr_chain *c, item_vec *v)
-{
-    sbfr_links_contains_batch(c, c->nlinks, (const void *const *)v->ptr, v->len, v->n, v->out,
-                              v->tmp);
-}
-
 /* --------------------------------------------------------------- BF.RESERVE */
-
-int sbfr_reply_create_error(RedisModuleCtx *ctx, const char *why)
-{
-    char msg[160];
-    snprintf(msg, sizeof msg, "ERR could not create filter: %s", why);
-    return RedisModule_ReplyWithError(ctx, msg);
-}
 
 /* BF.RESERVE key error_rate capacity [EXPANSION e] [NONSCALING] and
  * SBF.RESERVE with LAYOUT too. */
@@ -118,14 +104,15 @@ int sbfr_reserve_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc,
         return REDISMODULE_OK;
     sbfr_chain *c;
     const char *why = "";
-    if (sbfr_chain_new(&c, layout, (uint64_t)capacity, error,
-                       nonscaling ? 0 : (uint32_t)expansion, &why) != SBF_OK) {
+    int rc = sbfr_chain_new(&c, layout, (uint64_t)capacity, error,
+                            nonscaling ? 0 : (uint32_t)expansion, sbfr_cap(ctx), &why);
+    if (rc != SBF_OK) {
         RedisModule_CloseKey(key);
-        return sbfr_reply_create_error(ctx, why);
+        return sbfr_reply_create_error(ctx, rc, why);
     }
     RedisModule_ModuleTypeSetValue(key, sbfr_type, c);
     RedisModule_CloseKey(key);
-    RedisModule_ReplicateVerbatim(ctx);
+    sbfr_replicate_create(ctx, argv[1], c);
     return RedisModule_ReplyWithSimpleString(ctx, "OK");
 }
 
@@ -148,90 +135,81 @@ typedef struct insert_opts {
     int nonscaling, autocreate, multi;
 } insert_opts;
 
-static void reply_add_error(RedisModuleCtx *ctx, int rv, const char *why)
+static int reply_add_error(RedisModuleCtx *ctx, int rv, const char *why)
 {
-    if (rv == SBFR_ADD_FULL) {
-        RedisModule_ReplyWithError(ctx, SBFR_ERR_FULL);
-    } else {
-        char msg[160];
-        snprintf(msg, sizeof msg, "ERR could not grow the filter: %s", why);
-        RedisModule_ReplyWithError(ctx, msg);
-    }
+    if (rv == SBFR_ADD_FULL)
+        return RedisModule_ReplyWithError(ctx, SBFR_ERR_FULL);
+    char msg[160];
+    snprintf(msg, sizeof msg, "ERR could not grow the filter: %s", why);
+    return RedisModule_ReplyWithError(ctx, msg);
 }
 
+/* The key for an add: the existing chain, or (autocreate) a new one whose
+ * creation is replicated with every parameter. NULL after an error reply. */
+static sbfr_chain *chain_for_add(RedisModuleCtx *ctx, RedisModuleString *keyname,
+                                 const insert_opts *o, RedisModuleKey **key)
+{
+    sbfr_chain *c;
+    int st = sbfr_open_chain(ctx, keyname, REDISMODULE_READ | REDISMODULE_WRITE, key, &c);
+    if (st == SBFR_KEY_EMPTY && o->autocreate) {
+        const char *why = "";
+        int rc = sbfr_chain_new(&c, sbfr_cfg.layout, (uint64_t)o->capacity, o->error,
+                                o->nonscaling ? 0 : (uint32_t)o->expansion, sbfr_cap(ctx), &why);
+        if (rc != SBF_OK) {
+            sbfr_reply_create_error(ctx, rc, why);
+            return NULL;
+        }
+        RedisModule_ModuleTypeSetValue(*key, sbfr_type, c);
+        sbfr_replicate_create(ctx, keyname, c);
+        return c;
+    }
+    if (st != SBFR_KEY_OK) {
+        sbfr_reply_status(ctx, st);
+        return NULL;
+    }
+    return c;
+}
+
+/* BF.ADD (one item) and BF.MADD / BF.INSERT (all items or none, one
+ * batched pass over the sub-filters first). The command is replicated when
+ * it changed the key: a replica then does exactly what the primary did. */
 static int insert_common(RedisModuleCtx *ctx, RedisModuleString *keyname,
                          RedisModuleString **items, size_t n, const insert_opts *o)
 {
     RedisModuleKey *key;
-    sbfr_chain *c;
-    int st = sbfr_open_chain(ctx, keyname, REDISMODULE_READ | REDISMODULE_WRITE, &key, &c);
+    sbfr_chain *c = chain_for_add(ctx, keyname, o, &key);
+    if (c == NULL) {
+        RedisModule_CloseKey(key);
+        return REDISMODULE_OK;
+    }
     const char *why = "";
-    if (st == SBFR_KEY_EMPTY && o->autocreate) {
-        if (sbfr_chain_new(&c, sbfr_cfg.layout, (uint64_t)o->capacity, o->error,
-                           o->nonscaling ? 0 : (uint32_t)o->expansion, &why) != SBF_OK) {
-            RedisModule_CloseKey(key);
-            return sbfr_reply_create_error(ctx, why);
-        }
-        RedisModule_ModuleTypeSetValue(key, sbfr_type, c);
-    } else if (st != SBFR_KEY_OK) {
-        RedisModule_CloseKey(key);
-        return sbfr_reply_status(ctx, st);
-    }
-    if (c->loading) {
-        RedisModule_CloseKey(key);
-        return RedisModule_ReplyWithError(ctx, SBFR_ERR_LOADING);
-    }
-
-
-    item_vec v;
-    items_load(&v, items, n);
-    sbfr_link *last = &c->links[c->nlinks - 1];
-    int fast = 0;
-    if (o->multi && c->layout != SBF_COUNTING && n > 1) {
-        /* Batched: which items the key holds already, one pipelined pass
-         * per sub-filter. When the others all fit in the newest sub-filter,
-         * each is added there; its add reports whether it set a bit, so an
-         * item that an earlier one of the same command made present answers
-         * 0, exactly as one by one. The pass also brings the newest
-         * sub-filter's lines into cache for those adds: asking only the
-         * older sub-filters (one hash per item instead of two) measured
-         * 0.45 of the protocol floor for BF.MADD x100 against 0.75 this way,
-         * as the lone adds then wait for their cache misses one by one. */
-        chain_contains_batch(c, &v);
-        size_t absent = 0;
-        for (size_t i = 0; i < n; i++)
-            absent += !v.out[i];
-        fast = last->items <= last->capacity && absent <= last->capacity - last->items;
-    }
-    if (fast) {
-        RedisModule_ReplyWithArray(ctx, (long)n);
-        for (size_t i = 0; i < n; i++) {
-            int added = !v.out[i] && sbf_add(last->f, v.ptr[i], v.len[i]) == 1;
-            if (added) {
-                last->items++;
-                c->items++;
-            }
-            RedisModule_ReplyWithBool(ctx, added);
-        }
-    } else {
-        size_t replied = 0;
-        if (o->multi)
-            RedisModule_ReplyWithArray(ctx, REDISMODULE_POSTPONED_ARRAY_LEN);
-        for (size_t i = 0; i < n; i++) {
-            int rv = sbfr_chain_add1(c, v.ptr[i], v.len[i], &why);
-            replied++;
-            if (rv < 0) { /* the array ends at the first error, as RedisBloom's */
-                reply_add_error(ctx, rv, why);
-                break;
-            }
+    long long added;
+    if (!o->multi) {
+        size_t len;
+        const char *s = RedisModule_StringPtrLen(items[0], &len);
+        int rv = sbfr_chain_add1(c, s, len, sbfr_cap(ctx), &why);
+        added = rv < 0 ? rv : rv == SBFR_ADD_NEW || c->layout == SBF_COUNTING;
+        if (rv >= 0)
             RedisModule_ReplyWithBool(ctx, rv == SBFR_ADD_NEW);
+    } else {
+        item_vec v;
+        items_load(&v, items, n);
+        added = sbfr_chain_add_all(c, (const void *const *)v.ptr, v.len, n, v.out, v.tmp,
+                                   sbfr_cap(ctx), &why);
+        if (added >= 0) {
+            RedisModule_ReplyWithArray(ctx, (long)n);
+            for (size_t i = 0; i < n; i++)
+                RedisModule_ReplyWithBool(ctx, v.out[i]);
+            if (c->layout == SBF_COUNTING)
+                added = (long long)n; /* present items count too */
         }
-        if (o->multi)
-            RedisModule_ReplySetArrayLength(ctx, (long)replied);
+        items_free(&v);
     }
-    items_free(&v);
     RedisModule_CloseKey(key);
-    RedisModule_ReplicateVerbatim(ctx);
+    if (added < 0)
+        return reply_add_error(ctx, (int)added, why);
+    if (added > 0)
+        RedisModule_ReplicateVerbatim(ctx);
     return REDISMODULE_OK;
 }
 
@@ -315,7 +293,7 @@ static int exists_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
     RedisModuleKey *key;
     sbfr_chain *c;
     int st = sbfr_open_chain(ctx, argv[1], REDISMODULE_READ, &key, &c);
-    const int usable = st == SBFR_KEY_OK && !c->loading; /* else every answer is 0 */
+    const int usable = st == SBFR_KEY_OK; /* else every answer is 0 */
     const size_t n = (size_t)argc - 2;
     if (!multi) {
         int found = 0;
@@ -331,7 +309,8 @@ static int exists_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
     item_vec v;
     items_load(&v, argv + 2, n);
     if (usable)
-        chain_contains_batch(c, &v);
+        sbfr_links_contains_batch(c, c->nlinks, (const void *const *)v.ptr, v.len, n, v.out,
+                                  v.tmp);
     else
         memset(v.out, 0, n);
     RedisModule_ReplyWithArray(ctx, (long)n);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static void reply_pair_ll(RedisModuleCtx *ctx, const char *name, long long v)
 {
@@ -19,22 +20,54 @@ static void reply_pair_dbl(RedisModuleCtx *ctx, const char *name, double v)
     RedisModule_ReplyWithDouble(ctx, v);
 }
 
-/* Everything BF.INFO says, then the layout, the kernels' ISA, the asked
- * rate, the false-positive rate the exact formulas give now, and per
- * sub-filter its geometry and numbers. O(size of the filter). */
+static uint32_t block_bits(const sbfr_link *l)
+{
+    if (l->layout == SBF_CLASSIC)
+        return 0;
+    return l->layout == SBF_SPLIT_BLOCK && l->k == 8 ? 256 : 512;
+}
+
+static void reply_link(RedisModuleCtx *ctx, const sbfr_link *l, int fill)
+{
+    struct sbf_info inf;
+    if (fill)
+        sbf_info(l->f, &inf);
+    size_t bytes;
+    sbf_data(l->f, &bytes);
+    RedisModule_ReplyWithMap(ctx, 9 + 2 * fill);
+    RedisModule_ReplyWithSimpleString(ctx, "Layout");
+    RedisModule_ReplyWithSimpleString(ctx, sbfr_layout_names[l->layout]);
+    reply_pair_ll(ctx, "Capacity", (long long)l->capacity);
+    reply_pair_ll(ctx, "Items", (long long)l->items);
+    reply_pair_dbl(ctx, "Error rate", l->error);
+    reply_pair_ll(ctx, "Bits", (long long)l->bits);
+    reply_pair_ll(ctx, "Bytes", (long long)bytes);
+    reply_pair_ll(ctx, "Hashes", l->k);
+    reply_pair_ll(ctx, "Block bits", block_bits(l));
+    reply_pair_dbl(ctx, "False positive rate now", sbf_fpp_theory(l->f, l->items));
+    if (fill) {
+        reply_pair_dbl(ctx, "Fill ratio", inf.fill_ratio);
+        reply_pair_ll(ctx, "Saturated counters", (long long)inf.saturated);
+    }
+}
+
+/* SBF.INFO key [FILL]: everything BF.INFO says, then the layout, the
+ * kernels' ISA, the asked rate, the false-positive rate the exact formulas
+ * give now, and per sub-filter its layout, geometry and numbers. O(number
+ * of sub-filters); FILL adds each one's fill ratio and saturated counters,
+ * a pass over its data. */
 int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
-    if (argc != 2)
+    if (argc != 2 && argc != 3)
         return RedisModule_WrongArity(ctx);
+    if (argc == 3 && !sbfr_arg_is(argv[2], "FILL"))
+        return RedisModule_ReplyWithError(ctx, "Unknown argument received");
     sbfr_chain *c = sbfr_ready_chain(ctx, argv[1], REDISMODULE_READ);
     if (c == NULL)
         return REDISMODULE_OK;
     double log_pass = 0; /* log of the chance an absent item passes no sub-filter */
     for (uint32_t i = 0; i < c->nlinks; i++)
         log_pass += log1p(-sbf_fpp_theory(c->links[i].f, c->links[i].items));
-    struct sbf_info inf;
-    sbf_info(c->links[0].f, &inf);
-
     RedisModule_ReplyWithMap(ctx, SBFR_F_COUNT + 5);
     for (int i = 0; i < SBFR_F_COUNT; i++) {
         RedisModule_ReplyWithSimpleString(ctx, sbfr_info_names[i]);
@@ -43,26 +76,13 @@ int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     RedisModule_ReplyWithSimpleString(ctx, "Layout");
     RedisModule_ReplyWithSimpleString(ctx, sbfr_layout_names[c->layout]);
     RedisModule_ReplyWithSimpleString(ctx, "ISA");
-    RedisModule_ReplyWithSimpleString(ctx, sbf_isa_name(inf.isa));
+    RedisModule_ReplyWithSimpleString(ctx, sbf_isa_name(sbf_isa_active()));
     reply_pair_dbl(ctx, "Error rate", c->error);
     reply_pair_dbl(ctx, "False positive rate now", -expm1(log_pass));
     RedisModule_ReplyWithSimpleString(ctx, "Filters");
     RedisModule_ReplyWithArray(ctx, c->nlinks);
-    for (uint32_t i = 0; i < c->nlinks; i++) {
-        const sbfr_link *l = &c->links[i];
-        sbf_info(l->f, &inf);
-        RedisModule_ReplyWithMap(ctx, 10);
-        reply_pair_ll(ctx, "Capacity", (long long)l->capacity);
-        reply_pair_ll(ctx, "Items", (long long)l->items);
-        reply_pair_dbl(ctx, "Error rate", l->error);
-        reply_pair_ll(ctx, "Bits", (long long)inf.bits);
-        reply_pair_ll(ctx, "Bytes", (long long)inf.bytes);
-        reply_pair_ll(ctx, "Hashes", inf.k);
-        reply_pair_ll(ctx, "Block bits", inf.block_bits);
-        reply_pair_dbl(ctx, "Fill ratio", inf.fill_ratio);
-        reply_pair_dbl(ctx, "False positive rate now", sbf_fpp_theory(l->f, l->items));
-        reply_pair_ll(ctx, "Saturated counters", (long long)inf.saturated);
-    }
+    for (uint32_t i = 0; i < c->nlinks; i++)
+        reply_link(ctx, &c->links[i], argc == 3);
     return REDISMODULE_OK;
 }
 
@@ -85,10 +105,8 @@ int sbfr_cmd_sbf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return RedisModule_ReplyWithLongLong(ctx, 0);
     if (rc != SBF_OK)
         return RedisModule_ReplyWithError(ctx, sbf_strerror(rc));
-    if (l->items > 0) {
-        l->items--;
-        c->items--;
-    }
+    if (l->items > 0)
+        sbfr_chain_count(c, 0, -1);
     RedisModule_ReplicateVerbatim(ctx);
     return RedisModule_ReplyWithLongLong(ctx, 1);
 }
@@ -102,7 +120,7 @@ int sbfr_cmd_sbf_exportguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
     sbfr_chain *c = sbfr_ready_chain(ctx, argv[1], REDISMODULE_READ);
     if (c == NULL)
         return REDISMODULE_OK;
-    if (c->layout != SBF_CLASSIC || c->nlinks != 1)
+    if (c->links[0].layout != SBF_CLASSIC || c->nlinks != 1)
         return RedisModule_ReplyWithError(
             ctx, "ERR only a classic filter with one sub-filter has a Guava form");
     void *b;
@@ -113,6 +131,17 @@ int sbfr_cmd_sbf_exportguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
     RedisModule_ReplyWithStringBuffer(ctx, b, n);
     sbf_buffer_free(b);
     return REDISMODULE_OK;
+}
+
+/* Guava keeps no count: the filter's cardinality estimate, which is
+ * infinite for a filter with every bit set; then the estimate with one bit
+ * clear, m/k * ln m: a lower bound of what such a filter has seen. */
+static uint64_t guava_items(const struct sbf_info *inf)
+{
+    double n = inf->est_cardinality;
+    if (!(n < 9.2e18)) /* also NaN */
+        n = (double)inf->bits / inf->k * log((double)inf->bits);
+    return n < 0 ? 0 : n > 9.2e18 ? (uint64_t)9.2e18 : (uint64_t)llround(n);
 }
 
 /* SBF.IMPORTGUAVA key data [CAPACITY c]: a NONSCALING classic key. Guava
@@ -132,15 +161,15 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
     }
     size_t len;
     const char *buf = RedisModule_StringPtrLen(argv[2], &len);
-    if (len > sbfr_cfg.max_bytes + 6)
+    if (len > 6 && len - 6 > sbfr_cap(ctx)) /* the 6-byte header, then the data */
         return RedisModule_ReplyWithError(ctx,
                                           "ERR the filter would exceed the module's MAX_BYTES");
     RedisModuleKey *key = sbfr_open_empty(ctx, argv[1]);
     if (key == NULL)
         return REDISMODULE_OK;
-    sbfr_chain *c;
-    sbf_filter *f;
-    int rc = sbf_import_guava(&f, buf, len);
+    sbfr_link l;
+    memset(&l, 0, sizeof l);
+    int rc = sbf_import_guava_ex(&l.f, buf, len, sbfr_cfg.alloc);
     if (rc != SBF_OK) {
         RedisModule_CloseKey(key);
         char msg[128];
@@ -148,7 +177,7 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
         return RedisModule_ReplyWithError(ctx, msg);
     }
     struct sbf_info inf;
-    sbf_info(f, &inf);
+    sbf_info(l.f, &inf);
     if (cap == 0) {
         double n = floor((double)inf.bits * log(2.0) / inf.k);
         cap = n < 1                           ? 1
@@ -158,15 +187,18 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
     double err = sbf_fpp_classic((uint64_t)cap, inf.bits, inf.k);
     if (!sbfr_valid_rate(err))
         err = 0.5;
-    c = sbfr_chain_alloc(1);
-    c->nlinks = 1;
+    l.layout = SBF_CLASSIC;
+    l.bits = inf.bits;
+    l.k = inf.k;
+    l.seed = inf.seed;
+    l.capacity = (uint64_t)cap;
+    l.error = err;
+    l.items = guava_items(&inf);
+    sbfr_chain *c = sbfr_chain_alloc(1);
     c->layout = SBF_CLASSIC;
     c->expansion = 0;
     c->error = err;
-    c->links[0].f = f;
-    c->links[0].capacity = (uint64_t)cap;
-    c->links[0].error = err;
-    c->links[0].items = c->items = (uint64_t)llround(inf.est_cardinality);
+    sbfr_chain_attach(c, &l);
     RedisModule_ModuleTypeSetValue(key, sbfr_type, c);
     RedisModule_CloseKey(key);
     RedisModule_ReplicateVerbatim(ctx);

@@ -1,22 +1,21 @@
 /*
- * The dump form of a chain (dump.h). Header (little-endian): "SBFRCHN1",
- * u32 version 1, u32 sub-filters, u32 layout, u32 expansion, f64 error,
- * u64 items; then per sub-filter u64 capacity, f64 error, u64 items, u64
- * serialized length; then a u64 check (MurmurHash3 of the bytes before it,
- * h1 with seed 0x5bf).
+ * The dump form of a chain (dump.h). Header, little-endian:
+ *   "SBFRCHN2", u32 version 2, u32 sub-filters, u32 layout, u32 expansion,
+ *   f64 error, u64 items; per sub-filter u32 layout, u32 k, u32 seed,
+ *   u32 0, u64 bits, u64 capacity, f64 error, u64 items; then a u64 check
+ *   (MurmurHash3_x64_128 h1, seed 0x5bf, of the bytes before it).
+ * Version 1 dumps (sbf_serialize bytes per sub-filter, in order only) are
+ * refused: their iterators meant something else.
  */
 #include "dump.h"
 
 #include <string.h>
 
-#define DUMP_MAGIC "SBFRCHN1"
-#define DUMP_VERSION 1
+#define DUMP_MAGIC "SBFRCHN2"
+#define DUMP_VERSION 2
 #define DUMP_HDR 40
-#define DUMP_LINK 32
+#define DUMP_LINK 48
 #define DUMP_SEED 0x5bfu
-
-_Static_assert(SBFR_ITER_MASK == SBFR_MAX_LINK_BYTES,
-               "an iterator must address every byte of a sub-filter");
 
 static void put64(unsigned char *p, uint64_t v)
 {
@@ -45,25 +44,18 @@ uint64_t sbfr_dbl_bits(double d)
     memcpy(&u, &d, 8);
     return u;
 }
-static double bits_dbl(uint64_t u)
+double sbfr_bits_dbl(uint64_t u)
 {
     double d;
     memcpy(&d, &u, 8);
     return d;
 }
 
-int sbfr_link_bytes(const sbfr_chain *c, uint32_t l, void **buf, size_t *len)
-{
-    return sbf_serialize(c->links[l].f, buf, len);
-}
-
-/* Serialized lengths come from the sub-filters, or from the header a
- * loading key was created with. */
 unsigned char *sbfr_dump_header(const sbfr_chain *c, size_t *len)
 {
     const size_t body = DUMP_HDR + (size_t)c->nlinks * DUMP_LINK;
     *len = body + 8;
-    unsigned char *h = sbfr_alloc(*len);
+    unsigned char *h = sbfr_calloc(1, *len);
     memcpy(h, DUMP_MAGIC, 8);
     put32(h + 8, DUMP_VERSION);
     put32(h + 12, c->nlinks);
@@ -72,22 +64,15 @@ unsigned char *sbfr_dump_header(const sbfr_chain *c, size_t *len)
     put64(h + 24, sbfr_dbl_bits(c->error));
     put64(h + 32, c->items);
     for (uint32_t i = 0; i < c->nlinks; i++) {
+        const sbfr_link *l = &c->links[i];
         unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
-        uint64_t nbytes = c->links[i].nbytes;
-        if (c->links[i].f != NULL) {
-            void *b;
-            size_t n;
-            if (sbfr_link_bytes(c, i, &b, &n) != SBF_OK) {
-                sbfr_free(h);
-                return NULL;
-            }
-            sbf_buffer_free(b);
-            nbytes = n;
-        }
-        put64(p, c->links[i].capacity);
-        put64(p + 8, sbfr_dbl_bits(c->links[i].error));
-        put64(p + 16, c->links[i].items);
-        put64(p + 24, nbytes);
+        put32(p, (uint32_t)l->layout);
+        put32(p + 4, l->k);
+        put32(p + 8, l->seed);
+        put64(p + 16, l->bits);
+        put64(p + 24, l->capacity);
+        put64(p + 32, sbfr_dbl_bits(l->error));
+        put64(p + 40, l->items);
     }
     uint64_t sum[2];
     sbf_murmur3_x64_128(h, body, DUMP_SEED, sum);
@@ -95,89 +80,107 @@ unsigned char *sbfr_dump_header(const sbfr_chain *c, size_t *len)
     return h;
 }
 
-sbfr_chain *sbfr_chain_from_header(const unsigned char *h, size_t len, const char **why)
+/* The header's own consistency, before anything is allocated: counts,
+ * rates, layouts, the sum of items, and the used bytes against cap. */
+static const char *check_header(const unsigned char *h, size_t len, uint64_t cap)
 {
-    *why = SBFR_ERR_BAD_DATA;
-    if (len < DUMP_HDR || memcmp(h, DUMP_MAGIC, 8) != 0)
-        return NULL;
-    if (get32(h + 8) != DUMP_VERSION) {
-        *why = "ERR unknown dump version";
-        return NULL;
-    }
-    const uint32_t nlinks = get32(h + 12), layout = get32(h + 16), expansion = get32(h + 20);
-    const double error = bits_dbl(get64(h + 24));
-    uint64_t sum[2];
+    if (len < DUMP_HDR + 8 || memcmp(h, DUMP_MAGIC, 8) != 0 || get32(h + 8) != DUMP_VERSION)
+        return SBFR_ERR_BAD_DATA;
+    const uint32_t nlinks = get32(h + 12), layout = get32(h + 16);
     if (nlinks == 0 || nlinks > SBFR_MAX_LINKS || len != DUMP_HDR + (size_t)nlinks * DUMP_LINK + 8)
-        return NULL;
+        return SBFR_ERR_BAD_DATA;
+    uint64_t sum[2];
     sbf_murmur3_x64_128(h, len - 8, DUMP_SEED, sum);
-    if (sum[0] != get64(h + len - 8) || !sbfr_valid_chain(layout, expansion, error, nlinks))
-        return NULL;
-    uint64_t items = 0;
+    if (sum[0] != get64(h + len - 8) ||
+        !sbfr_valid_chain(layout, get32(h + 20), sbfr_bits_dbl(get64(h + 24)), nlinks))
+        return SBFR_ERR_BAD_DATA;
+    uint64_t items = 0, bytes = 0;
     for (uint32_t i = 0; i < nlinks; i++) {
         const unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
-        const uint64_t cap = get64(p), nb = get64(p + 24), it = get64(p + 16);
-        if (!sbfr_valid_link(cap, bits_dbl(get64(p + 8)), nb) || nb == 0 ||
-            nb > sbfr_cfg.max_bytes + 4096 || it > UINT64_MAX - items)
-            return NULL;
+        const uint32_t ll = get32(p);
+        const uint64_t bits = get64(p + 16), it = get64(p + 40);
+        if ((ll != layout && !(ll == SBF_CLASSIC && layout != SBF_COUNTING)) || get32(p + 12) ||
+            bits == 0 || bits > SBF_MAX_BITS ||
+            !sbfr_valid_link(get64(p + 24), sbfr_bits_dbl(get64(p + 32))) ||
+            it > (uint64_t)INT64_MAX - items)
+            return SBFR_ERR_BAD_DATA;
         items += it;
+        bytes += bits / 8;
     }
     if (items != get64(h + 32))
+        return SBFR_ERR_BAD_DATA;
+    if (bytes > cap)
+        return "ERR the filter would exceed the module's MAX_BYTES";
+    return NULL;
+}
+
+sbfr_chain *sbfr_chain_from_header(const unsigned char *h, size_t len, uint64_t cap,
+                                   const char **why)
+{
+    *why = check_header(h, len, cap);
+    if (*why != NULL)
         return NULL;
+    const uint32_t nlinks = get32(h + 12);
     sbfr_chain *c = sbfr_chain_alloc(nlinks);
-    c->nlinks = nlinks;
-    c->layout = (int)layout;
-    c->expansion = expansion;
-    c->error = error;
-    c->items = items;
-    c->loading = 1;
+    c->layout = (int)get32(h + 16);
+    c->expansion = get32(h + 20);
+    c->error = sbfr_bits_dbl(get64(h + 24));
     for (uint32_t i = 0; i < nlinks; i++) {
         const unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
-        c->links[i].capacity = get64(p);
-        c->links[i].error = bits_dbl(get64(p + 8));
-        c->links[i].items = get64(p + 16);
-        c->links[i].nbytes = get64(p + 24);
+        sbfr_link l;
+        const char *err = "";
+        int rc = sbfr_link_make(&l, (int)get32(p), get64(p + 16), get32(p + 4), get32(p + 8), &err);
+        if (rc != SBF_OK) {
+            *why = rc == SBF_E_NOMEM ? "ERR Insufficient memory to create filter" : SBFR_ERR_BAD_DATA;
+            sbfr_chain_free(c);
+            return NULL;
+        }
+        l.capacity = get64(p + 24);
+        l.error = sbfr_bits_dbl(get64(p + 32));
+        l.items = get64(p + 40);
+        sbfr_chain_attach(c, &l);
     }
     return c;
 }
 
-uint32_t sbfr_loading_link(const sbfr_chain *c)
+/* The sub-filter holding byte `off` of the dump's data, and where in it. */
+static sbfr_link *locate(const sbfr_chain *c, uint64_t off, uint64_t *at)
 {
-    uint32_t l = 0;
-    while (l < c->nlinks && c->links[l].f != NULL)
-        l++;
-    return l;
+    for (uint32_t l = 0; l < c->nlinks; l++) {
+        const uint64_t used = sbfr_link_bytes(&c->links[l]);
+        if (off < used) {
+            *at = off;
+            return &c->links[l];
+        }
+        off -= used;
+    }
+    return NULL;
 }
 
-const char *sbfr_chain_load_chunk(sbfr_chain *c, uint32_t l, uint64_t end, const char *buf,
-                                  size_t len)
+long long sbfr_dump_chunk(const sbfr_chain *c, long long iter, const char **data, size_t *len)
 {
-    if (!c->loading)
-        return SBFR_ERR_EXISTS;
-    const uint32_t cur = sbfr_loading_link(c);
-    if (l != cur || end < len || end - len != c->stage_len || end > c->links[l].nbytes)
-        return "ERR invalid offset: chunks must come in BF.SCANDUMP order";
-    if (len == 0)
+    uint64_t at = 0;
+    const sbfr_link *l = iter >= 1 ? locate(c, (uint64_t)iter - 1, &at) : NULL;
+    *len = 0;
+    *data = "";
+    if (l == NULL)
+        return 0;
+    const uint64_t left = sbfr_link_bytes(l) - at;
+    *len = left < SBFR_CHUNK ? (size_t)left : SBFR_CHUNK;
+    *data = (const char *)sbf_data(l->f, NULL) + at;
+    return iter + (long long)*len;
+}
+
+const char *sbfr_load_chunk(sbfr_chain *c, long long iter, const char *buf, size_t len)
+{
+    if (buf == NULL || iter <= 0 || (uint64_t)iter < len)
         return SBFR_ERR_BAD_DATA;
-    c->stage = sbfr_realloc(c->stage, c->stage_len + len);
-    memcpy(c->stage + c->stage_len, buf, len);
-    if (end < c->links[l].nbytes) {
-        c->stage_len += len;
-        return NULL;
-    }
-    sbf_filter *f;
-    struct sbf_info inf;
-    if (sbf_deserialize(&f, c->stage, c->stage_len + len) != SBF_OK)
-        return SBFR_ERR_BAD_DATA; /* stage_len unchanged: the chunk is dropped */
-    if (sbf_info(f, &inf) != SBF_OK || inf.layout != c->layout || inf.bytes > sbfr_cfg.max_bytes) {
-        sbf_free(f);
-        return SBFR_ERR_BAD_DATA;
-    }
-    c->links[l].f = f;
-    c->links[l].nbytes = 0;
-    sbfr_free(c->stage);
-    c->stage = NULL;
-    c->stage_len = 0;
-    if (l + 1 == c->nlinks)
-        c->loading = 0;
-    return NULL;
+    const uint64_t start = (uint64_t)iter - len; /* one past the chunk's first byte */
+    uint64_t at = 0;
+    sbfr_link *l = start >= 1 ? locate(c, start - 1, &at) : NULL;
+    if (l == NULL)
+        return SBFR_ERR_NO_LINK;
+    if (len > sbfr_link_bytes(l) - at)
+        return SBFR_ERR_TOO_BIG;
+    return sbf_write_data(l->f, at, buf, len) == SBF_OK ? NULL : SBFR_ERR_BAD_DATA;
 }

@@ -1,11 +1,15 @@
 /*
- * BF.SCANDUMP / BF.LOADCHUNK form of a chain (dump.c), and the staging of
- * chunks into a loading chain. No Redis here.
+ * BF.SCANDUMP / BF.LOADCHUNK form of a chain (dump.c), with RedisBloom's
+ * semantics. No Redis here.
  *
- * A dump is a header, then each sub-filter's sbf_serialize bytes in chunks
- * of up to 16 MiB. The iterator that comes with a chunk is
- * (sub-filter << 40) + (offset of the chunk's end in its bytes) + 1, so
- * BF.LOADCHUNK knows where each chunk belongs and takes them in order only.
+ * A dump is a header (iterator 1: the key's parameters and every
+ * sub-filter's geometry and counts, checked by a checksum), then the
+ * sub-filters' used bytes (bits / 8 each) as one byte string, in chunks of
+ * up to 16 MiB. A chunk's iterator is one past the offset of its end in that
+ * string, so BF.LOADCHUNK writes it where it belongs, in any order, into a
+ * key made by the header or any key with the same geometry (RedisBloom
+ * writes raw bytes the same way). SCANDUMP returns a pointer into the
+ * filter: its work is the chunk's length, whatever the filter's size.
  */
 #ifndef SBFR_DUMP_H_3F9A0C51
 #define SBFR_DUMP_H_3F9A0C51
@@ -13,29 +17,29 @@
 #include "chain.h"
 
 #define SBFR_CHUNK (16u << 20) /* SCANDUMP chunk, as RedisBloom */
-#define SBFR_ITER_SHIFT 40
-#define SBFR_ITER_MASK ((UINT64_C(1) << SBFR_ITER_SHIFT) - 1)
 
 #define SBFR_ERR_EXISTS "ERR item exists"
 #define SBFR_ERR_BAD_DATA "ERR received bad data"
+#define SBFR_ERR_NO_LINK "ERR invalid offset - no link found"
+#define SBFR_ERR_TOO_BIG "ERR invalid chunk - Too big for current filter"
 
 uint64_t sbfr_dbl_bits(double d);
+double sbfr_bits_dbl(uint64_t u);
 
-/* The serialized bytes of sub-filter l (a loaded one). */
-int sbfr_link_bytes(const sbfr_chain *c, uint32_t l, void **buf, size_t *len);
-
-/* The header (sbfr_alloc'd, *len bytes); NULL when out of memory. */
+/* The header (sbfr_alloc'd, *len bytes). */
 unsigned char *sbfr_dump_header(const sbfr_chain *c, size_t *len);
 
-/* A loading chain from a header, or NULL with *why set to the reply. */
-sbfr_chain *sbfr_chain_from_header(const unsigned char *h, size_t len, const char **why);
+/* A chain from a header, its sub-filters made and empty, or NULL with *why
+ * set to the reply; cap as sbfr_chain_new's. */
+sbfr_chain *sbfr_chain_from_header(const unsigned char *h, size_t len, uint64_t cap,
+                                   const char **why);
 
-/* The sub-filter being loaded: the first without a filter. */
-uint32_t sbfr_loading_link(const sbfr_chain *c);
+/* The chunk at iterator iter >= 1: *data points into the chain, *len bytes;
+ * returns the next iterator, or 0 (and *len 0) past the end. */
+long long sbfr_dump_chunk(const sbfr_chain *c, long long iter, const char **data, size_t *len);
 
-/* Takes the chunk that ends at `end` in sub-filter l. On error nothing
- * changes and the reply text is returned; NULL on success. */
-const char *sbfr_chain_load_chunk(sbfr_chain *c, uint32_t l, uint64_t end, const char *buf,
-                                  size_t len);
+/* Writes the chunk that came with iterator iter. NULL on success, else the
+ * reply text (nothing written). */
+const char *sbfr_load_chunk(sbfr_chain *c, long long iter, const char *buf, size_t len);
 
 #endif /* SBFR_DUMP_H_3F9A0C51 */

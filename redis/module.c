@@ -11,6 +11,7 @@
  */
 #include "module.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -25,8 +26,9 @@ static int (*RedisModule_GetApi)(const char *name, void *fnptr);
 
 /* RedisModule_Init, as the ABI defines it: the server puts GetApi's address
  * in the first word of the context; every other function is looked up by
- * its name. A function the server does not have fails the load. */
-static int sbfr_api_init(RedisModuleCtx *ctx, const char *name, int ver)
+ * its name. A function the server does not have fails the load. The name
+ * is given later (SetModuleAttribs), once the arguments are read. */
+static int sbfr_api_init(RedisModuleCtx *ctx)
 {
     void *getapi = ((void **)ctx)[0];
     memcpy(&RedisModule_GetApi, &getapi, sizeof getapi);
@@ -40,13 +42,11 @@ static int sbfr_api_init(RedisModuleCtx *ctx, const char *name, int ver)
         RedisModule_##fn = NULL;
     SBFR_API_OPTIONAL(SBFR_API_TRY)
 #undef SBFR_API_TRY
-    if (RedisModule_IsModuleNameBusy(name))
-        return REDISMODULE_ERR;
-    RedisModule_SetModuleAttribs(ctx, name, ver, REDISMODULE_APIVER_1);
     return REDISMODULE_OK;
 }
 
 RedisModuleType *sbfr_type;
+const char *sbfr_module_name = "simdbloom";
 
 /* The chain's structures live in Redis's memory. */
 void *sbfr_alloc(size_t n)
@@ -68,6 +68,23 @@ void sbfr_free(void *p)
 {
     RedisModule_Free(p);
 }
+
+/* The filters' memory is Redis's too, so that used_memory, maxmemory
+ * (OOM errors, eviction), MEMORY USAGE and INFO see it. TryAlloc: a filter
+ * too large for the machine is an error, not the end of the server. */
+static void *filter_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    return RedisModule_TryAlloc(size);
+}
+
+static void filter_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    RedisModule_Free(ptr);
+}
+
+static const sbf_allocator redis_allocator = {filter_alloc, filter_free, NULL};
 
 /* ------------------------------------------------------------ key helpers */
 
@@ -104,10 +121,6 @@ sbfr_chain *sbfr_ready_chain(RedisModuleCtx *ctx, RedisModuleString *name, int m
         sbfr_reply_status(ctx, st);
         return NULL;
     }
-    if (c->loading) {
-        RedisModule_ReplyWithError(ctx, SBFR_ERR_LOADING);
-        return NULL;
-    }
     return c;
 }
 
@@ -135,51 +148,37 @@ int sbfr_is_resp3(RedisModuleCtx *ctx)
     return (RedisModule_GetContextFlags(ctx) & REDISMODULE_CTX_FLAGS_RESP3) != 0;
 }
 
-/* ---------------------------------------------------------------- loading */
-
-static int parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+uint64_t sbfr_cap(RedisModuleCtx *ctx)
 {
-    if (argc % 2 != 0) {
-        RedisModule_Log(ctx, "warning", "simdbloom: arguments come in NAME VALUE pairs");
-        return REDISMODULE_ERR;
-    }
-    for (int i = 0; i < argc; i += 2) {
-        long long ll = 0;
-        double d = 0;
-        size_t n;
-        const char *name = RedisModule_StringPtrLen(argv[i], &n);
-        const char *val = RedisModule_StringPtrLen(argv[i + 1], &n);
-        int ok;
-        if (sbfr_arg_is(argv[i], "INITIAL_SIZE") || sbfr_arg_is(argv[i], "CAPACITY")) {
-            ok = RedisModule_StringToLongLong(argv[i + 1], &ll) == REDISMODULE_OK && ll >= 1 &&
-                 (uint64_t)ll <= SBFR_MAX_CAPACITY;
-            sbfr_cfg.capacity = (uint64_t)ll;
-        } else if (sbfr_arg_is(argv[i], "ERROR_RATE")) {
-            ok = RedisModule_StringToDouble(argv[i + 1], &d) == REDISMODULE_OK &&
-                 sbfr_valid_rate(d);
-            sbfr_cfg.error = d;
-        } else if (sbfr_arg_is(argv[i], "EXPANSION")) {
-            ok = RedisModule_StringToLongLong(argv[i + 1], &ll) == REDISMODULE_OK && ll >= 1 &&
-                 ll <= SBFR_MAX_EXPANSION;
-            sbfr_cfg.expansion = (uint32_t)ll;
-        } else if (sbfr_arg_is(argv[i], "LAYOUT")) {
-            sbfr_cfg.layout = sbfr_layout_from_name(val, n);
-            ok = sbfr_cfg.layout >= 0;
-        } else if (sbfr_arg_is(argv[i], "MAX_BYTES")) {
-            ok = RedisModule_StringToLongLong(argv[i + 1], &ll) == REDISMODULE_OK && ll >= 64 &&
-                 (uint64_t)ll <= SBF_MAX_BITS / 8;
-            sbfr_cfg.max_bytes = (uint64_t)ll;
-        } else {
-            RedisModule_Log(ctx, "warning", "simdbloom: unknown argument %s", name);
-            return REDISMODULE_ERR;
-        }
-        if (!ok) {
-            RedisModule_Log(ctx, "warning", "simdbloom: bad value %s for %s", val, name);
-            return REDISMODULE_ERR;
-        }
-    }
-    return REDISMODULE_OK;
+    const int trusted = REDISMODULE_CTX_FLAGS_REPLICATED | REDISMODULE_CTX_FLAGS_LOADING;
+    return (RedisModule_GetContextFlags(ctx) & trusted) ? SBFR_NO_CAP : sbfr_cfg.max_bytes;
 }
+
+int sbfr_reply_create_error(RedisModuleCtx *ctx, int rc, const char *why)
+{
+    if (rc == SBF_E_NOMEM)
+        return RedisModule_ReplyWithError(ctx, SBFR_ERR_NOMEM);
+    char msg[160];
+    snprintf(msg, sizeof msg, "ERR could not create filter: %s", why);
+    return RedisModule_ReplyWithError(ctx, msg);
+}
+
+void sbfr_replicate_create(RedisModuleCtx *ctx, RedisModuleString *key, const sbfr_chain *c)
+{
+    char rate[32], cap[24], exp[16];
+    snprintf(rate, sizeof rate, "%.17g", c->error);
+    snprintf(cap, sizeof cap, "%llu", (unsigned long long)c->links[0].capacity);
+    snprintf(exp, sizeof exp, "%u", c->expansion);
+    const char *layout = sbfr_layout_names[c->layout];
+    if (c->expansion == 0)
+        RedisModule_Replicate(ctx, "SBF.RESERVE", "sccccc", key, rate, cap, "LAYOUT", layout,
+                              "NONSCALING");
+    else
+        RedisModule_Replicate(ctx, "SBF.RESERVE", "scccccc", key, rate, cap, "LAYOUT", layout,
+                              "EXPANSION", exp);
+}
+
+/* ---------------------------------------------------------------- loading */
 
 #define KEY_READ (REDISMODULE_CMD_KEY_RO | REDISMODULE_CMD_KEY_ACCESS)
 #define KEY_ADD (REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_INSERT)
@@ -193,6 +192,9 @@ typedef struct command_def {
     uint64_t key_flags; /* the key spec of argument 1 */
 } command_def;
 
+/* ACL categories (config.c): @read or @write (and @fast) by the flags'
+ * first word, from Redis 7.2; @bloom too from 7.4. Redis 7.0 puts module
+ * commands in no category. */
 static const command_def commands[] = {
     {"bf.reserve", sbfr_cmd_bf_reserve, "write deny-oom", KEY_ADD},
     {"bf.add", sbfr_cmd_bf_add, "write deny-oom", KEY_ADD},
@@ -202,6 +204,7 @@ static const command_def commands[] = {
     {"bf.mexists", sbfr_cmd_bf_mexists, "readonly fast", KEY_READ},
     {"bf.info", sbfr_cmd_bf_info, "readonly fast", KEY_READ},
     {"bf.card", sbfr_cmd_bf_card, "readonly fast", KEY_READ},
+    {"bf.debug", sbfr_cmd_bf_debug, "readonly", KEY_READ},
     {"bf.scandump", sbfr_cmd_bf_scandump, "readonly", KEY_READ},
     {"bf.loadchunk", sbfr_cmd_bf_loadchunk, "write deny-oom", KEY_LOAD},
     {"sbf.reserve", sbfr_cmd_sbf_reserve, "write deny-oom", KEY_ADD},
@@ -210,7 +213,20 @@ static const command_def commands[] = {
     {"sbf.exportguava", sbfr_cmd_sbf_exportguava, "readonly", KEY_READ},
     {"sbf.importguava", sbfr_cmd_sbf_importguava, "write deny-oom", KEY_ADD},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
 
+const char *sbfr_command_name(size_t i)
+{
+    return i < NCOMMANDS ? commands[i].name : NULL;
+}
+
+const char *sbfr_command_categories(size_t i)
+{
+    const char *f = commands[i].flags;
+    return strncmp(f, "readonly fast", 13) == 0 ? "read fast"
+           : strncmp(f, "readonly", 8) == 0     ? "read"
+                                                : "write";
+}
 /* Declares the key spec of one command where the server has the API
  * (Redis 7.0): without it Redis derives one from first/last/step that says
  * read-write for every command, which a read-only ACL user (%R~) fails. */
@@ -242,27 +258,36 @@ __attribute__((visibility("default"))) int RedisModule_OnLoad(RedisModuleCtx *ct
 
 int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
-    if (sbfr_api_init(ctx, "simdbloom", SBF_VERSION_NUMBER) != REDISMODULE_OK)
+    if (sbfr_api_init(ctx) != REDISMODULE_OK || sbfr_parse_args(ctx, argv, argc) != REDISMODULE_OK)
         return REDISMODULE_ERR;
-    if (parse_args(ctx, argv, argc) != REDISMODULE_OK)
+    if (RedisModule_IsModuleNameBusy(sbfr_module_name))
         return REDISMODULE_ERR;
+    /* As "bf", the version of the RedisBloom whose BF.* commands we answer
+     * (2.6.28): tools that look for RedisBloom check both. */
+    const int bf = strcmp(sbfr_module_name, "bf") == 0;
+    RedisModule_SetModuleAttribs(ctx, sbfr_module_name, bf ? 20628 : SBF_VERSION_NUMBER,
+                                 REDISMODULE_APIVER_1);
     int isa = sbf_isa_active();
     if (isa < 0) {
         RedisModule_Log(ctx, "warning", "simdbloom: SBF_ISA: %s", sbf_strerror(isa));
         return REDISMODULE_ERR;
     }
     RedisModule_SetModuleOptions(ctx, REDISMODULE_OPTIONS_HANDLE_IO_ERRORS);
+    sbfr_cfg.alloc = &redis_allocator;
     RedisModuleTypeMethods tm;
     sbfr_type_methods(&tm);
     sbfr_type = RedisModule_CreateDataType(ctx, SBFR_TYPE_NAME, SBFR_ENCVER, &tm);
     if (sbfr_type == NULL)
         return REDISMODULE_ERR;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < NCOMMANDS; i++)
         if (RedisModule_CreateCommand(ctx, commands[i].name, commands[i].fn, commands[i].flags,
                                       1, 1, 1) != REDISMODULE_OK ||
             set_key_spec(ctx, &commands[i]) != REDISMODULE_OK)
             return REDISMODULE_ERR;
-    RedisModule_Log(ctx, "notice", "simdbloom %s: %s kernels, default layout %s",
+    sbfr_acl_categories(ctx);
+    if (sbfr_register_configs(ctx) != REDISMODULE_OK)
+        return REDISMODULE_ERR;
+    RedisModule_Log(ctx, "notice", "%s %s: %s kernels, default layout %s", sbfr_module_name,
                     sbf_version_string(), sbf_isa_name(isa), sbfr_layout_names[sbfr_cfg.layout]);
     return REDISMODULE_OK;
 }

@@ -26,7 +26,11 @@
 
 #define REDISMODULE_POSTPONED_ARRAY_LEN -1
 
-/* RedisModule_GetContextFlags: the client speaks RESP3. */
+/* RedisModule_GetContextFlags: the command came over the replication
+ * link; the server is loading (an AOF replays through commands); the client
+ * speaks RESP3. */
+#define REDISMODULE_CTX_FLAGS_REPLICATED (1 << 12)
+#define REDISMODULE_CTX_FLAGS_LOADING (1 << 13)
 #define REDISMODULE_CTX_FLAGS_RESP3 (1 << 22)
 /* RedisModule_SetModuleOptions: rdb_load sees short reads through
  * RedisModule_IsIOError instead of the server exiting. */
@@ -40,6 +44,7 @@ typedef struct RedisModuleString RedisModuleString;
 typedef struct RedisModuleIO RedisModuleIO;
 typedef struct RedisModuleType RedisModuleType;
 typedef struct RedisModuleDigest RedisModuleDigest;
+typedef struct RedisModuleInfoCtx RedisModuleInfoCtx;
 
 typedef int (*RedisModuleCmdFunc)(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 typedef void *(*RedisModuleTypeLoadFunc)(RedisModuleIO *rdb, int encver);
@@ -50,6 +55,24 @@ typedef void (*RedisModuleTypeDigestFunc)(RedisModuleDigest *digest, void *value
 typedef void (*RedisModuleTypeFreeFunc)(void *value);
 typedef void *(*RedisModuleTypeCopyFunc)(RedisModuleString *fromkey, RedisModuleString *tokey,
                                          const void *value);
+
+/* INFO sections (RedisModule_RegisterInfoFunc). */
+typedef void (*RedisModuleInfoFunc)(RedisModuleInfoCtx *ctx, int for_crash_report);
+
+/* Module configurations (Redis 7.0): CONFIG SET/GET <module>.<name>. */
+#define REDISMODULE_CONFIG_DEFAULT 0
+#define REDISMODULE_CONFIG_MEMORY (1ULL << 7) /* numeric: accepts 1gb, 512mb, ... */
+typedef RedisModuleString *(*RedisModuleConfigGetStringFunc)(const char *name, void *privdata);
+typedef long long (*RedisModuleConfigGetNumericFunc)(const char *name, void *privdata);
+typedef int (*RedisModuleConfigGetEnumFunc)(const char *name, void *privdata);
+typedef int (*RedisModuleConfigSetStringFunc)(const char *name, RedisModuleString *val,
+                                              void *privdata, RedisModuleString **err);
+typedef int (*RedisModuleConfigSetNumericFunc)(const char *name, long long val, void *privdata,
+                                               RedisModuleString **err);
+typedef int (*RedisModuleConfigSetEnumFunc)(const char *name, int val, void *privdata,
+                                            RedisModuleString **err);
+typedef int (*RedisModuleConfigApplyFunc)(RedisModuleCtx *ctx, void *privdata,
+                                          RedisModuleString **err);
 
 /* Version 4 layout. Members we do not use are void pointers of the same
  * size as the function pointers they stand for, and stay NULL. */
@@ -123,10 +146,14 @@ typedef struct RedisModuleCommandInfo {
     void *args;    /* we give none */
 } RedisModuleCommandInfo;
 
-/* Functions a server may lack: resolved if present, else NULL. */
+/* Functions a server may lack: resolved if present, else NULL. ACL
+ * categories of module commands need Redis 7.2 (existing categories) and
+ * 7.4 (a category of the module's own). */
 #define SBFR_API_OPTIONAL(X) \
     X(RedisModuleCommand *, GetCommand, (RedisModuleCtx *ctx, const char *name)) \
-    X(int, SetCommandInfo, (RedisModuleCommand *command, const RedisModuleCommandInfo *info))
+    X(int, SetCommandInfo, (RedisModuleCommand *command, const RedisModuleCommandInfo *info)) \
+    X(int, SetCommandACLCategories, (RedisModuleCommand *command, const char *categories)) \
+    X(int, AddACLCategory, (RedisModuleCtx *ctx, const char *name))
 
 /*
  * X-macro list of every API function we use: return type, name, arguments.
@@ -135,6 +162,7 @@ typedef struct RedisModuleCommandInfo {
  */
 #define SBFR_API_LIST(X) \
     X(void *, Alloc, (size_t bytes)) \
+    X(void *, TryAlloc, (size_t bytes)) \
     X(void *, Calloc, (size_t nmemb, size_t size)) \
     X(void *, Realloc, (void *ptr, size_t bytes)) \
     X(void, Free, (void *ptr)) \
@@ -167,6 +195,30 @@ typedef struct RedisModuleCommandInfo {
     X(RedisModuleType *, ModuleTypeGetType, (RedisModuleKey *key)) \
     X(void *, ModuleTypeGetValue, (RedisModuleKey *key)) \
     X(int, ReplicateVerbatim, (RedisModuleCtx *ctx)) \
+    X(int, Replicate, (RedisModuleCtx *ctx, const char *cmdname, const char *fmt, ...)) \
+    X(long long, Milliseconds, (void)) \
+    X(RedisModuleString *, CreateString, (RedisModuleCtx *ctx, const char *ptr, size_t len)) \
+    X(void, FreeString, (RedisModuleCtx *ctx, RedisModuleString *str)) \
+    X(int, RegisterNumericConfig, (RedisModuleCtx *ctx, const char *name, long long def, \
+                                   unsigned int flags, long long min, long long max, \
+                                   RedisModuleConfigGetNumericFunc getfn, \
+                                   RedisModuleConfigSetNumericFunc setfn, \
+                                   RedisModuleConfigApplyFunc applyfn, void *privdata)) \
+    X(int, RegisterStringConfig, (RedisModuleCtx *ctx, const char *name, const char *def, \
+                                  unsigned int flags, RedisModuleConfigGetStringFunc getfn, \
+                                  RedisModuleConfigSetStringFunc setfn, \
+                                  RedisModuleConfigApplyFunc applyfn, void *privdata)) \
+    X(int, RegisterEnumConfig, (RedisModuleCtx *ctx, const char *name, int def, \
+                                unsigned int flags, const char **names, const int *values, \
+                                int n, RedisModuleConfigGetEnumFunc getfn, \
+                                RedisModuleConfigSetEnumFunc setfn, \
+                                RedisModuleConfigApplyFunc applyfn, void *privdata)) \
+    X(int, LoadConfigs, (RedisModuleCtx *ctx)) \
+    X(int, RegisterInfoFunc, (RedisModuleCtx *ctx, RedisModuleInfoFunc cb)) \
+    X(int, InfoAddSection, (RedisModuleInfoCtx *ctx, const char *name)) \
+    X(int, InfoAddFieldLongLong, (RedisModuleInfoCtx *ctx, const char *field, long long value)) \
+    X(int, InfoAddFieldDouble, (RedisModuleInfoCtx *ctx, const char *field, double value)) \
+    X(int, InfoAddFieldCString, (RedisModuleInfoCtx *ctx, const char *field, const char *value)) \
     X(void, SaveUnsigned, (RedisModuleIO *io, uint64_t value)) \
     X(uint64_t, LoadUnsigned, (RedisModuleIO *io)) \
     X(void, SaveDouble, (RedisModuleIO *io, double value)) \

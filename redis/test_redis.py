@@ -28,8 +28,11 @@ from test_commands import (test_batch_equals_single, test_errors, test_nonscalin
 from test_extras import (test_binary_items, test_extras, test_key_commands,  # noqa: E402
                          test_redis_py)
 from test_fuzz import fuzz_server  # noqa: E402
-from test_persistence import (test_aof, test_corrupt_rdb, test_persistence,  # noqa: E402
-                              test_replica, test_scandump)
+from test_memory import test_maxmemory  # noqa: E402
+from test_operate import run_all as operate_all  # noqa: E402
+from test_dump import test_debug, test_loadchunk_table, test_scandump  # noqa: E402
+from test_persistence import (test_aof, test_aof_limits, test_corrupt_rdb,  # noqa: E402
+                              test_persistence, test_replica, test_restore_flood)
 
 
 def run(name, fn):
@@ -63,17 +66,22 @@ def main():
         for name, fn in (("replies", test_replies_resp2), ("errors", test_errors),
                          ("resp3", test_resp3), ("nonscaling", test_nonscaling_full),
                          ("scaling+fpr", test_scaling_and_fpr), ("madd=add", test_batch_equals_single),
-                         ("scandump", test_scandump),
+                         ("scandump", test_scandump), ("loadchunk", test_loadchunk_table),
+                         ("debug", test_debug),
                          ("extras", test_extras), ("key-commands", test_key_commands),
                          ("redis-py", test_redis_py),
                          ("binary", test_binary_items), ("corrupt-rdb", test_corrupt_rdb),
+                         ("restore-flood", test_restore_flood),
                          ("persistence", test_persistence)):
             run(name, lambda: fn(primary))
             if not primary.alive():
                 check(False, "server died during %s:\n%s" % (name, primary.log_tail()))
                 primary.start()
         run("aof", lambda: test_aof(a.module, workdir))
+        run("aof-limits", lambda: test_aof_limits(a.module, workdir, primary))
         run("replica", lambda: test_replica(a.module, workdir, primary))
+        operate_all(run, a.module, workdir)
+        run("maxmemory", lambda: test_maxmemory(a.module, workdir))
         run("fuzz", lambda: fuzz_server(a, workdir))
     finally:
         primary.stop()

@@ -2,15 +2,23 @@
  * The data type `simdbloom`: RDB save and load, AOF rewrite, digest, copy,
  * free and memory usage.
  *
- * RDB, encoding 1: u64 layout, u64 expansion, f64 error, u64 items,
- * u64 sub-filters, u64 loading; per sub-filter u64 capacity, f64 error,
- * u64 items, u64 serialized length while loading (else 0); then the
- * serialized bytes of every loaded sub-filter (sbf_serialize) and, while
- * loading, the staged bytes of the next one.
+ * RDB, encoding 2: u64 layout, u64 expansion, f64 error, u64 items, u64
+ * sub-filters; per sub-filter u64 layout, u64 k, u64 seed, u64 bits, u64
+ * capacity, f64 error, u64 items, a string of its bits / 8 data bytes,
+ * saved from the filter itself (no copy), and u64 XXH3-64 of those bytes
+ * (a RESTORE payload's CRC covers transport, not a forged body). Encoding 1 (sbf_serialize bytes per
+ * sub-filter, and a LOADCHUNK state that no longer exists) still loads.
+ *
+ * Whatever a server accepted, it loads: no module limit (MAX_BYTES) applies
+ * to loading, only what makes a chain well-formed.
  */
 #include "module.h"
 
 #include <string.h>
+
+/* XXH3 from Debian's libxxhash-dev, compiled in (as the library's). */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 static void rdb_save(RedisModuleIO *io, void *value)
 {
@@ -20,144 +28,204 @@ static void rdb_save(RedisModuleIO *io, void *value)
     RedisModule_SaveDouble(io, c->error);
     RedisModule_SaveUnsigned(io, c->items);
     RedisModule_SaveUnsigned(io, c->nlinks);
-    RedisModule_SaveUnsigned(io, (uint64_t)c->loading);
     for (uint32_t i = 0; i < c->nlinks; i++) {
-        RedisModule_SaveUnsigned(io, c->links[i].capacity);
-        RedisModule_SaveDouble(io, c->links[i].error);
-        RedisModule_SaveUnsigned(io, c->links[i].items);
-        RedisModule_SaveUnsigned(io, c->links[i].f != NULL ? 0 : c->links[i].nbytes);
+        const sbfr_link *l = &c->links[i];
+        RedisModule_SaveUnsigned(io, (uint64_t)l->layout);
+        RedisModule_SaveUnsigned(io, l->k);
+        RedisModule_SaveUnsigned(io, l->seed);
+        RedisModule_SaveUnsigned(io, l->bits);
+        RedisModule_SaveUnsigned(io, l->capacity);
+        RedisModule_SaveDouble(io, l->error);
+        RedisModule_SaveUnsigned(io, l->items);
+        const void *d = sbf_data(l->f, NULL);
+        RedisModule_SaveStringBuffer(io, d, (size_t)sbfr_link_bytes(l));
+        RedisModule_SaveUnsigned(io, XXH3_64bits(d, (size_t)sbfr_link_bytes(l)));
     }
-    for (uint32_t i = 0; i < c->nlinks && c->links[i].f != NULL; i++) {
-        void *b = NULL;
-        size_t n = 0;
-        /* Out of memory here leaves an empty record, which load refuses. */
-        if (sbf_serialize(c->links[i].f, &b, &n) != SBF_OK)
-            n = 0;
-        RedisModule_SaveStringBuffer(io, b != NULL ? b : "", n);
-        sbf_buffer_free(b);
-    }
-    if (c->loading)
-        RedisModule_SaveStringBuffer(io, c->stage != NULL ? (const char *)c->stage : "",
-                                     c->stage_len);
 }
 
-static void *rdb_load_fail(RedisModuleIO *io, sbfr_chain *c, const char *what)
+/* Refused stored values. While the server loads its own files each one is
+ * worth a warning (the load fails); a RESTORE or MIGRATE any client may send
+ * gets one warning a minute, the rest at verbose level, all counted (INFO),
+ * so that refusals cannot flood the log. */
+static long long g_refused, g_last_warning = -60000;
+
+long long sbfr_refused_loads(void)
 {
-    RedisModule_LogIOError(io, "warning", "simdbloom: refusing a stored filter: %s", what);
+    return g_refused;
+}
+
+static void *load_fail(RedisModuleIO *io, sbfr_chain *c, const char *what)
+{
     sbfr_chain_free(c);
+    g_refused++;
+    const long long now = RedisModule_Milliseconds();
+    if ((RedisModule_GetContextFlags(NULL) & REDISMODULE_CTX_FLAGS_LOADING) ||
+        now - g_last_warning >= 60000) {
+        RedisModule_LogIOError(io, "warning",
+                               "simdbloom: refusing a stored filter: %s (%lld refused so far; "
+                               "more within a minute are logged at verbose level)",
+                               what, g_refused);
+        g_last_warning = now;
+    } else {
+        RedisModule_LogIOError(io, "verbose", "simdbloom: refusing a stored filter: %s", what);
+    }
     return NULL;
+}
+
+/* One sub-filter of encoding 2. */
+static const char *load_link2(RedisModuleIO *io, sbfr_chain *c, uint64_t *items)
+{
+    const uint64_t layout = RedisModule_LoadUnsigned(io), k = RedisModule_LoadUnsigned(io);
+    const uint64_t seed = RedisModule_LoadUnsigned(io), bits = RedisModule_LoadUnsigned(io);
+    const uint64_t capacity = RedisModule_LoadUnsigned(io);
+    const double error = RedisModule_LoadDouble(io);
+    const uint64_t it = RedisModule_LoadUnsigned(io);
+    if (RedisModule_IsIOError(io))
+        return "short read";
+    if ((layout != (uint64_t)c->layout && !(layout == SBF_CLASSIC && c->layout != SBF_COUNTING)) ||
+        k > UINT32_MAX || seed > UINT32_MAX || bits == 0 || bits > SBF_MAX_BITS ||
+        !sbfr_valid_link(capacity, error) || it > (uint64_t)INT64_MAX - *items)
+        return "bad sub-filter header";
+    sbfr_link l;
+    const char *why = "";
+    if (sbfr_link_make(&l, (int)layout, bits, (uint32_t)k, (uint32_t)seed, &why) != SBF_OK)
+        return why;
+    size_t n = 0;
+    char *b = RedisModule_LoadStringBuffer(io, &n);
+    const uint64_t sum = RedisModule_LoadUnsigned(io);
+    if (RedisModule_IsIOError(io) || b == NULL || n != bits / 8 || XXH3_64bits(b, n) != sum ||
+        sbf_write_data(l.f, 0, b, n) != SBF_OK) {
+        RedisModule_Free(b);
+        sbf_free(l.f);
+        return "bad sub-filter data";
+    }
+    RedisModule_Free(b);
+    l.capacity = capacity;
+    l.error = error;
+    l.items = it;
+    *items += it;
+    sbfr_chain_attach(c, &l);
+    return NULL;
+}
+
+/* Encoding 1: a chain whose sub-filters are sbf_serialize buffers. A key
+ * that was in the middle of BF.LOADCHUNK comes back with its missing
+ * sub-filters empty (their chunks meant another form); a loaded one whole. */
+static const char *load_link1(RedisModuleIO *io, sbfr_chain *c, uint64_t capacity, double error,
+                              uint64_t items, int present)
+{
+    sbfr_link l;
+    const char *why = "";
+    if (present) {
+        size_t n = 0;
+        char *b = RedisModule_LoadStringBuffer(io, &n);
+        if (RedisModule_IsIOError(io) || b == NULL) {
+            RedisModule_Free(b);
+            return "short read";
+        }
+        memset(&l, 0, sizeof l);
+        struct sbf_info inf;
+        int rc = sbf_deserialize_ex(&l.f, b, n, sbfr_cfg.alloc);
+        RedisModule_Free(b);
+        if (rc != SBF_OK || sbf_info(l.f, &inf) != SBF_OK || inf.layout != c->layout) {
+            sbf_free(l.f);
+            return rc != SBF_OK ? sbf_strerror(rc) : "layout differs";
+        }
+        l.layout = inf.layout;
+        l.bits = inf.bits;
+        l.k = inf.k;
+        l.seed = inf.seed;
+    } else {
+        uint64_t bits = 0;
+        uint32_t k = 0;
+        if (sbf_size(c->layout, capacity, error, &bits, &k) != SBF_OK ||
+            sbfr_link_make(&l, c->layout, bits, k, 0, &why) != SBF_OK)
+            return "cannot make a missing sub-filter";
+    }
+    l.capacity = capacity;
+    l.error = error;
+    l.items = items;
+    sbfr_chain_attach(c, &l);
+    return NULL;
+}
+
+static void *rdb_load1(RedisModuleIO *io, sbfr_chain *c, uint64_t nlinks)
+{
+    const uint64_t loading = RedisModule_LoadUnsigned(io);
+    uint64_t cap[SBFR_MAX_LINKS], it[SBFR_MAX_LINKS], nb[SBFR_MAX_LINKS], sum = 0;
+    double err[SBFR_MAX_LINKS];
+    for (uint64_t i = 0; i < nlinks; i++) {
+        cap[i] = RedisModule_LoadUnsigned(io);
+        err[i] = RedisModule_LoadDouble(io);
+        it[i] = RedisModule_LoadUnsigned(io);
+        nb[i] = RedisModule_LoadUnsigned(io);
+        if (RedisModule_IsIOError(io) || loading > 1 || !sbfr_valid_link(cap[i], err[i]) ||
+            it[i] > (uint64_t)INT64_MAX - sum || (!loading && nb[i]))
+            return load_fail(io, c, "bad sub-filter header");
+        sum += it[i];
+    }
+    int present = 1;
+    for (uint64_t i = 0; i < nlinks; i++) {
+        present = present && (!loading || nb[i] == 0);
+        const char *why = load_link1(io, c, cap[i], err[i], it[i], present);
+        if (why != NULL)
+            return load_fail(io, c, why);
+    }
+    if (loading) { /* the staged bytes of the next sub-filter: dropped */
+        size_t n = 0;
+        RedisModule_Free(RedisModule_LoadStringBuffer(io, &n));
+        if (RedisModule_IsIOError(io))
+            return load_fail(io, c, "short read");
+    }
+    return c;
 }
 
 static void *rdb_load(RedisModuleIO *io, int encver)
 {
-    if (encver != SBFR_ENCVER) {
-        RedisModule_LogIOError(io, "warning", "simdbloom: unknown encoding version %d", encver);
-        return NULL;
-    }
+    if (encver < 1 || encver > SBFR_ENCVER)
+        return load_fail(io, NULL, "unknown encoding version");
     const uint64_t layout = RedisModule_LoadUnsigned(io);
     const uint64_t expansion = RedisModule_LoadUnsigned(io);
     const double error = RedisModule_LoadDouble(io);
     const uint64_t items = RedisModule_LoadUnsigned(io);
     const uint64_t nlinks = RedisModule_LoadUnsigned(io);
-    const uint64_t loading = RedisModule_LoadUnsigned(io);
     if (RedisModule_IsIOError(io))
-        return rdb_load_fail(io, NULL, "short read");
-    if (!sbfr_valid_chain(layout, expansion, error, nlinks) || loading > 1)
-        return rdb_load_fail(io, NULL, "bad header");
+        return load_fail(io, NULL, "short read");
+    if (!sbfr_valid_chain(layout, expansion, error, nlinks))
+        return load_fail(io, NULL, "bad header");
     sbfr_chain *c = sbfr_chain_alloc((uint32_t)nlinks);
-    c->nlinks = (uint32_t)nlinks;
     c->layout = (int)layout;
     c->expansion = (uint32_t)expansion;
     c->error = error;
-    c->items = items;
-    c->loading = (int)loading;
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < c->nlinks; i++) {
-        sbfr_link *l = &c->links[i];
-        l->capacity = RedisModule_LoadUnsigned(io);
-        l->error = RedisModule_LoadDouble(io);
-        l->items = RedisModule_LoadUnsigned(io);
-        l->nbytes = RedisModule_LoadUnsigned(io);
-        if (RedisModule_IsIOError(io))
-            return rdb_load_fail(io, c, "short read");
-        if (!sbfr_valid_link(l->capacity, l->error, l->nbytes) || l->items > UINT64_MAX - sum)
-            return rdb_load_fail(io, c, "bad sub-filter header");
-        sum += l->items;
+    if (encver == 1) {
+        if (rdb_load1(io, c, nlinks) == NULL)
+            return NULL;
+    } else {
+        uint64_t sum = 0;
+        for (uint64_t i = 0; i < nlinks; i++) {
+            const char *why = load_link2(io, c, &sum);
+            if (why != NULL)
+                return load_fail(io, c, why);
+        }
     }
-    if (sum != items)
-        return rdb_load_fail(io, c, "item counts disagree");
-    for (uint32_t i = 0; i < c->nlinks && (!loading || c->links[i].nbytes == 0); i++) {
-        size_t n = 0;
-        char *b = RedisModule_LoadStringBuffer(io, &n);
-        if (RedisModule_IsIOError(io) || b == NULL) {
-            RedisModule_Free(b);
-            return rdb_load_fail(io, c, "short read");
-        }
-        sbf_filter *f = NULL;
-        struct sbf_info inf;
-        int rc = sbf_deserialize(&f, b, n);
-        RedisModule_Free(b);
-        if (rc != SBF_OK || sbf_info(f, &inf) != SBF_OK || inf.layout != c->layout) {
-            sbf_free(f);
-            return rdb_load_fail(io, c, rc != SBF_OK ? sbf_strerror(rc) : "layout differs");
-        }
-        c->links[i].f = f;
-    }
-    if (loading) {
-        size_t n = 0;
-        char *b = RedisModule_LoadStringBuffer(io, &n);
-        const uint32_t l = sbfr_loading_link(c);
-        if (RedisModule_IsIOError(io) || b == NULL) {
-            RedisModule_Free(b);
-            return rdb_load_fail(io, c, "short read");
-        }
-        if (l >= c->nlinks || n >= c->links[l].nbytes) {
-            RedisModule_Free(b);
-            return rdb_load_fail(io, c, "bad staged bytes");
-        }
-        c->stage = (unsigned char *)b;
-        c->stage_len = n;
-    } else if (sbfr_loading_link(c) != c->nlinks) {
-        return rdb_load_fail(io, c, "missing sub-filter");
-    }
+    if (c->items != items)
+        return load_fail(io, c, "item counts disagree");
     return c;
 }
 
-static void emit_chunks(RedisModuleIO *aof, RedisModuleString *key, uint32_t l,
-                        const unsigned char *b, size_t n)
-{
-    for (size_t pos = 0; pos < n;) {
-        size_t chunk = n - pos < SBFR_CHUNK ? n - pos : SBFR_CHUNK;
-        long long iter = (long long)(((uint64_t)l << SBFR_ITER_SHIFT) + pos + chunk + 1);
-        RedisModule_EmitAOF(aof, "BF.LOADCHUNK", "slb", key, iter, (const char *)b + pos, chunk);
-        pos += chunk;
-    }
-}
-
-/* The key rebuilt by BF.LOADCHUNK, exactly as BF.SCANDUMP would move it. */
+/* The key rebuilt by BF.LOADCHUNK, exactly as BF.SCANDUMP would move it:
+ * the header, then the data straight from the filters. */
 static void aof_rewrite(RedisModuleIO *aof, RedisModuleString *key, void *value)
 {
     const sbfr_chain *c = value;
     size_t hl;
     unsigned char *h = sbfr_dump_header(c, &hl);
-    if (h == NULL) {
-        RedisModule_LogIOError(aof, "warning", "simdbloom: out of memory in AOF rewrite");
-        return;
-    }
     RedisModule_EmitAOF(aof, "BF.LOADCHUNK", "slb", key, 1LL, (const char *)h, hl);
-    RedisModule_Free(h);
-    for (uint32_t i = 0; i < c->nlinks && c->links[i].f != NULL; i++) {
-        void *b;
-        size_t n;
-        if (sbfr_link_bytes(c, i, &b, &n) != SBF_OK) {
-            RedisModule_LogIOError(aof, "warning", "simdbloom: out of memory in AOF rewrite");
-            return;
-        }
-        emit_chunks(aof, key, i, b, n);
-        sbf_buffer_free(b);
-    }
-    if (c->loading && c->stage_len > 0)
-        emit_chunks(aof, key, sbfr_loading_link(c), c->stage, c->stage_len);
+    sbfr_free(h);
+    const char *data;
+    size_t n;
+    for (long long it = 1, next; (next = sbfr_dump_chunk(c, it, &data, &n)) != 0; it = next)
+        RedisModule_EmitAOF(aof, "BF.LOADCHUNK", "slb", key, next, data, n);
 }
 
 static void type_free(void *value)
@@ -172,20 +240,17 @@ static void digest(RedisModuleDigest *md, void *value)
     RedisModule_DigestAddLongLong(md, c->expansion);
     RedisModule_DigestAddLongLong(md, (long long)sbfr_dbl_bits(c->error));
     RedisModule_DigestAddLongLong(md, (long long)c->items);
-    RedisModule_DigestAddLongLong(md, c->loading);
     for (uint32_t i = 0; i < c->nlinks; i++) {
         const sbfr_link *l = &c->links[i];
+        RedisModule_DigestAddLongLong(md, l->layout);
+        RedisModule_DigestAddLongLong(md, l->k);
+        RedisModule_DigestAddLongLong(md, l->seed);
+        RedisModule_DigestAddLongLong(md, (long long)l->bits);
         RedisModule_DigestAddLongLong(md, (long long)l->capacity);
         RedisModule_DigestAddLongLong(md, (long long)sbfr_dbl_bits(l->error));
         RedisModule_DigestAddLongLong(md, (long long)l->items);
-        if (l->f != NULL) {
-            size_t n;
-            const void *d = sbf_data(l->f, &n);
-            RedisModule_DigestAddStringBuffer(md, d, n);
-        }
+        RedisModule_DigestAddStringBuffer(md, sbf_data(l->f, NULL), (size_t)sbfr_link_bytes(l));
     }
-    if (c->stage_len > 0)
-        RedisModule_DigestAddStringBuffer(md, (const char *)c->stage, c->stage_len);
     RedisModule_DigestEndSequence(md);
 }
 
@@ -194,25 +259,7 @@ static void *type_copy(RedisModuleString *from, RedisModuleString *to, const voi
 {
     (void)from;
     (void)to;
-    const sbfr_chain *src = value;
-    sbfr_chain *c = sbfr_chain_alloc(src->nlinks);
-    sbfr_link *links = c->links;
-    *c = *src;
-    c->links = links;
-    c->stage = NULL;
-    memcpy(c->links, src->links, src->nlinks * sizeof *links);
-    for (uint32_t i = 0; i < c->nlinks; i++) {
-        c->links[i].f = NULL;
-        if (src->links[i].f != NULL && sbf_copy(&c->links[i].f, src->links[i].f) != SBF_OK) {
-            sbfr_chain_free(c);
-            return NULL;
-        }
-    }
-    if (src->stage_len > 0) {
-        c->stage = RedisModule_Alloc(src->stage_len);
-        memcpy(c->stage, src->stage, src->stage_len);
-    }
-    return c;
+    return sbfr_chain_copy(value);
 }
 
 static size_t mem_usage(const void *value)

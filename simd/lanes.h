@@ -14,6 +14,9 @@
  *   LANES_MIN_GROUP       a last group of fewer keys is hashed in scalar code
  *   LANES_VECTOR_BODY     0: every body block in scalar code (lanes only for
  *                         tails and finalisation), where vector blocks lose
+ *   LANES_SCALAR_SHORT    MurmurHash3 of a group whose keys all have one
+ *   LANES_SCALAR_TAIL     length, below SHORT or with fewer than TAIL tail
+ *                         bytes (len & 15), stays scalar (SHORT 0: never)
  *   lv, lm                a vector of LANES uint64_t; a lane mask
  *   lv_set1(x)            x in every lane
  *   lv_load(p) lv_store(p, v)   LANES words at p (any alignment)
@@ -50,8 +53,14 @@
 #include "sbf_internal.h"
 
 #if !defined(LANES) || !defined(LANES_SCALAR_MAX) || !defined(LANES_MIN_GROUP) || \
-    !defined(LANES_VECTOR_BODY)
+    !defined(LANES_VECTOR_BODY) || !defined(LANES_SCALAR_SHORT) || !defined(LANES_SCALAR_TAIL)
 #  error "define the lane operations (simd/lanes_<isa>.h) before simd/lanes.h"
+#endif
+#ifndef LANES_SCALAR_SLACK
+#  define LANES_SCALAR_SLACK 2
+#endif
+#ifndef LANES_STEPS_ALL
+#  define LANES_STEPS_ALL 8
 #endif
 _Static_assert(LANES_SCALAR_MAX >= 0 && LANES_SCALAR_MAX < LANES, "lanes policy");
 _Static_assert(sizeof(size_t) == 8 && sizeof(void *) == 8,
@@ -107,24 +116,34 @@ static inline lv lanes_words_at(lv addr)
     return lv_words(a);
 }
 
-/* How many body steps a group runs in lanes: the (LANES_SCALAR_MAX + 1)-th
- * largest of the lanes' counts c; at most LANES_SCALAR_MAX lanes need more. */
-static inline uint64_t lanes_steps(lv c)
+/*
+ * How many body steps a group runs in lanes, from the lanes' block counts
+ * (lens >> shift): all of them when the longest key has at most
+ * LANES_STEPS_ALL blocks (common keys: the selection below costs more than
+ * a few masked steps), else the (LANES_SCALAR_MAX + 1)-th largest count,
+ * the longer keys finishing in scalar code, unless that saves no more than
+ * LANES_SCALAR_SLACK steps (the scalar finish costs a round trip of the
+ * state). Measured on AVX-512 (lanes_avx512.h).
+ */
+static inline uint64_t lanes_steps(const uint64_t *lens, int shift)
 {
     if (!LANES_VECTOR_BODY)
         return 0;
-    _Alignas(64) uint64_t v[LANES];
+    uint64_t max = 0;
+    for (int i = 0; i < LANES; i++)
+        max = lens[i] > max ? lens[i] : max;
+    if ((max >> shift) <= LANES_STEPS_ALL)
+        return max >> shift;
     uint64_t top[LANES_SCALAR_MAX + 1] = { 0 };
-    lv_store(v, c);
     for (int i = 0; i < LANES; i++) {
-        uint64_t x = v[i];
+        uint64_t x = lens[i] >> shift;
         for (int j = 0; j <= LANES_SCALAR_MAX; j++) {
             const uint64_t hi = x > top[j] ? x : top[j];
             x = x > top[j] ? top[j] : x;
             top[j] = hi;
         }
     }
-    return top[LANES_SCALAR_MAX];
+    return top[0] - top[LANES_SCALAR_MAX] > LANES_SCALAR_SLACK ? top[LANES_SCALAR_MAX] : top[0];
 }
 
 /* A group: its keys' addresses and lengths in lanes, and the same as the

@@ -255,27 +255,64 @@ int sbf_copy(sbf_filter **out, const sbf_filter *f)
     return SBF_OK;
 }
 
-/* Set bits of the used words (an unverified mapping may hold padding bits),
- * or for counting, non-zero and saturated counters. */
-static void count_cells(const sbf_filter *f, uint64_t *set, uint64_t *sat)
+/* SBF_INFO_SAMPLE reads 256 evenly spaced runs of 64 lines (4 KiB: one
+ * page of a mapping, so one fault each), 1 MiB in all. */
+#define INFO_SAMPLE_RUNS 256u
+#define INFO_RUN_LINES 64u
+#define INFO_SAMPLE_LINES (INFO_SAMPLE_RUNS * INFO_RUN_LINES)
+
+typedef struct cell_count {
+    uint64_t set, sat; /* set bits (counting: non-zero counters), saturated */
+    uint64_t words;    /* words looked at */
+} cell_count;
+
+/* Words [from, to) of f: set bits or, for counting, non-zero and saturated
+ * counters. */
+static void count_words(const sbf_filter *f, size_t from, size_t to, cell_count *c)
 {
-    *set = *sat = 0;
-    const size_t n = (size_t)(f->bits / 64);
     const int counting = sbfi_counts(f->lay);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < to; i++) {
         const uint64_t w = __atomic_load_n(&f->words[i], __ATOMIC_RELAXED);
         if (!counting) {
-            *set += (uint64_t)__builtin_popcountll(w);
+            c->set += (uint64_t)__builtin_popcountll(w);
             continue;
         }
-        *set += (uint64_t)__builtin_popcountll(sbfi_nibnz(w));
-        *sat += (uint64_t)__builtin_popcountll(sbfi_nib15(w));
+        c->set += (uint64_t)__builtin_popcountll(sbfi_nibnz(w));
+        c->sat += (uint64_t)__builtin_popcountll(sbfi_nib15(w));
+    }
+    c->words += to - from;
+}
+
+/* The used words (an unverified mapping may hold padding bits): all, or
+ * with `sample` INFO_SAMPLE_RUNS evenly spaced runs when there are more
+ * lines than they hold. Keys spread over blocks by hash, so neighbouring
+ * lines are as good a sample as distant ones, and a run costs one page. */
+static void count_cells(const sbf_filter *f, int sample, cell_count *c)
+{
+    memset(c, 0, sizeof *c);
+    const size_t nw = (size_t)(f->bits / 64), lines = (nw + 7) / 8;
+    if (!sample || lines <= INFO_SAMPLE_LINES) {
+        count_words(f, 0, nw, c);
+        return;
+    }
+    const size_t runs = lines / INFO_RUN_LINES; /* whole runs: > INFO_SAMPLE_RUNS */
+    if (f->mem == SBFI_MEM_FILE) /* ask for every run's page at once: the reads overlap */
+        for (size_t s = 0; s < INFO_SAMPLE_RUNS; s++) {
+            const size_t run = (size_t)((unsigned __int128)s * runs / INFO_SAMPLE_RUNS);
+            (void)madvise(f->words + run * INFO_RUN_LINES * 8, INFO_RUN_LINES * SBFI_LINE,
+                          MADV_WILLNEED);
+        }
+    for (size_t s = 0; s < INFO_SAMPLE_RUNS; s++) {
+        const size_t run = (size_t)((unsigned __int128)s * runs / INFO_SAMPLE_RUNS);
+        const size_t from = run * INFO_RUN_LINES * 8;
+        count_words(f, from, from + INFO_RUN_LINES * 8, c);
     }
 }
 
-int sbf_info(const sbf_filter *f, struct sbf_info *out)
+int sbf_info_ex(const sbf_filter *f, struct sbf_info *out, unsigned flags)
 {
     SBFI_RETURN_IF(f == NULL || out == NULL, SBF_E_NULL);
+    SBFI_RETURN_IF((flags & ~SBF_INFO_SAMPLE) != 0, SBF_E_PARAM);
     memset(out, 0, sizeof *out);
     out->layout = f->layout;
     out->bits = f->bits;
@@ -285,18 +322,26 @@ int sbf_info(const sbf_filter *f, struct sbf_info *out)
     out->seed = f->seed;
     out->keys_added = sbfi_keys_added(f);
     out->isa = f->kt->isa;
-    uint64_t set, sat;
-    count_cells(f, &set, &sat);
+    cell_count c;
+    count_cells(f, (flags & SBF_INFO_SAMPLE) != 0, &c);
     const double cells = (double)(f->bits / f->lay->cell_bits);
-    out->saturated = sat;
-    out->fill_ratio = (double)set / cells;
-    out->est_cardinality = (double)set >= cells ? INFINITY
-                                                : -(cells / f->k) * log1p(-(double)set / cells);
+    const double seen = (double)c.words * (double)(64 / f->lay->cell_bits);
+    out->fill_ratio = (double)c.set / seen;
+    /* sampled: the counts scaled from the cells seen to all of them */
+    out->saturated = c.words * 64 == f->bits ? c.sat
+                                             : (uint64_t)llround((double)c.sat * cells / seen);
+    out->est_cardinality = c.set >= (uint64_t)seen ? INFINITY
+                                                   : -(cells / f->k) * log1p(-out->fill_ratio);
     /* The rate at the estimate: 1 when the estimate is infinite (full). */
-    out->fpp_estimated = isinf(out->est_cardinality)
+    out->fpp_estimated = out->est_cardinality > 9e18
                              ? 1.0
                              : sbf_fpp_theory(f, (uint64_t)llround(out->est_cardinality));
     out->fpp_now = out->keys_added == SBF_KEYS_UNKNOWN ? out->fpp_estimated
                                                        : sbf_fpp_theory(f, out->keys_added);
     return SBF_OK;
+}
+
+int sbf_info(const sbf_filter *f, struct sbf_info *out)
+{
+    return sbf_info_ex(f, out, 0);
 }

@@ -213,6 +213,30 @@ int sbfi_data_check(const sbfi_header *h, const unsigned char *head, const void 
     return padding_check(h, data);
 }
 
+int sbfi_data_check_pieces(const sbfi_header *h, unsigned char *buf, size_t cap,
+                           sbfi_read_fn read_fn, void *ctx,
+                           sbf_progress_fn progress, void *opaque)
+{
+    SBFI_RETURN_IF(h->version != 2 || cap == 0, SBF_E_PARAM);
+    XXH3_state_t st;
+    SBFI_RETURN_IF(XXH3_64bits_reset(&st) != XXH_OK, SBF_E_NOMEM);
+    const size_t used = (size_t)(h->bits / 8);
+    for (size_t done = 0; done < h->bytes;) {
+        const size_t n = h->bytes - done < cap ? h->bytes - done : cap;
+        SBFI_FORWARD_IF_ERROR(read_fn(ctx, buf, n, h->data_off + done));
+        (void)XXH3_64bits_update(&st, buf, n);
+        if (done + n > used) { /* this piece holds padding */
+            const size_t from = used > done ? used - done : 0;
+            SBFI_RETURN_IF(!all_zero(buf + from, n - from), SBF_E_FORMAT);
+        }
+        done += n;
+        if (progress != NULL)
+            progress(opaque, done, h->bytes);
+    }
+    SBFI_RETURN_IF((uint64_t)XXH3_64bits_digest(&st) != h->data_sum, SBF_E_FORMAT);
+    return SBF_OK;
+}
+
 void sbfi_args_from(sbfi_make_args *a, const sbfi_header *h,
                     const sbf_allocator *allocator)
 {

@@ -32,6 +32,15 @@ int sbfi_header_parse(const unsigned char *p, size_t avail, uint64_t total,
  * bytes `head`) and zero padding. SBF_OK or SBF_E_FORMAT. */
 int sbfi_data_check(const sbfi_header *h, const unsigned char *head,
                     const void *data);
+/* Reads n bytes at off into buf: SBF_OK, SBF_E_IO, SBF_E_TRUNCATED. */
+typedef int (*sbfi_read_fn)(void *ctx, void *buf, size_t n, uint64_t off);
+/* sbfi_data_check for a version-2 header whose data is read piece by
+ * piece (cap bytes at a time, into buf) through read_fn, with progress
+ * after each piece. SBF_E_PARAM for version 1 (one checksum over header
+ * and data: sbfi_data_check it). */
+int sbfi_data_check_pieces(const sbfi_header *h, unsigned char *buf, size_t cap,
+                           sbfi_read_fn read_fn, void *ctx,
+                           sbf_progress_fn progress, void *opaque);
 /* The format-2 header of f (one pass over the data for its checksum). */
 int sbfi_header_v2(const sbf_filter *f, unsigned char hdr[SBFI_V2_HEADER]);
 /* sbfi_make's arguments for a header's filter (allocator: NULL = ours). */
@@ -62,6 +71,7 @@ typedef struct sbfi_format {
 
 extern const sbfi_format sbfi_format_sbf;    /* src/persist.c */
 extern const sbfi_format sbfi_format_guava;  /* src/persist.c */
+extern const sbfi_format sbfi_format_parquet; /* src/parquet.c */
 
 /* The entry of a format id, or NULL. */
 const sbfi_format *sbfi_format_get(int id);

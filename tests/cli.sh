@@ -28,7 +28,8 @@ same() { if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi; }
 no_temps() { if ls -A | grep -q '\.tmp-'; then bad "temporary files left: $(ls -A)"; else ok; fi; }
 
 # ---------------------------------------------------------------- help
-expect 0 "$SBF" --help; has out "convert --to sbf|guava"
+expect 0 "$SBF" --help; has out "convert --to FORM IN OUT"
+expect 0 "$SBF" convert --help; has out "convert --to sbf|guava|parquet IN OUT"
 for c in create add remove query info convert union verify; do
   expect 0 "$SBF" "$c" --help; has out "usage: sbf $c"
 done
@@ -41,7 +42,7 @@ expect 2 "$SBF" create a.sbf -n -5
 expect 2 "$SBF" create a.sbf --k
 expect 2 "$SBF" query a b c
 expect 2 "$SBF" convert in out; has err "--to"
-expect 2 "$SBF" convert --to xml in out
+expect 2 "$SBF" convert --to xml in out; has err "one of sbf, guava"
 [ ! -e a.sbf ] && ok || bad "a usage error created a file"
 
 # ------------------------------------------- strings: create, add, query

@@ -71,3 +71,40 @@ seq 1 100000 >&3; exec 3>&-
 wait $pq; rc=$?
 [ $rc = 1 ] && ok || bad "query of a truncated mapping: exit $rc, wanted 1"
 has errq "T.sbf: the file was cut short while mapped"
+
+# ------------------------------------------- saves keep the user's file
+# (sbf_save_as's promises, seen from the command line, Guava output too)
+expect 0 "$SBF" create mode.sbf -n 100
+chmod 600 mode.sbf
+echo k | "$SBF" add mode.sbf && ok || bad "add to a 0600 file"
+[ "$(stat -c %a mode.sbf)" = 600 ] && ok || bad "add changed the mode to $(stat -c %a mode.sbf)"
+ln -sf mode.sbf link.sbf
+echo k2 | "$SBF" add link.sbf && ok || bad "add through a symlink"
+[ -L link.sbf ] && ok || bad "add replaced the symlink by a file"
+printf 'k\nk2\n' | "$SBF" query mode.sbf --count > out; [ "$(cat out)" = 2 ] && ok || bad "the link's target lacks the keys"
+cp "$VEC/guava_utf8_100.bin" gmode.bin; chmod 640 gmode.bin; ln -sf gmode.bin glink.bin
+expect 0 "$SBF" convert --to guava g.sbf glink.bin
+[ -L glink.bin ] && [ "$(stat -c %a gmode.bin)" = 640 ] && ok || bad "Guava output: link or mode lost"
+same gmode.bin "$VEC/guava_utf8_100.bin"
+
+# ------------------------------------------ counts the file does not know
+expect 0 "$SBF" info "$VEC/guava_long1k.bin"; has out "keys added       unknown"
+fpp=$(sed -n 's/^fpp now *//p' out)
+/usr/bin/python3 -c "import sys; sys.exit(0 if 0 < float('$fpp') < 1 else 1)" && ok || bad "Guava fpp now: $fpp"
+expect 0 "$SBF" info "$VEC/guava_long1k.bin" --json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["keys_added"] is None and 900 < d["est_cardinality"] < 1100 and 0 < d["fpp_now"] == d["fpp_at_estimate"] < 0.05 else 1)' \
+  && ok || bad "Guava info --json counts: $(cat out)"
+
+# ------------------------------------------ info of a big file: a sample
+expect 0 "$SBF" create big2.sbf -n 2e6 --fpp 0.01
+seq 1 300000 | "$SBF" add big2.sbf && ok || bad "add to big2.sbf"
+expect 0 "$SBF" info big2.sbf --json; cp out sampled.json
+expect 0 "$SBF" info big2.sbf --json --verify; cp out exact.json
+/usr/bin/python3 -c '
+import json, sys
+s, e = json.load(open("sampled.json")), json.load(open("exact.json"))
+ok = s["sampled"] and not e["sampled"] and abs(s["fill"] - e["fill"]) < 0.05 * e["fill"] \
+     and s["keys_added"] == e["keys_added"] == 300000 and s["bytes"] > 2**20
+sys.exit(0 if ok else 1)' && ok || bad "sampled info: $(cat sampled.json) vs $(cat exact.json)"
+expect 0 "$SBF" info big2.sbf; has out "(sampled)"
+expect 0 "$SBF" info s.sbf --json; has out '"sampled": false'

@@ -181,7 +181,7 @@ class Server:
                     r.ping()
                     # the port may belong to another process: ours has the module
                     mods = r.execute_command("MODULE", "LIST")
-                    if any(b"simdbloom" in list(m) for m in mods):
+                    if any(b"simdbloom" in list(m) or b"bf" in list(m) for m in mods):
                         return self
                     break
                 except (redis.ConnectionError, redis.BusyLoadingError):

@@ -83,7 +83,7 @@ static int fill(sbfr_chain *c, const char *prefix, uint64_t want)
     int i = 0;
     while (c->items < want) {
         item(b, sizeof b, prefix, i++);
-        int rv = sbfr_chain_add1(c, b, strlen(b), &why);
+        int rv = sbfr_chain_add1(c, b, strlen(b), SBFR_NO_CAP, &why);
         cr_assert(rv == SBFR_ADD_NEW || rv == SBFR_ADD_PRESENT, "add %d: %d (%s)", i, rv, why);
     }
     return i;
@@ -97,7 +97,7 @@ Test(chain, new_first_link_has_half_the_rate,
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 1000, 0.01, 2, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 1000, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
     cr_assert_eq(c->nlinks, 1);
     cr_assert_eq(c->links[0].capacity, 1000);
     cr_assert_eq(c->links[0].error, 0.005);
@@ -113,7 +113,7 @@ Test(chain, new_first_link_has_half_the_rate,
     cr_assert_eq(inf.k, k);
     sbfr_chain_free(c);
 
-    cr_assert_eq(sbfr_chain_new(&c, SBF_CLASSIC, 1000, 0.01, 0, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_CLASSIC, 1000, 0.01, 0, SBFR_NO_CAP, &why), SBF_OK);
     cr_assert_eq(c->links[0].error, 0.01);
     cr_assert_eq(c->expansion, 0);
     sbfr_chain_free(c);
@@ -123,7 +123,7 @@ Test(chain, counting_never_scales)
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_COUNTING, 10, 0.01, 4, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_COUNTING, 10, 0.01, 4, SBFR_NO_CAP, &why), SBF_OK);
     cr_assert_eq(c->expansion, 0);
     cr_assert_eq(c->links[0].error, 0.01);
     sbfr_chain_free(c);
@@ -134,8 +134,7 @@ Test(chain, max_bytes_refused_before_allocating,
 {
     const char *why = "";
     sbfr_chain *c = NULL;
-    sbfr_cfg.max_bytes = 1000;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100000, 0.01, 2, &why), SBF_E_TOO_LARGE);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100000, 0.01, 2, 1000, &why), SBF_E_TOO_LARGE);
     cr_assert_null(c);
     cr_assert_str_eq(why, "the filter would exceed the module's MAX_BYTES");
     cr_assert_eq(live, 0);
@@ -159,7 +158,7 @@ Test(chain, grows_at_the_capacity_plus_first_new_item,
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
     fill(c, "g", 100);
     cr_assert_eq(c->nlinks, 1, "full, not grown yet");
     fill(c, "g", 101);
@@ -176,7 +175,7 @@ Test(chain, grows_at_the_capacity_plus_first_new_item,
     char b[32];
     for (int i = 0; i < tried; i++) {
         item(b, sizeof b, "g", i);
-        cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), &why), SBFR_ADD_PRESENT, "item %d", i);
+        cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), SBFR_NO_CAP, &why), SBFR_ADD_PRESENT, "item %d", i);
     }
     cr_assert_eq(c->items, 301, "present items are not counted");
     sbfr_chain_free(c);
@@ -186,10 +185,10 @@ Test(chain, nonscaling_full)
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 3, 0.01, 0, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 3, 0.01, 0, SBFR_NO_CAP, &why), SBF_OK);
     fill(c, "n", 3);
-    cr_assert_eq(sbfr_chain_add1(c, "n0", 2, &why), SBFR_ADD_PRESENT);
-    cr_assert_eq(sbfr_chain_add1(c, "other", 5, &why), SBFR_ADD_FULL);
+    cr_assert_eq(sbfr_chain_add1(c, "n0", 2, SBFR_NO_CAP, &why), SBFR_ADD_PRESENT);
+    cr_assert_eq(sbfr_chain_add1(c, "other", 5, SBFR_NO_CAP, &why), SBFR_ADD_FULL);
     cr_assert_eq(c->items, 3);
     cr_assert_eq(c->nlinks, 1);
     sbfr_chain_free(c);
@@ -201,15 +200,14 @@ Test(chain, growth_refused_by_max_bytes,
 {
     const char *why = "";
     sbfr_chain *c;
-    sbfr_cfg.max_bytes = 4096;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 64, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 64, SBFR_NO_CAP, &why), SBF_OK);
     fill(c, "m", 100);
     char b[32];
     int i = 0;
     do /* an item the full sub-filter does not hold */
         item(b, sizeof b, "absent", i++);
     while (sbf_contains(c->links[0].f, b, strlen(b)) == 1);
-    cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), &why), SBFR_ADD_FAILED);
+    cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), 4096, &why), SBFR_ADD_FAILED);
     cr_assert_str_eq(why, "the filter would exceed the module's MAX_BYTES");
     cr_assert_eq(c->nlinks, 1);
     cr_assert_eq(c->items, 100);
@@ -220,9 +218,9 @@ Test(chain, counting_is_a_multiset)
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_COUNTING, 10, 0.01, 0, &why), SBF_OK);
-    cr_assert_eq(sbfr_chain_add1(c, "a", 1, &why), SBFR_ADD_NEW);
-    cr_assert_eq(sbfr_chain_add1(c, "a", 1, &why), SBFR_ADD_PRESENT);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_COUNTING, 10, 0.01, 0, SBFR_NO_CAP, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_add1(c, "a", 1, SBFR_NO_CAP, &why), SBFR_ADD_NEW);
+    cr_assert_eq(sbfr_chain_add1(c, "a", 1, SBFR_NO_CAP, &why), SBFR_ADD_PRESENT);
     cr_assert_eq(c->items, 2, "both adds counted, so that a delete removes only one");
     sbfr_chain_free(c);
 }
@@ -235,7 +233,7 @@ Test(chain, batch_equals_one_by_one,
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_SPLIT_BLOCK, 50, 0.05, 2, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_SPLIT_BLOCK, 50, 0.05, 2, SBFR_NO_CAP, &why), SBF_OK);
     fill(c, "b", 400);
     cr_assert_geq(c->nlinks, 3);
     enum { N = 1000 };
@@ -269,15 +267,20 @@ Test(chain, mem_counts_every_sub_filter)
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
     fill(c, "x", 350);
-    size_t data = 0;
+    size_t held = 0;
     for (uint32_t l = 0; l < c->nlinks; l++) {
         size_t n;
         sbf_data(c->links[l].f, &n);
-        data += n;
+        cr_assert_geq(sbf_memory_usage(c->links[l].f), n);
+        held += sbf_memory_usage(c->links[l].f);
     }
-    cr_assert_eq(sbfr_chain_mem(c), sizeof *c + c->nlinks * sizeof *c->links + data);
+    cr_assert_eq(sbfr_chain_mem(c), sizeof *c + c->nlinks * sizeof *c->links + held);
+    uint64_t used = 0;
+    for (uint32_t l = 0; l < c->nlinks; l++)
+        used += c->links[l].bits / 8;
+    cr_assert_eq(c->bytes, used, "bytes: what caps count, bits / 8 of every sub-filter");
     sbfr_chain_free(c);
 }
 
@@ -291,8 +294,234 @@ Test(chain, validity_rules)
     cr_assert(!sbfr_valid_chain(SBF_BLOCKED, 2, 0.01, 0), "no sub-filter");
     cr_assert(!sbfr_valid_chain(SBF_BLOCKED, 2, 0.01, SBFR_MAX_LINKS + 1));
     cr_assert(!sbfr_valid_chain(SBF_BLOCKED, SBFR_MAX_EXPANSION + 1, 0.01, 1));
-    cr_assert(sbfr_valid_link(1, 0.5, 0));
-    cr_assert(!sbfr_valid_link(0, 0.5, 0), "capacity 0");
-    cr_assert(!sbfr_valid_link(SBFR_MAX_LINK_CAPACITY + 1, 0.5, 0));
-    cr_assert(!sbfr_valid_link(1, 0.0, 0), "rate 0");
+    cr_assert(sbfr_valid_link(1, 0.5));
+    cr_assert(!sbfr_valid_link(0, 0.5), "capacity 0");
+    cr_assert(!sbfr_valid_link(SBFR_MAX_LINK_CAPACITY + 1, 0.5));
+    cr_assert(!sbfr_valid_link(1, 0.0), "rate 0");
+}
+
+/* ------------------------------------------------------------- the floor */
+
+Test(chain, block_layouts_go_classic_past_the_floor,
+     .description = "issue 19: blocked, 10 items at 1%, expansion 1, 943 distinct items: "
+                    "each sub-filter is the layout sbf_size says is within 1.5x of classic, "
+                    "the tail classic, and the chain no more than 1.5x an all-classic one")
+{
+    const char *why = "";
+    sbfr_chain *c, *ref;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 10, 0.01, 1, SBFR_NO_CAP, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&ref, SBF_CLASSIC, 10, 0.01, 1, SBFR_NO_CAP, &why), SBF_OK);
+    fill(c, "f", 943);
+    fill(ref, "f", 943);
+    cr_assert_geq(c->nlinks, 90);
+    cr_assert_eq(c->links[0].layout, SBF_BLOCKED);
+    cr_assert_eq(c->links[c->nlinks - 1].layout, SBF_CLASSIC);
+    for (uint32_t l = 1; l < c->nlinks; l++) {
+        const sbfr_link *x = &c->links[l];
+        cr_assert_eq(x->error, c->links[l - 1].error / 2, "link %u rate halves", l);
+        uint64_t bits = 0, cbits = 0;
+        uint32_t k = 0, ck = 0;
+        cr_assert_eq(sbf_size(SBF_BLOCKED, 65536, x->error, &bits, &k) == SBF_OK &&
+                         sbf_size(SBF_CLASSIC, 65536, x->error, &cbits, &ck) == SBF_OK &&
+                         (double)bits <= 1.5 * (double)cbits,
+                     x->layout == SBF_BLOCKED, "link %u: layout %d", l, x->layout);
+        if (l > 0 && c->links[l - 1].layout == SBF_CLASSIC)
+            cr_assert_eq(x->layout, SBF_CLASSIC, "classic stays classic");
+    }
+    cr_assert_leq(c->bytes, ref->bytes * 3 / 2, "%llu bytes against %llu all-classic",
+                  (unsigned long long)c->bytes, (unsigned long long)ref->bytes);
+    cr_assert_lt(c->bytes, 1 << 20, "not 1.9 GB");
+    sbfr_chain_free(c);
+    sbfr_chain_free(ref);
+}
+
+/* ------------------------------------------------------- all or none */
+
+static void vec(const char *prefix, int from, int n, char (*store)[16], const void **ptr,
+                size_t *len)
+{
+    for (int i = 0; i < n; i++) {
+        item(store[i], sizeof store[i], prefix, from + i);
+        ptr[i] = store[i];
+        len[i] = strlen(store[i]);
+    }
+}
+
+Test(chain, add_all_nonscaling_is_all_or_none,
+     .description = "distinct new items must fit a NONSCALING key: 5 into 3 refused with "
+                    "nothing changed, duplicates counted once, present items free")
+{
+    const char *why = "";
+    sbfr_chain *c;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 3, 0.01, 0, SBFR_NO_CAP, &why), SBF_OK);
+    static char s[8][16];
+    const void *p[8];
+    size_t n[8];
+    uint8_t out[8], tmp[8];
+    vec("a", 0, 5, s, p, n);
+    cr_assert_eq(sbfr_chain_add_all(c, p, n, 5, out, tmp, SBFR_NO_CAP, &why), SBFR_ADD_FULL);
+    cr_assert_eq(c->items, 0);
+    size_t len;
+    const unsigned char *d = sbf_data(c->links[0].f, &len);
+    for (size_t i = 0; i < len; i++)
+        cr_assert_eq(d[i], 0, "nothing written");
+    p[3] = p[0];
+    n[3] = n[0]; /* a0 a1 a2 a0 */
+    cr_assert_eq(sbfr_chain_add_all(c, p, n, 4, out, tmp, SBFR_NO_CAP, &why), 3);
+    cr_assert_eq(out[0] + out[1] + out[2] + out[3], 3);
+    cr_assert_eq(out[3], 0, "the duplicate");
+    vec("a", 0, 3, s, p, n);
+    cr_assert_eq(sbfr_chain_add_all(c, p, n, 3, out, tmp, SBFR_NO_CAP, &why), 0, "present");
+    cr_assert_eq(c->items, 3);
+    sbfr_chain_free(c);
+}
+
+Test(chain, add_all_crossing_the_capacity_is_exact,
+     .description = "a command crossing a NONSCALING key's capacity is replayed on a copy: "
+                    "accepted exactly when one by one would not meet a full filter, also when "
+                    "an earlier item of the command makes a later one present")
+{
+    const char *why = "";
+    int lucky = 0, full = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        sbfr_chain *a, *b;
+        cr_assert_eq(sbfr_chain_new(&a, SBF_BLOCKED, 20, 0.4, 0, SBFR_NO_CAP, &why), SBF_OK);
+        cr_assert_eq(sbfr_chain_new(&b, SBF_BLOCKED, 20, 0.4, 0, SBFR_NO_CAP, &why), SBF_OK);
+        fill(a, "pre", 14);
+        fill(b, "pre", 14);
+        /* seven items the key does not hold, into a room of six */
+        static char s[7][16];
+        const void *p[7];
+        size_t n[7];
+        uint8_t out[7], tmp[7];
+        for (int i = 0, j = 0; i < 7; j++) {
+            item(s[i], sizeof s[i], "t", trial * 1000 + j);
+            if (sbf_contains(a->links[0].f, s[i], strlen(s[i])) == 0) {
+                p[i] = s[i];
+                n[i] = strlen(s[i]);
+                i++;
+            }
+        }
+        long long got = sbfr_chain_add_all(a, p, n, 7, out, tmp, SBFR_NO_CAP, &why);
+        int one_by_one = 0;
+        for (int i = 0; i < 7 && one_by_one >= 0; i++) {
+            int rv = sbfr_chain_add1(b, p[i], n[i], SBFR_NO_CAP, &why);
+            one_by_one = rv < 0 ? rv : one_by_one + (rv == SBFR_ADD_NEW);
+        }
+        cr_assert_eq(got, one_by_one < 0 ? SBFR_ADD_FULL : one_by_one, "trial %d", trial);
+        lucky += got >= 0;
+        full += got < 0;
+        if (got >= 0)
+            cr_assert_eq(memcmp(sbf_data(a->links[0].f, NULL), sbf_data(b->links[0].f, NULL),
+                                a->links[0].bits / 8),
+                         0);
+        sbfr_chain_free(a);
+        sbfr_chain_free(b);
+    }
+    cr_assert_gt(lucky, 0, "some commands fit because of a false positive (%d)", lucky);
+    cr_assert_gt(full, 0, "others did not (%d)", full);
+}
+
+Test(chain, add_all_growth_equals_one_by_one,
+     .description = "a scaling key grows in the middle of a command exactly as one by one, the "
+                    "sub-filters made in advance; a growth past the cap refuses the whole "
+                    "command and changes nothing")
+{
+    const char *why = "";
+    sbfr_chain *a, *b;
+    cr_assert_eq(sbfr_chain_new(&a, SBF_BLOCKED, 30, 0.05, 2, SBFR_NO_CAP, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&b, SBF_BLOCKED, 30, 0.05, 2, SBFR_NO_CAP, &why), SBF_OK);
+    enum { N = 200 };
+    static char s[N][16];
+    const void *p[N];
+    size_t n[N];
+    uint8_t out[N], tmp[N];
+    vec("g", 0, N, s, p, n);
+    cr_assert_gt(sbfr_chain_add_all(a, p, n, N, out, tmp, SBFR_NO_CAP, &why), 150);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(out[i], sbfr_chain_add1(b, p[i], n[i], SBFR_NO_CAP, &why) == SBFR_ADD_NEW,
+                     "item %d", i);
+    cr_assert_eq(a->nlinks, b->nlinks);
+    cr_assert_eq(a->nspare, 0, "unused spares freed");
+    const uint32_t links = a->nlinks;
+    const uint64_t items = a->items, bytes = a->bytes;
+    vec("h", 0, N, s, p, n);
+    cr_assert_eq(sbfr_chain_add_all(a, p, n, N, out, tmp, bytes + 64, &why), SBFR_ADD_FAILED);
+    cr_assert_str_eq(why, "the filter would exceed the module's MAX_BYTES");
+    cr_assert_eq(a->nlinks, links);
+    cr_assert_eq(a->items, items);
+    sbfr_chain_free(a);
+    sbfr_chain_free(b);
+}
+
+/* ---------------------------------------------------------- totals, copy */
+
+Test(chain, stats_follow_chains,
+     .description = "the module's totals (INFO) move with creation, growth, adds, copies and "
+                    "frees, and come back to where they were")
+{
+    sbfr_stats s0, s1;
+    sbfr_stats_get(&s0);
+    const char *why = "";
+    sbfr_chain *c;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
+    fill(c, "s", 250);
+    sbfr_chain *d = sbfr_chain_copy(c);
+    cr_assert_not_null(d);
+    sbfr_stats_get(&s1);
+    cr_assert_eq(s1.keys - s0.keys, 2);
+    cr_assert_eq(s1.filters - s0.filters, 2 * c->nlinks);
+    cr_assert_eq(s1.items - s0.items, 500);
+    cr_assert_eq(s1.bytes - s0.bytes, 2 * (long long)c->bytes);
+    cr_assert_geq(s1.memory - s0.memory, s1.bytes - s0.bytes);
+    sbfr_chain_free(c);
+    sbfr_chain_free(d);
+    sbfr_stats_get(&s1);
+    cr_assert_eq(memcmp(&s0, &s1, sizeof s0), 0);
+}
+
+/* ------------------------------------------------------- the allocator */
+
+static long long alloc_live, alloc_bytes;
+
+static void *count_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    void *p = malloc(size + 16);
+    cr_assert_not_null(p);
+    memcpy(p, &size, sizeof size);
+    alloc_live++;
+    alloc_bytes += (long long)size;
+    return (char *)p + 16;
+}
+
+static void count_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    size_t size;
+    memcpy(&size, (char *)ptr - 16, sizeof size);
+    alloc_live--;
+    alloc_bytes -= (long long)size;
+    free((char *)ptr - 16);
+}
+
+Test(chain, filters_use_the_hosts_allocator,
+     .description = "with sbfr_cfg.alloc set (the module sets Redis's), every byte of every "
+                    "sub-filter comes from it: what it handed out is what the chain reports, "
+                    "and it all comes back")
+{
+    static const sbf_allocator counting = {count_alloc, count_free, NULL};
+    sbfr_cfg.alloc = &counting;
+    const char *why = "";
+    sbfr_chain *c;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
+    fill(c, "a", 700);
+    sbfr_chain *d = sbfr_chain_copy(c);
+    const size_t structs = 2 * (sizeof *c + c->nlinks * sizeof *c->links);
+    cr_assert_eq((size_t)alloc_bytes, sbfr_chain_mem(c) + sbfr_chain_mem(d) - structs);
+    cr_assert_geq(alloc_live, 2 * c->nlinks);
+    sbfr_chain_free(c);
+    sbfr_chain_free(d);
+    cr_assert_eq(alloc_live, 0);
+    cr_assert_eq(alloc_bytes, 0);
 }

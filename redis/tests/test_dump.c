@@ -1,7 +1,8 @@
 /*
- * The dump form of a chain (redis/dump.c) without a server: header round
- * trip, refusals, and the chunked rebuild BF.SCANDUMP / BF.LOADCHUNK do.
- * The host allocator is defined in test_chain.c.
+ * The dump form of a chain (redis/dump.c) without a server: the header
+ * round trip, refusals, and the chunked copy BF.SCANDUMP / BF.LOADCHUNK do,
+ * with RedisBloom's iterator arithmetic. The host allocator is defined in
+ * test_chain.c.
  */
 #include "chain.h"
 #include "dump.h"
@@ -30,11 +31,11 @@ static sbfr_chain *filled(int layout, uint64_t cap, uint32_t expansion, uint64_t
 {
     const char *why = "";
     sbfr_chain *c;
-    cr_assert_eq(sbfr_chain_new(&c, layout, cap, 0.01, expansion, &why), SBF_OK);
+    cr_assert_eq(sbfr_chain_new(&c, layout, cap, 0.01, expansion, SBFR_NO_CAP, &why), SBF_OK);
     char b[32];
     for (int i = 0; c->items < n; i++) {
         snprintf(b, sizeof b, "d%d", i);
-        cr_assert_geq(sbfr_chain_add1(c, b, strlen(b), &why), 0);
+        cr_assert_geq(sbfr_chain_add1(c, b, strlen(b), SBFR_NO_CAP, &why), 0);
     }
     return c;
 }
@@ -46,53 +47,89 @@ static void same_chain(const sbfr_chain *a, const sbfr_chain *b)
     cr_assert_eq(a->expansion, b->expansion);
     cr_assert_eq(a->error, b->error);
     cr_assert_eq(a->items, b->items);
+    cr_assert_eq(a->bytes, b->bytes);
     for (uint32_t l = 0; l < a->nlinks; l++) {
-        cr_assert_eq(a->links[l].capacity, b->links[l].capacity);
-        cr_assert_eq(a->links[l].error, b->links[l].error);
-        cr_assert_eq(a->links[l].items, b->links[l].items);
+        const sbfr_link *x = &a->links[l], *y = &b->links[l];
+        cr_assert_eq(x->layout, y->layout);
+        cr_assert_eq(x->bits, y->bits);
+        cr_assert_eq(x->k, y->k);
+        cr_assert_eq(x->capacity, y->capacity);
+        cr_assert_eq(x->error, y->error);
+        cr_assert_eq(x->items, y->items);
         size_t na, nb;
-        const void *da = sbf_data(a->links[l].f, &na), *db = sbf_data(b->links[l].f, &nb);
+        const void *da = sbf_data(x->f, &na), *db = sbf_data(y->f, &nb);
         cr_assert_eq(na, nb);
         cr_assert_eq(memcmp(da, db, na), 0, "sub-filter %u bytes", l);
     }
 }
 
-Test(dump, chunked_round_trip,
-     .description = "header + every sub-filter in chunks rebuilds the same chain; a chunk out "
-                    "of order is refused and changes nothing")
+static sbfr_chain *from_header_of(const sbfr_chain *a)
+{
+    size_t hl;
+    unsigned char *h = sbfr_dump_header(a, &hl);
+    const char *why = "";
+    sbfr_chain *b = sbfr_chain_from_header(h, hl, SBFR_NO_CAP, &why);
+    cr_assert_not_null(b, "%s", why);
+    sbfr_free(h);
+    return b;
+}
+
+Test(dump, scandump_then_loadchunk,
+     .description = "the header makes an empty chain of the same geometry; the chunks, a "
+                    "sub-filter each, in reverse order, make it the same chain")
 {
     sbfr_chain *a = filled(SBF_BLOCKED, 100, 2, 700);
     cr_assert_eq(a->nlinks, 3);
-    size_t hl;
-    unsigned char *h = sbfr_dump_header(a, &hl);
-    cr_assert_not_null(h);
-    const char *why = "";
-    sbfr_chain *b = sbfr_chain_from_header(h, hl, &why);
-    cr_assert_not_null(b, "%s", why);
-    cr_assert(b->loading);
-    sbfr_free(h);
-    for (uint32_t l = 0; l < a->nlinks; l++) {
-        void *buf;
-        size_t n;
-        cr_assert_eq(sbfr_link_bytes(a, l, &buf, &n), SBF_OK);
-        size_t half = n / 2;
-        if (l == 1) /* the second half first: refused */
-            cr_assert_not_null(sbfr_chain_load_chunk(b, l, n, (char *)buf + half, n - half));
-        cr_assert_null(sbfr_chain_load_chunk(b, l, half, buf, half));
-        cr_assert_eq(b->loading, 1);
-        cr_assert_null(sbfr_chain_load_chunk(b, l, n, (char *)buf + half, n - half));
-        sbf_buffer_free(buf);
+    sbfr_chain *b = from_header_of(a);
+    cr_assert_eq(b->items, a->items, "counts come with the header");
+    const char *data[8];
+    size_t len[8];
+    long long it[8], next = 1;
+    int n = 0;
+    for (long long i = 1; (next = sbfr_dump_chunk(a, i, &data[n], &len[n])) != 0; i = next) {
+        cr_assert_eq(len[n], a->links[n].bits / 8, "chunk %d: its sub-filter's used bytes", n);
+        cr_assert_eq(data[n], sbf_data(a->links[n].f, NULL), "a pointer into the filter");
+        it[n++] = next;
     }
-    cr_assert_eq(b->loading, 0);
+    cr_assert_eq(n, 3);
+    cr_assert_eq(len[n], 0);
+    while (n-- > 0)
+        cr_assert_null(sbfr_load_chunk(b, it[n], data[n], len[n]));
     same_chain(a, b);
-    cr_assert_str_eq(sbfr_chain_load_chunk(b, 0, 1, "x", 1), SBFR_ERR_EXISTS);
     sbfr_chain_free(a);
     sbfr_chain_free(b);
 }
 
+Test(dump, iterator_arithmetic,
+     .description = "RedisBloom's: a chunk at iter covers bytes [iter-1-len, iter-1) of the "
+                    "sub-filters' concatenated data; the errors of issue 19's table")
+{
+    sbfr_chain *c = filled(SBF_BLOCKED, 10, 2, 5);
+    const uint64_t used = c->links[0].bits / 8;
+    cr_assert_eq(used, 64, "one block");
+    cr_assert_null(sbfr_load_chunk(c, 5, "abc", 3));
+    const unsigned char *d = sbf_data(c->links[0].f, NULL);
+    cr_assert_eq(memcmp(d + 1, "abc", 3), 0, "bytes 1..3");
+    cr_assert_str_eq(sbfr_load_chunk(c, 1, "abc", 3), SBFR_ERR_BAD_DATA);
+    cr_assert_str_eq(sbfr_load_chunk(c, 0, "abc", 3), SBFR_ERR_BAD_DATA);
+    cr_assert_str_eq(sbfr_load_chunk(c, -1, "abc", 3), SBFR_ERR_BAD_DATA);
+    cr_assert_str_eq(sbfr_load_chunk(c, 3, "abc", 3), SBFR_ERR_NO_LINK);
+    cr_assert_str_eq(sbfr_load_chunk(c, 100000, "abc", 3), SBFR_ERR_NO_LINK);
+    char big[80] = {0};
+    cr_assert_str_eq(sbfr_load_chunk(c, 90, big, 80), SBFR_ERR_TOO_BIG);
+    cr_assert_null(sbfr_load_chunk(c, (long long)used + 1, big, used), "the whole sub-filter");
+    const char *data;
+    size_t n;
+    cr_assert_eq(sbfr_dump_chunk(c, (long long)used + 1, &data, &n), 0, "past the end");
+    cr_assert_eq(n, 0);
+    cr_assert_eq(sbfr_dump_chunk(c, 11, &data, &n), (long long)used + 1, "from byte 10");
+    cr_assert_eq(n, used - 10);
+    sbfr_chain_free(c);
+}
+
 Test(dump, corrupt_header_refused,
      .description = "every single-bit flip of the header is refused (checksum), and so are "
-                    "truncations")
+                    "truncations, a version-1 header and a cap below the data")
 {
     sbfr_chain *a = filled(SBF_CLASSIC, 50, 2, 120);
     size_t hl;
@@ -100,37 +137,36 @@ Test(dump, corrupt_header_refused,
     const char *why = "";
     for (size_t i = 0; i < hl * 8; i++) {
         h[i / 8] ^= (unsigned char)(1u << (i % 8));
-        cr_assert_null(sbfr_chain_from_header(h, hl, &why), "bit %zu", i);
+        cr_assert_null(sbfr_chain_from_header(h, hl, SBFR_NO_CAP, &why), "bit %zu", i);
         h[i / 8] ^= (unsigned char)(1u << (i % 8));
     }
     for (size_t n = 0; n < hl; n++)
-        cr_assert_null(sbfr_chain_from_header(h, n, &why), "length %zu", n);
-    sbfr_chain *b = sbfr_chain_from_header(h, hl, &why);
-    cr_assert_not_null(b);
+        cr_assert_null(sbfr_chain_from_header(h, n, SBFR_NO_CAP, &why), "length %zu", n);
+    cr_assert_null(sbfr_chain_from_header(h, hl, a->bytes - 1, &why));
+    cr_assert_str_eq(why, "ERR the filter would exceed the module's MAX_BYTES");
+    h[7] = '1';
+    cr_assert_null(sbfr_chain_from_header(h, hl, SBFR_NO_CAP, &why));
+    cr_assert_str_eq(why, SBFR_ERR_BAD_DATA);
+    h[7] = '2';
+    sbfr_chain *b = sbfr_chain_from_header(h, hl, a->bytes, &why);
+    cr_assert_not_null(b, "exactly at the cap");
     sbfr_chain_free(b);
     sbfr_free(h);
     sbfr_chain_free(a);
 }
 
-Test(dump, corrupt_chunk_refused)
+Test(dump, floor_links_travel,
+     .description = "a chain whose tail went classic past the floor dumps and loads as it is")
 {
-    sbfr_chain *a = filled(SBF_BLOCKED, 100, 0, 60);
-    size_t hl;
-    unsigned char *h = sbfr_dump_header(a, &hl);
-    const char *why = "";
-    sbfr_chain *b = sbfr_chain_from_header(h, hl, &why);
-    sbfr_free(h);
-    void *buf;
+    sbfr_chain *a = filled(SBF_SPLIT_BLOCK, 10, 1, 300);
+    cr_assert_eq(a->links[0].layout, SBF_SPLIT_BLOCK);
+    cr_assert_eq(a->links[a->nlinks - 1].layout, SBF_CLASSIC);
+    sbfr_chain *b = from_header_of(a);
+    const char *data;
     size_t n;
-    cr_assert_eq(sbfr_link_bytes(a, 0, &buf, &n), SBF_OK);
-    unsigned char *bad = buf;
-    bad[n - 1] ^= 1; /* a data byte: the data checksum no longer matches */
-    cr_assert_str_eq(sbfr_chain_load_chunk(b, 0, n, buf, n), SBFR_ERR_BAD_DATA);
-    cr_assert_eq(b->stage_len, 0, "the refused chunk is dropped");
-    bad[n - 1] ^= 1;
-    cr_assert_null(sbfr_chain_load_chunk(b, 0, n, buf, n));
+    for (long long i = 1, next; (next = sbfr_dump_chunk(a, i, &data, &n)) != 0; i = next)
+        cr_assert_null(sbfr_load_chunk(b, next, data, n));
     same_chain(a, b);
-    sbf_buffer_free(buf);
     sbfr_chain_free(a);
     sbfr_chain_free(b);
 }

@@ -1,66 +1,11 @@
-"""make test-redis: SCANDUMP/LOADCHUNK, RDB, AOF, replicas, corrupt RESTOREs."""
+"""make test-redis: RDB, AOF, replicas, corrupt RESTOREs."""
 import os
 import random
 import struct
 
 import redis
 
-from harness import (VECTORS, Err, Server, Simple, check, digests, eq, items, madd_all,
-                     mexists_all, wait_for)
-
-
-def test_scandump(s):
-    r = s.r()
-    c = s.raw()
-    chunks = []
-    it = 0
-    while True:
-        rep = c.cmd("BF.SCANDUMP", "sc", it)
-        it, data = rep
-        if it == 0:
-            eq(data, b"", "SCANDUMP ends with [0, \"\"]")
-            break
-        chunks.append((it, data))
-        check(len(chunks) < 100, "SCANDUMP terminates")
-        if len(chunks) >= 100:
-            return
-    eq(chunks[0][0], 1, "SCANDUMP starts with [1, header]")
-    eq(len(chunks), 5, "header + 4 sub-filters")
-    for it, data in chunks:
-        eq(c.cmd("BF.LOADCHUNK", "sc-copy", it, data), Simple("OK"), "LOADCHUNK %d" % it)
-    eq(digests(r)[b"sc-copy"], digests(r)[b"sc"], "LOADCHUNK rebuilds the same filter")
-    eq(r.execute_command("BF.INFO", "sc-copy"), r.execute_command("BF.INFO", "sc"), "same BF.INFO")
-    eq(sum(mexists_all(r, "sc-copy", items("scale-", 10000))), 10000, "copy finds every item")
-    # refusals change nothing
-    eq(c.cmd("BF.LOADCHUNK", "sc-copy", 1, chunks[0][1]), Err("ERR item exists"), "header onto a key")
-    eq(c.cmd("BF.LOADCHUNK", "lc", 1, b"garbage"), Err("ERR received bad data"), "garbage header")
-    eq(c.cmd("BF.LOADCHUNK", "lc", 1, b""), Err("ERR received bad data"), "empty header")
-    eq(c.cmd("BF.LOADCHUNK", "lc", 5, b"x"), Err("ERR not found"), "chunk with no key")
-    eq(c.cmd("BF.LOADCHUNK", "lc", "x", b"x"), Err("ERR Second argument must be numeric"), "iter x")
-    eq(c.cmd("BF.SCANDUMP", "sc", "x"), Err("Second argument must be numeric"), "scandump iter x")
-    eq(c.cmd("BF.SCANDUMP", "nokey", "0"), Err("ERR not found"), "scandump missing")
-    eq(c.cmd("EXISTS", "lc"), 0, "no key from a refused header")
-    hdr = bytearray(chunks[0][1])
-    for pos in (8, 12, 16, 24, 32, 40, 64):  # version, links, layout, rate, items, link fields
-        bad = bytearray(hdr)
-        bad[pos] ^= 0x80
-        eq(isinstance(c.cmd("BF.LOADCHUNK", "lc%d" % pos, 1, bytes(bad)), Err), True,
-           "corrupt header byte %d refused" % pos)
-    # a valid header, then bad chunks: each refused, the loading key unchanged
-    eq(c.cmd("BF.LOADCHUNK", "lc", 1, chunks[0][1]), Simple("OK"), "header")
-    eq(c.cmd("BF.ADD", "lc", "a"), Err("ERR filter is incomplete: BF.LOADCHUNK in progress"),
-       "add to an incomplete key")
-    eq(c.cmd("BF.EXISTS", "lc", "a"), 0, "exists on an incomplete key")
-    it1, d1 = chunks[1]
-    eq(isinstance(c.cmd("BF.LOADCHUNK", "lc", chunks[2][0], chunks[2][1]), Err), True, "out of order")
-    flipped = bytearray(d1)
-    flipped[len(flipped) // 2] ^= 1
-    eq(c.cmd("BF.LOADCHUNK", "lc", it1, bytes(flipped)), Err("ERR received bad data"), "checksum")
-    eq(isinstance(c.cmd("BF.LOADCHUNK", "lc", it1, d1[:-1]), Err), True, "short chunk")
-    for it, data in chunks[1:]:
-        eq(c.cmd("BF.LOADCHUNK", "lc", it, data), Simple("OK"), "resume after refusals %d" % it)
-    eq(digests(r)[b"lc"], digests(r)[b"sc"], "refusals left nothing behind")
-    c.close()
+from harness import VECTORS, Server, check, digests, eq, items, madd_all, mexists_all, wait_for
 
 
 def test_persistence(s):
@@ -95,42 +40,123 @@ def test_aof(module, workdir):
         s.stop()
         s.start()
         r = s.r()
-        eq(digests(r), before, "AOF rewrite + restart keeps every key (incomplete one too)")
+        eq(digests(r), before, "AOF rewrite + restart keeps every key (a header-only one too)")
         eq(r.execute_command("BF.EXISTS", "a", "after-rewrite"), 1, "write after the rewrite replayed")
         eq(sum(mexists_all(r, "a", items("aof-", 3000))), 3000, "all items after AOF replay")
     finally:
         s.stop()
 
 
+def rewrite_and_restart(s, r):
+    r.execute_command("BGREWRITEAOF")
+    wait_for(lambda: r.info("persistence")["aof_rewrite_in_progress"] == 0 and
+             r.info("persistence")["aof_rewrite_scheduled"] == 0, "AOF rewrite")
+    s.stop()
+    s.start()
+    return s.r()
+
+
+def test_aof_limits(module, workdir, primary):
+    """Whatever a server accepted, it loads (issue 19): under MAX_BYTES 1000,
+    a classic key of 830 items at 1% (995 bytes used, 1,024 allocated) and a
+    larger key RESTOREd from a server without the limit survive BGREWRITEAOF
+    (aof-use-rdb-preamble no, so as BF.LOADCHUNK commands) and a restart; a
+    client's command that would grow the restored key is refused whole."""
+    s = Server(module, workdir, "aoflimits", ["--appendonly", "yes", "--aof-use-rdb-preamble", "no"],
+               modargs=["MAX_BYTES", "1000"]).start()
+    try:
+        r = s.r()
+        eq(r.execute_command("SBF.RESERVE", "edge", "0.01", "830", "LAYOUT", "classic",
+                             "NONSCALING"), b"OK", "the edge key is accepted")
+        madd_all(r, "edge", items("e", 800))
+        rp = primary.r()
+        rp.execute_command("BF.RESERVE", "big", "0.01", "10000")
+        madd_all(rp, "big", items("b", 10000))
+        eq(r.execute_command("RESTORE", "big", 0, rp.execute_command("DUMP", "big")), b"OK",
+           "a 12 KB key RESTOREd under MAX_BYTES 1000")
+        rp.execute_command("DEL", "big")
+        before = digests(r)
+        r = rewrite_and_restart(s, r)
+        eq(sorted(digests(r)), [b"big", b"edge"], "both keys loaded from the rewritten AOF")
+        eq(digests(r), before, "bit for bit")
+        eq(sum(mexists_all(r, "big", items("b", 10000))), 10000, "every item of the big key")
+        card = r.execute_command("BF.CARD", "big")
+        try:
+            r.execute_command("BF.MADD", "big", *items("more", 500))
+            check(False, "growth past MAX_BYTES refused")
+        except redis.ResponseError as e:
+            eq(str(e), "could not grow the filter: the filter would exceed the module's MAX_BYTES",
+               "growth past MAX_BYTES refused")
+        eq(r.execute_command("BF.CARD", "big"), card, "and nothing added")
+    finally:
+        s.stop()
+
+
+def replica_writes(rp):
+    """Every kind of write, as (name, key, function)."""
+    def loadchunk(src, dst):
+        it = 0
+        while True:
+            it, data = rp.execute_command("BF.SCANDUMP", src, it)
+            if it == 0:
+                return
+            rp.execute_command("BF.LOADCHUNK", dst, it, data)
+
+    def refused(*cmd):
+        try:
+            rp.execute_command(*cmd)
+            check(False, "%s refused" % (cmd,))
+        except redis.ResponseError:
+            pass
+
+    with open(os.path.join(VECTORS, "guava_long1k.bin"), "rb") as f:
+        guava = f.read()
+    return [
+        ("BF.RESERVE", "rep", lambda: rp.execute_command("BF.RESERVE", "rep", "0.01", "100")),
+        ("BF.MADD growing", "rep", lambda: madd_all(rp, "rep", items("rep-", 1000))),
+        ("BF.ADD creating", "rep2", lambda: rp.execute_command("BF.ADD", "rep2", "x")),
+        ("BF.ADD present", "rep2", lambda: rp.execute_command("BF.ADD", "rep2", "x")),
+        ("BF.MADD creating", "rep2b", lambda: rp.execute_command("BF.MADD", "rep2b", "x", "y")),
+        ("BF.INSERT nonscaling", "rep3", lambda: rp.execute_command(
+            "BF.INSERT", "rep3", "CAPACITY", "10", "NONSCALING", "ITEMS", *items("i", 8))),
+        ("BF.MADD refused", "rep3", lambda: refused("BF.MADD", "rep3", *items("j", 5))),
+        ("BF.INSERT options", "rep4", lambda: rp.execute_command(
+            "BF.INSERT", "rep4", "ERROR", "0.001", "EXPANSION", "3", "ITEMS", *items("k", 300))),
+        ("SBF.RESERVE counting", "repc", lambda: rp.execute_command(
+            "SBF.RESERVE", "repc", "0.01", "100", "LAYOUT", "counting")),
+        ("BF.MADD counting", "repc", lambda: rp.execute_command("BF.MADD", "repc", "a", "b", "a")),
+        ("SBF.DEL", "repc", lambda: rp.execute_command("SBF.DEL", "repc", "a")),
+        ("SBF.RESERVE past the floor", "repf", lambda: rp.execute_command(
+            "SBF.RESERVE", "repf", "0.01", "10", "LAYOUT", "split-block", "EXPANSION", "1")),
+        ("BF.MADD past the floor", "repf", lambda: madd_all(rp, "repf", items("f", 400))),
+        ("SBF.IMPORTGUAVA", "repg", lambda: rp.execute_command("SBF.IMPORTGUAVA", "repg", guava)),
+        ("BF.LOADCHUNK", "repl", lambda: loadchunk("rep", "repl")),
+        ("BF.LOADCHUNK at an offset", "repl",
+         lambda: rp.execute_command("BF.LOADCHUNK", "repl", 104, b"x" * 100)),
+        ("COPY", "repcopy", lambda: rp.execute_command("COPY", "rep", "repcopy")),
+    ]
+
+
 def test_replica(module, workdir, primary):
+    """A replica whose module arguments differ in everything (layout,
+    defaults, a MAX_BYTES that would refuse these keys) answers DEBUG
+    DIGEST-VALUE like its primary after every kind of write: creations are
+    replicated with every parameter, accepted commands never refused."""
     rp = primary.r()
     rp.config_set("repl-diskless-sync-delay", 0)
-    rep = Server(module, workdir, "replica",
-                 ["--replicaof", "127.0.0.1", str(primary.port)]).start()
+    rep = Server(module, workdir, "replica", ["--replicaof", "127.0.0.1", str(primary.port)],
+                 modargs=["LAYOUT", "classic", "INITIAL_SIZE", "7", "ERROR_RATE", "0.2",
+                          "EXPANSION", "5", "MAX_BYTES", "64"]).start()
     try:
         rr = rep.r()
         wait_for(lambda: rr.info("replication").get("master_link_status") == "up", "replica link")
         wait_for(lambda: rr.info("replication").get("master_sync_in_progress") == 0, "initial sync")
-        # every write command after the initial sync
-        rp.execute_command("BF.RESERVE", "rep", "0.01", "100")
-        madd_all(rp, "rep", items("rep-", 1000))
-        rp.execute_command("BF.ADD", "rep2", "x")
-        rp.execute_command("BF.INSERT", "rep3", "CAPACITY", "10", "NONSCALING", "ITEMS", *items("i", 12))
-        rp.execute_command("SBF.RESERVE", "repc", "0.01", "100", "LAYOUT", "counting")
-        rp.execute_command("BF.MADD", "repc", "a", "b")
-        rp.execute_command("SBF.DEL", "repc", "a")
-        with open(os.path.join(VECTORS, "guava_long1k.bin"), "rb") as f:
-            rp.execute_command("SBF.IMPORTGUAVA", "repg", f.read())
-        it, data = 0, None
-        while True:
-            it, data = rp.execute_command("BF.SCANDUMP", "rep", it)
-            if it == 0:
-                break
-            rp.execute_command("BF.LOADCHUNK", "repl", it, data)
-        rp.execute_command("COPY", "rep", "repcopy")
-        eq(rp.execute_command("WAIT", 1, 5000), 1, "replica acknowledged")
-        dp = digests(rp)
-        eq(digests(rr), dp, "replica holds the same keys bit for bit")
+        for name, key, write in replica_writes(rp):
+            write()
+            eq(rp.execute_command("WAIT", 1, 5000), 1, name + ": replica acknowledged")
+            eq(rr.execute_command("DEBUG", "DIGEST-VALUE", key),
+               rp.execute_command("DEBUG", "DIGEST-VALUE", key), name + ": same digest")
+        eq(digests(rr), digests(rp), "replica holds the same keys bit for bit")
         eq(mexists_all(rr, "rep", items("rep-", 1000)), [1] * 1000, "replica answers like its primary")
         eq(rr.execute_command("BF.INFO", "rep"), rp.execute_command("BF.INFO", "rep"), "replica BF.INFO")
         try:
@@ -151,6 +177,37 @@ def dump_payload_crc(payload_body):
         for _ in range(8):
             crc = (crc >> 1) ^ (poly if crc & 1 else 0)
     return crc
+
+
+def corrupt_payload(r, key):
+    """A DUMP payload of key with one data byte flipped and Redis's CRC-64
+    recomputed: only the module can see that it is corrupt."""
+    body = bytearray(r.execute_command("DUMP", key)[:-8])
+    body[len(body) // 2] ^= 0x10
+    return bytes(body) + struct.pack("<Q", dump_payload_crc(bytes(body)))
+
+
+def test_restore_flood(s):
+    """Refused RESTOREs do not flood the log (issue 19: 10,000 of them added
+    940 KB): one warning a minute, the rest at verbose level, all counted in
+    INFO."""
+    r = s.r()
+    r.execute_command("BF.RESERVE", "flood", "0.01", "1000")
+    madd_all(r, "flood", items("f", 500))
+    bad = corrupt_payload(r, "flood")
+    log = os.path.join(s.dir, "redis.log")
+    size0 = os.path.getsize(log)
+    refused0 = r.info("simdbloom_stats").get("simdbloom_refused_loads", 0)
+    p = r.pipeline(transaction=False)
+    for _ in range(2000):
+        p.execute_command("RESTORE", "flood-bad", 0, bad, "REPLACE")
+    reps = p.execute(raise_on_error=False)
+    eq(sum(isinstance(x, redis.ResponseError) for x in reps), 2000, "2,000 corrupt RESTOREs refused")
+    grew = os.path.getsize(log) - size0
+    check(grew < 1000, "the log grew %d bytes for 2,000 refusals (at most one warning)" % grew)
+    eq(r.info("simdbloom_stats").get("simdbloom_refused_loads", 0) - refused0, 2000,
+       "INFO counts them")
+    eq(r.execute_command("EXISTS", "flood-bad"), 0, "no key from refused payloads")
 
 
 def test_corrupt_rdb(s):
