@@ -37,7 +37,7 @@
 #  define SBFB_NOINLINE
 #endif
 
-#define SBFB_NLAYOUTS 4
+#define SBFB_MAX_LAYOUTS 16  /* room for the layouts the library names */
 #define SBFB_MAX_ISA 8
 #define SBFB_MAX_SIZES 12
 #define SBFB_MAX_SECTIONS 24
@@ -205,8 +205,8 @@ typedef struct sbfb_results {
     sbfb_roof roof[SBFB_MAX_SIZES]; int nroof;
     /* the roofline loop run on each filter's own bytes (sbf_data), right
      * after the default kernels' contains: the ratio's denominator */
-    double roof_at[SBFB_NLAYOUTS][SBFB_MAX_SIZES];
-    int roof_at_dist[SBFB_NLAYOUTS][SBFB_MAX_SIZES];   /* its winning distance */
+    double roof_at[SBFB_MAX_LAYOUTS][SBFB_MAX_SIZES];
+    int roof_at_dist[SBFB_MAX_LAYOUTS][SBFB_MAX_SIZES];   /* its winning distance */
     sbfb_peer *peer; size_t npeer, cappeer;
     sbfb_lat *lat; size_t nlat, caplat;
     sbfb_fpr *fpr; size_t nfpr, capfpr;
@@ -295,6 +295,9 @@ typedef struct sbfb_machine {
 } sbfb_machine;
 void sbfb_machine_get(sbfb_machine *m);
 
+/* The layouts: every id the library names (sbf_layout_name), 0..n-1, so a
+ * layout added to the library is measured without a change here. */
+int sbfb_nlayouts(void);
 const char *sbfb_layout_name(int layout);
 int sbfb_layout_from_name(const char *s);
 void sbfb_fmt_bytes(size_t bytes, char *buf, size_t cap);

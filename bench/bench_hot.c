@@ -299,7 +299,7 @@ static void run_single(const sbfb_opts *o, sbfb_results *r)
 {
     const int si = size_l2(o);
     const size_t bytes = o->sizes[si].bytes;
-    for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+    for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
         uint64_t n = 0;
@@ -529,7 +529,7 @@ static void run_scaling(const sbfb_opts *o, sbfb_results *r)
 static void conc_at(const sbfb_opts *o, sbfb_results *r, int si, int sz)
 {
     const size_t bytes = o->sizes[si].bytes;
-    for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+    for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
         if (sz == 1 && layout != SBF_BLOCKED && layout != SBF_SPLIT_BLOCK)

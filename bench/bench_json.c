@@ -228,7 +228,7 @@ void sbfb_json_roofline(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
     }
     sbfb_jw_close(j, ']');
     sbfb_jw_open(j, "roofline_on_filter", '[', 0);
-    for (int l = 0; l < SBFB_NLAYOUTS; l++)
+    for (int l = 0; l < sbfb_nlayouts(); l++)
         for (int si = 0; si < o->nsizes; si++) {
             if (!(r->roof_at[l][si] > 0))
                 continue;

@@ -29,7 +29,8 @@ static void usage(FILE *out)
 "  --quick              a short run (about a minute): fewer probes, shorter timings,\n"
 "                       the DRAM size capped at 256 MiB\n"
 "  --suite LIST         any of tput,hash,lanes,roofline,libbloom,latency,fpr (default: all)\n"
-"  --layout LIST        any of classic,blocked,split-block,counting (default: all)\n"
+"  --layout LIST        any of the layouts the library names: classic, blocked,\n"
+"                       split-block, counting, ... (default: all)\n"
 "  --isa LIST           any of scalar,simde,avx2,avx512,neon, or auto (the default\n"
 "                       kernels only); default: every ISA available here\n"
 "  --sizes LIST         filter sizes: L1,L2,L3,DRAM (chosen from this machine's caches)\n"
@@ -169,7 +170,7 @@ static void set_defaults(sbfb_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->suites = SBFB_S_ALL;
-    o->layouts = (1u << SBFB_NLAYOUTS) - 1;
+    o->layouts = (1u << sbfb_nlayouts()) - 1;
     o->bits_per_key = 10;
     o->min_time = -1;
     o->reps = 3;

@@ -427,7 +427,7 @@ void sbfb_run_filters(const sbfb_opts *o, sbfb_results *r)
     }
     uint64_t *buf = sbfb_xmalloc(CHUNK * sizeof *buf);
     for (int si = 0; si < o->nsizes; si++) {
-        for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+        for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
             if (!(o->layouts & (1u << layout)))
                 continue;
             fset fs;

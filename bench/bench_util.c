@@ -533,20 +533,27 @@ void sbfb_machine_get(sbfb_machine *m)
 
 /* ----------------------------------------------------------------- names */
 
-static const char *const layout_names[SBFB_NLAYOUTS] = {
-    "classic", "blocked", "split-block", "counting",
-};
+int sbfb_nlayouts(void)
+{
+    static int n = -1;
+    if (n < 0) {
+        n = 0;
+        while (n < SBFB_MAX_LAYOUTS && strcmp(sbf_layout_name(n), "unknown") != 0)
+            n++;
+    }
+    return n;
+}
 
 const char *sbfb_layout_name(int layout)
 {
-    return layout >= 0 && layout < SBFB_NLAYOUTS ? layout_names[layout] : "?";
+    return layout >= 0 && layout < sbfb_nlayouts() ? sbf_layout_name(layout) : "?";
 }
 
 int sbfb_layout_from_name(const char *s)
 {
-    for (int i = 0; i < SBFB_NLAYOUTS; i++)
-        if (strcmp(s, layout_names[i]) == 0)
-            return i;
+    const int l = sbf_layout_from_name(s);
+    if (l >= 0 && l < sbfb_nlayouts())
+        return l;
     if (strcmp(s, "split") == 0)
         return SBF_SPLIT_BLOCK;
     return -1;

@@ -16,7 +16,7 @@ set xlabel 'bits per key (counting: counters per key)'
 set ylabel 'false-positive rate'
 set grid
 set key top right
-set multiplot layout 2,2 title 'False-positive rate: measured (pooled over 8-16 filters, 95% interval across them) against theory'
+set multiplot layout (words(layouts) > 4 ? 3 : 2),2 title 'False-positive rate: measured (pooled over 8-16 filters, 95% interval across them) against theory'
 do for [L in layouts] {
   set title L
   f = dir.'/fpr_'.L.'.dat'

@@ -18,7 +18,7 @@ set grid xtics ytics mytics
 set style data linespoints
 do for [op in 'contains add'] {
   set output dir.'/throughput'.(op eq 'add' ? '_add' : '').'.png'
-  set multiplot layout 2,2 title (op eq 'add' ? \
+  set multiplot layout (words(layouts) > 4 ? 3 : 2),2 title (op eq 'add' ? \
       'Batched add of fresh keys (sbf_add_u64 into a cleared filter), u64 keys; libbloom = single calls' : \
       'Batched contains (sbf_contains_u64), absent u64 keys; roofline = one random line per key; libbloom = single calls')
   do for [L in layouts] {

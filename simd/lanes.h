@@ -15,7 +15,8 @@
  *   LANES_VECTOR_BODY     0: every body block in scalar code (lanes only for
  *                         tails and finalisation), where vector blocks lose
  *   LANES_SCALAR_SHORT    MurmurHash3 of a group whose keys all have one
- *                         length below this stays scalar (0: never)
+ *   LANES_SCALAR_TAIL     length, below SHORT or with fewer than TAIL tail
+ *                         bytes (len & 15), stays scalar (SHORT 0: never)
  *   lv, lm                a vector of LANES uint64_t; a lane mask
  *   lv_set1(x)            x in every lane
  *   lv_load(p) lv_store(p, v)   LANES words at p (any alignment)
@@ -52,7 +53,7 @@
 #include "sbf_internal.h"
 
 #if !defined(LANES) || !defined(LANES_SCALAR_MAX) || !defined(LANES_MIN_GROUP) || \
-    !defined(LANES_VECTOR_BODY) || !defined(LANES_SCALAR_SHORT)
+    !defined(LANES_VECTOR_BODY) || !defined(LANES_SCALAR_SHORT) || !defined(LANES_SCALAR_TAIL)
 #  error "define the lane operations (simd/lanes_<isa>.h) before simd/lanes.h"
 #endif
 #ifndef LANES_SCALAR_SLACK
