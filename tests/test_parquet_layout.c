@@ -5,9 +5,11 @@
  * FPR; the Parquet form (header + bitset) in and out; DuckDB's filters
  * (tests/vectors/duckdb_small.*) rebuilt byte for byte by the library.
  */
+#define _DEFAULT_SOURCE 1 /* mkstemp */
 #include "testutil.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -314,4 +316,40 @@ Test(parquet_layout, by_hash, .description = "sbf_add_xxh64 / sbf_contains_xxh64
     sbf_free(s8);
     sbf_free(a);
     sbf_free(b);
+}
+
+Test(parquet_layout, format_table, .description = "the Parquet form through sbf_encode/decode, detection, save_as/load_as")
+{
+    sbf_filter *f = make_pq(32 * 256), *g;
+    for (uint64_t i = 0; i < 100; i++)
+        cr_assert_geq(sbf_add(f, &i, 8), 0);
+    void *buf;
+    size_t len;
+    cr_assert_eq(sbf_encode(f, SBF_FORMAT_PARQUET, &buf, &len), SBF_OK);
+    cr_assert_eq(len, 16 + 1024); /* numBytes 1024: a two-byte varint */
+    cr_assert_eq(sbf_format_detect(buf, len), SBF_FORMAT_PARQUET);
+    cr_assert_eq(sbf_format_detect(buf, len - 1), SBF_E_FORMAT); /* no longer sized */
+    cr_assert_eq(sbf_decode(&g, buf, len, 0, NULL), SBF_OK);
+    cr_assert_arr_eq(sbf_data(g, NULL), sbf_data(f, NULL), 1024);
+    sbf_free(g);
+    sbf_buffer_free(buf);
+    cr_assert_str_eq(sbf_format_name(SBF_FORMAT_PARQUET), "parquet");
+    char path[] = "/tmp/sbf-pq-XXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(sbf_save_as(f, path, SBF_FORMAT_PARQUET), SBF_OK);
+    int found = 0;
+    cr_assert_eq(sbf_load_as(&g, path, 0, &found), SBF_OK);
+    cr_assert_eq(found, SBF_FORMAT_PARQUET);
+    for (uint64_t i = 0; i < 100; i++)
+        cr_assert_eq(sbf_contains(g, &i, 8), 1);
+    sbf_free(g);
+    unlink(path);
+    /* only parquet-layout filters take the form */
+    sbf_filter *b = tu_make(SBF_BLOCKED, 0, 0, 4096, 4, 0);
+    cr_assert_eq(sbf_encode(b, SBF_FORMAT_PARQUET, &buf, &len), SBF_E_UNSUPPORTED);
+    cr_assert_null(buf);
+    sbf_free(b);
+    sbf_free(f);
 }
