@@ -592,11 +592,13 @@ struct sbf_info {
  * during concurrent adds to an SBF_CONCURRENT filter (relaxed loads). */
 SBF_API int sbf_info(const sbf_filter *f, struct sbf_info *out);
 
-/* sbf_info with flags: 0 is sbf_info; SBF_INFO_SAMPLE reads at most 16384
- * evenly spaced 64-byte lines (1 MiB, so a big mapped file is not read
- * whole) and estimates fill_ratio, saturated, est_cardinality and
- * fpp_estimated from them (exact for filters of 1 MiB or less; within about
- * 1% of the fill for a filter whose keys are spread as hashes spread them).
+/* sbf_info with flags: 0 is sbf_info; SBF_INFO_SAMPLE reads 256 evenly
+ * spaced runs of 4 KiB (1 MiB; on a mapping one page each, asked for
+ * together, so a big mapped file is not read whole: 12 ms against 0.7 s for
+ * a cold 1 GiB file) and estimates fill_ratio, saturated, est_cardinality
+ * and fpp_estimated from them (exact for filters of 1 MiB or less; within
+ * about 1% of the fill for a filter whose keys are spread as hashes spread
+ * them).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags). Thread safe as
  * sbf_info. */
 #define SBF_INFO_SAMPLE 1u
