@@ -23,6 +23,10 @@ FAILED = 0
 ASAN_PRELOAD = None
 
 
+def FAILED_COUNT():
+    return FAILED
+
+
 def check(cond, what):
     global PASSED, FAILED
     if cond:
