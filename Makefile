@@ -82,7 +82,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib cli test fpr-timing bench bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test fpr-timing check-readme bench-peers bench bench-quick bench-compare bench-check bench-baseline \
         test-neon test-san test-tsan install uninstall clean help deps symbols cycles kat check-cxx \
         test-isas fuzz
 
@@ -149,7 +149,23 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) -DSBF_SOURCE_DIR='"$(CURDIR)"' -c $< -o $@
 
-$(TEST_BIN): $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
+# include/simdbloom_inline.h once per vector path it has (tests/inline_ops.c,
+# each with that path's flags); tests/test_inline.c runs the ones this CPU
+# runs against the library.
+INLINE_PATHS := portable
+ifneq ($(filter x86_64%,$(ARCH)),)
+  INLINE_PATHS += avx2 avx512
+endif
+INLINE_FLAGS_portable := -DSBF_INLINE_ISA=1
+INLINE_FLAGS_avx2     := -DSBF_INLINE_ISA=3 -mavx2 -mbmi2
+INLINE_FLAGS_avx512   := -DSBF_INLINE_ISA=4 -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2
+INLINE_OBJ := $(INLINE_PATHS:%=$(BUILD)/obj/tests/inline_ops_%.o)
+$(INLINE_OBJ): $(BUILD)/obj/tests/inline_ops_%.o: tests/inline_ops.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< ($*)")
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(INLINE_FLAGS_$*) -DINLINE_OPS=inline_ops_$* -c $< -o $@
+
+$(TEST_BIN): $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(INLINE_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcriterion $(LIBS) -lpthread
 
@@ -171,12 +187,14 @@ CXX ?= g++
 CXXWARN := -Wall -Wextra -Werror -pedantic
 check-cxx: $(LIB_A)
 	@SBF_DEPS_CXX=1 bash scripts/deps.sh
-	@for std in c++11 c++17; do \
-	  echo "  CXX     tests/cxx_header.cpp (-std=$$std)"; \
-	  $(CXX) -std=$$std $(CXXWARN) -Iinclude $(filter -fsanitize=%,$(CFLAGS)) \
+	@for std in c++11 c++17; do for path in $(INLINE_PATHS); do \
+	  case $$path in portable) fl="$(INLINE_FLAGS_portable)";; avx2) fl="$(INLINE_FLAGS_avx2)";; \
+	    *) fl="$(INLINE_FLAGS_avx512)";; esac; \
+	  echo "  CXX     tests/cxx_header.cpp (-std=$$std, inline $$path)"; \
+	  $(CXX) -std=$$std $(CXXWARN) -Iinclude $$fl $(filter -fsanitize=%,$(CFLAGS)) \
 	    tests/cxx_header.cpp -o $(BUILD)/sbf-cxx-$$std $(LDFLAGS) $(LIB_A) $(LIBS) && \
 	  $(BUILD)/sbf-cxx-$$std || exit 1; \
-	done
+	done; done
 
 ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
@@ -203,6 +221,11 @@ test-isas: deps $(TEST_BIN) $(BUILD)/sbf-isa-avail
 test-san:
 	$(MAKE) BUILD=build/san SAN=1 test
 
+# Every ```c block of README.md compiles as written (whole programs also
+# run): scripts/readme-snippets.sh.
+check-readme: $(LIB_A)
+	BUILD="$(BUILD)" CC="$(CC)" LIBS="$(LIBS)" bash scripts/readme-snippets.sh
+
 # Times and counted work of the formulas and sbf_size (tests/fpr_timing.c;
 # the suite bounds only the work). FPR_TIMING_ARGS: quick | size.
 $(BUILD)/fpr-timing: $(BUILD)/obj/tests/fpr_timing.o $(LIB_A)
@@ -221,7 +244,7 @@ TSAN_BUILD := build/tsan
 test-tsan:
 	$(MAKE) BUILD=$(TSAN_BUILD) SAN=thread lib
 	$(CC) $(CPPFLAGS) -Itests $(BASE) -O1 -g -fsanitize=thread -DSBF_TEST_SHIM \
-	    tests/tsan/runner.c $(TSAN_BUILD)/libsimdbloom.a -o $(TSAN_BUILD)/sbf-tsan-tests \
+	    tests/tsan/runner.c tests/inline_ops.c $(TSAN_BUILD)/libsimdbloom.a -o $(TSAN_BUILD)/sbf-tsan-tests \
 	    -fsanitize=thread $(LIBS) -lpthread
 	TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/sbf-tsan-tests $(TSAN_ARGS)
 
@@ -247,7 +270,7 @@ $(BENCH_BIN): $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) $(LIBS) -lpthread
 
-BENCH_ENV := MAKE="$(MAKE)" BUILD="$(BUILD)"
+BENCH_ENV := MAKE="$(MAKE)" BUILD="$(BUILD)" PUBLISH="$(PUBLISH)"
 
 bench: deps
 	$(BENCH_ENV) bash scripts/bench.sh $(BENCH_ARGS)
@@ -263,6 +286,36 @@ bench-check: deps
 
 bench-baseline: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
+
+# ----------------------------------------------------------- DuckDB oracle
+# tests/duckdb/: DuckDB (npm @duckdb/node-api, its binary inside the package)
+# writes Parquet files with Bloom filters; our filters must be byte-identical
+# and DuckDB's probe must agree with ours. `make duckdb-setup` installs the
+# package into $(BUILD)/duckdb (and nodejs/npm with apt-get when missing).
+DUCKDB_CHECK := $(BUILD)/sbf-duckdb-check
+$(DUCKDB_CHECK): $(BUILD)/obj/tests/duckdb/check.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+duckdb-setup:
+	DUCKDB_DIR=$(BUILD)/duckdb bash tests/duckdb/setup.sh
+
+test-duckdb: $(CLI_BIN) $(DUCKDB_CHECK)
+	DUCKDB_DIR=$(BUILD)/duckdb bash tests/duckdb/run.sh $(BUILD)
+
+.PHONY: duckdb-setup test-duckdb
+
+# simdbloom beside its SIMD peers (Boost.Bloom, RocksDB, fastfilter,
+# libbloom): the driver in ../shared/peers/ when that folder is there; the
+# project itself never copies peer code (bench/README.md, "Peers").
+PEERS_DIR ?= ../shared/peers
+bench-peers:
+	@if [ -f "$(PEERS_DIR)/run.sh" ]; then \
+	  SBF_DEPS_CXX=1 bash scripts/deps.sh && bash "$(PEERS_DIR)/run.sh" $(PEERS_ARGS); \
+	else \
+	  echo "bench-peers: no $(PEERS_DIR)/run.sh: the peer driver lives outside the project (bench/README.md, Peers)" >&2; \
+	  exit 2; \
+	fi
 
 # ------------------------------------------------------------ Redis module
 # build/sbf-redis.so: redis/ over the public header, the library linked in
@@ -320,7 +373,8 @@ install: lib cli
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(CLI_BIN) $(DESTDIR)$(BINDIR)/sbf
-	install -m 644 include/simdbloom.h $(DESTDIR)$(INCDIR)/
+	install -m 644 include/simdbloom.h include/simdbloom_inline.h include/simdbloom_inline_x86.h \
+	    $(DESTDIR)$(INCDIR)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libsimdbloom.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -330,7 +384,8 @@ install: lib cli
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sbf
-	rm -f $(DESTDIR)$(INCDIR)/simdbloom.h $(DESTDIR)$(LIBDIR)/libsimdbloom.a \
+	rm -f $(DESTDIR)$(INCDIR)/simdbloom.h $(DESTDIR)$(INCDIR)/simdbloom_inline.h \
+	      $(DESTDIR)$(INCDIR)/simdbloom_inline_x86.h $(DESTDIR)$(LIBDIR)/libsimdbloom.a \
 	      $(DESTDIR)$(LIBDIR)/libsimdbloom.so* $(DESTDIR)$(LIBDIR)/pkgconfig/simdbloom.pc
 
 # ------------------------------------------------------------------- fuzz

@@ -6,7 +6,10 @@
  *   bench_main.c     options, default sizes, output directory
  *   bench_section.c  the list of sections; runs and outputs them in order
  *   bench_util.c     keys (fixed-seed PRNG), clocks, progress, machine info
- *   bench_tput.c     throughput, batched hash, roofline loop, libbloom peer
+ *   bench_tput.c     throughput, batched hash
+ *   bench_timer.c    timing windows, the machine's disturbance
+ *   bench_roof.c     the memory roofline loop
+ *   bench_libbloom.c libbloom as a peer
  *   bench_lat.c      latency timing (cycle counter)
  *   bench_hist.c     the latency histogram: buckets, percentiles, ASCII bars
  *   bench_fpr.c      false-positive rate against the formulas
@@ -34,7 +37,7 @@
 #  define SBFB_NOINLINE
 #endif
 
-#define SBFB_NLAYOUTS 4
+#define SBFB_MAX_LAYOUTS 16  /* room for the layouts the library names */
 #define SBFB_MAX_ISA 8
 #define SBFB_MAX_SIZES 12
 #define SBFB_MAX_SECTIONS 24
@@ -50,6 +53,7 @@ enum {
     SBFB_S_LAT = 1 << 4,      /* latency histograms */
     SBFB_S_FPR = 1 << 5,      /* false-positive rate table */
     SBFB_S_HOT = 1 << 6,      /* single keys, SBF_CONCURRENT, threads, roofline sweep */
+    SBFB_S_LANES = 1 << 7,    /* hashes of many keys in SIMD lanes (bench_lanes.c) */
     /* a new section takes the next bit here (bench/README.md, "Adding a section") */
 };
 #define SBFB_S_ALL (~0u)
@@ -106,6 +110,8 @@ typedef struct sbfb_tput {
     double ns;             /* per key, best of reps */
     double speedup;        /* scalar ns / this ns (0: n/a) */
     double roof_ratio;     /* this ns / roofline ns (0: n/a) */
+    double spread;         /* (p75 - p25) / p50 of its timed windows */
+    int windows, dropped;  /* timed windows; dropped (lost CPU time) */
 } sbfb_tput;
 
 typedef struct sbfb_hash {
@@ -181,14 +187,26 @@ typedef struct sbfb_metric {
     char unit[32];
 } sbfb_metric;
 
+/* What the machine did during the run (bench_timer.c). */
+typedef struct sbfb_disturb {
+    double load_start[3], load_end[3]; /* /proc/loadavg: 1, 5, 15 minutes */
+    double others_cpu;     /* CPUs' worth of time other processes used, on average */
+    double steal;          /* share of a CPU's time the hypervisor took */
+    uint64_t windows, dropped;  /* timed windows, and those that lost CPU time */
+    long faults;           /* page faults inside timed windows */
+    int measurements;
+    double spread_median, spread_p90;  /* of the measurements' window spreads */
+    int busy, wide;        /* the report's warnings */
+} sbfb_disturb;
+
 typedef struct sbfb_results {
     sbfb_tput *tput; size_t ntput, captput;
     sbfb_hash hash[SBFB_MAX_ISA]; int nhash;
     sbfb_roof roof[SBFB_MAX_SIZES]; int nroof;
     /* the roofline loop run on each filter's own bytes (sbf_data), right
      * after the default kernels' contains: the ratio's denominator */
-    double roof_at[SBFB_NLAYOUTS][SBFB_MAX_SIZES];
-    int roof_at_dist[SBFB_NLAYOUTS][SBFB_MAX_SIZES];   /* its winning distance */
+    double roof_at[SBFB_MAX_LAYOUTS][SBFB_MAX_SIZES];
+    int roof_at_dist[SBFB_MAX_LAYOUTS][SBFB_MAX_SIZES];   /* its winning distance */
     sbfb_peer *peer; size_t npeer, cappeer;
     sbfb_lat *lat; size_t nlat, caplat;
     sbfb_fpr *fpr; size_t nfpr, capfpr;
@@ -196,6 +214,7 @@ typedef struct sbfb_results {
     /* rows of sections with a type of their own (sbfb_ext_add), by
      * position in sbfb_sections */
     struct sbfb_ext { void *rows; size_t n, cap, size; } ext[SBFB_MAX_SECTIONS];
+    sbfb_disturb disturb;  /* the machine meanwhile (sbfb_disturb_*) */
     char skipped[256];     /* bench-check: ISAs not measured here */
     double seconds;        /* wall time of the whole run */
 } sbfb_results;
@@ -266,6 +285,7 @@ typedef struct sbfb_machine {
     char host[128];
     char date[32];          /* ISO 8601, local time */
     char cpu[160];
+    char cpu_id[96];        /* vendor family/model/stepping (x86), else "" */
     int cpus;
     size_t l1d, l2, l3;     /* bytes, 0 when unknown */
     size_t mem_avail;
@@ -275,11 +295,19 @@ typedef struct sbfb_machine {
 } sbfb_machine;
 void sbfb_machine_get(sbfb_machine *m);
 
+/* The layouts: every id the library names (sbf_layout_name), 0..n-1, so a
+ * layout added to the library is measured without a change here. */
+int sbfb_nlayouts(void);
 const char *sbfb_layout_name(int layout);
 int sbfb_layout_from_name(const char *s);
 void sbfb_fmt_bytes(size_t bytes, char *buf, size_t cap);
 
 /* ---------------------------------------------------------------- suites */
+
+#define SBFB_NEG_BASE (UINT64_C(1) << 62)   /* key indices never inserted */
+/* Probe keys per timed pass of a filter of n keys: enough to spread over a
+ * DRAM filter, few enough to keep a pass short. */
+size_t sbfb_probe_count(const sbfb_opts *o, uint64_t n);
 
 /* Bits/k used for a throughput filter of `bytes` at opts->bits_per_key. */
 void sbfb_geometry(int layout, size_t bytes, double bpk, uint64_t *bits,
@@ -311,10 +339,51 @@ double sbfb_roofline_swept(const sbfb_opts *o, const uint64_t *mem, uint64_t lin
                            const uint64_t *keys, size_t n, int *dist);
 /* An operation on keys [off, off + len) of a context's key array. */
 typedef void (*sbfb_op)(void *ctx, size_t off, size_t len);
-/* Times fn over a context of `total` keys: calls of a calibrated length
- * (about min_time / 8 each) cycle through the keys for at least min_time,
- * reps times; returns the best ns per key. */
+
+/* ------------------------------------------------------------- timing */
+/* bench_timer.c (the method: its header comment, and bench/README.md). */
+#define SBFB_MAX_WINDOWS 512
+#define SBFB_PCTL 10           /* the percentile of the kept windows reported */
+/* A run is "busy" (a bold warning in the report) when other processes used
+ * more than SBFB_BUSY_OTHERS CPUs on average, the hypervisor stole more than
+ * SBFB_BUSY_STEAL, more than SBFB_BUSY_DROPPED of the windows lost CPU time,
+ * or the load average at the start exceeded the CPUs; its spread is "wide"
+ * when the median (p90) measurement's windows spread by more than
+ * SBFB_WIDE_MEDIAN (SBFB_WIDE_P90). */
+#define SBFB_BUSY_OTHERS 0.25
+#define SBFB_BUSY_STEAL 0.05
+#define SBFB_BUSY_DROPPED 0.05
+#define SBFB_WIDE_MEDIAN 0.05
+#define SBFB_WIDE_P90 0.15
+
+typedef struct sbfb_job {
+    sbfb_op fn;
+    void *ctx;
+    size_t total;              /* keys the context holds */
+    void (*wrap)(void *ctx);   /* untimed, before each pass over the keys; NULL: none */
+} sbfb_job;
+
+typedef struct sbfb_timing {
+    double ns;                 /* ns per key: SBFB_PCTL-th percentile of the kept windows */
+    double spread;             /* (p75 - p25) / p50 of the kept windows */
+    int windows, dropped;      /* timed; left out (lost CPU time) */
+    long faults;               /* page faults inside the windows */
+    double win[SBFB_MAX_WINDOWS];   /* ns per key of each window, NaN: dropped */
+} sbfb_timing;
+
+/* Times a job in windows of about 1 ms (calls of a calibrated length
+ * cycling through its keys) for reps * min_time, at least 16 windows. */
+void sbfb_time_job(const sbfb_opts *o, const sbfb_job *j, sbfb_timing *t);
+/* n jobs (at most 16) interleaved window by window, for n times as long. */
+void sbfb_time_jobs(const sbfb_opts *o, const sbfb_job *jobs, int n, sbfb_timing *t);
+/* a / b, of two jobs timed interleaved. */
+double sbfb_timing_ratio(const sbfb_timing *a, const sbfb_timing *b);
+/* sbfb_time_job of fn over `total` keys; its ns. */
 double sbfb_time_best(const sbfb_opts *o, sbfb_op fn, void *ctx, size_t total);
+/* The machine around the run: start before the first measurement. */
+void sbfb_disturb_start(sbfb_disturb *d);
+void sbfb_disturb_finish(sbfb_disturb *d, int cpus);
+void sbfb_disturb_print(FILE *out, const sbfb_disturb *d, int md);
 
 /* ------------------------------------------------------------- storage */
 /* bench_store.c. The sbfb_add_* functions append a zeroed row and exit on
@@ -455,6 +524,7 @@ typedef struct sbfb_section {
 #define SBFB_SECTIONS(X)                                                     \
     X(headline)                                                              \
     X(hash)                                                                  \
+    X(lanes)                                                                 \
     X(roofline)                                                              \
     X(tput)                                                                  \
     X(libbloom)                                                              \

@@ -88,7 +88,7 @@ static int check_insn(const sbfb_opts *o, sbfb_results *r)
         g_chk_sink += acc;
     }
 
-    for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+    for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
         const char *ln = sbfb_layout_name(layout);
@@ -203,7 +203,7 @@ static int check_ratios(const sbfb_opts *o, sbfb_results *r)
     const int rounds = o->quick ? 11 : 41;
 
     /* ops: hash; contains (absent keys) per layout; add (blocked) */
-    for (int op = 0; op < 2 + SBFB_NLAYOUTS; op++) {
+    for (int op = 0; op < 2 + sbfb_nlayouts(); op++) {
         const int layout = op >= 2 ? op - 2 : (op == 1 ? SBF_BLOCKED : -1);
         const int what = op == 0 ? 0 : op == 1 ? 2 : 1;
         if (layout >= 0 && !(o->layouts & (1u << layout)))

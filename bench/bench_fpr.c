@@ -240,7 +240,7 @@ void sbfb_run_fpr(const sbfb_opts *o, sbfb_results *r)
 {
     sbf_isa_set(SBF_ISA_AUTO);
     int nl = 0, wsum = 0;
-    for (int l = 0; l < SBFB_NLAYOUTS; l++)
+    for (int l = 0; l < sbfb_nlayouts(); l++)
         nl += (o->layouts >> l) & 1;
     for (int b = o->fpr_lo; b <= o->fpr_hi; b++)
         wsum += weight(b);
@@ -248,7 +248,7 @@ void sbfb_run_fpr(const sbfb_opts *o, sbfb_results *r)
         return;
     const double share = o->fpr_time / (double)(nl * wsum);
     const int nthreads = fpr_threads(o);
-    for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+    for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
         for (int b = o->fpr_lo; b <= o->fpr_hi; b++) {

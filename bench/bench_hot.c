@@ -26,17 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct hot_row {
-    const char *table;     /* "single", "roof", "threads", "conc" */
-    int layout, isa, size_idx;
-    size_t bytes;
-    char what[48];         /* operation */
-    int threads;           /* threads (threads, roof) */
-    int dist;              /* prefetch distance that won (roof) */
-    double ns;             /* ns per key (threads: wall ns / total keys) */
-    double ratio;          /* single: / hash or / contains; roof: / roofline;
-                              conc: concurrent / plain */
-} hot_row;
+#include "bench_hot.h"
 
 static volatile uint64_t g_hot_sink;
 
@@ -169,7 +159,8 @@ SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
     g_hot_sink += s;
 }
 
-/* Best ns per key of reps runs; adds start from a cleared filter. */
+/* Best ns per key of reps runs; adds start from a cleared filter. Kept for
+ * the roofline rows' batched contains (one pass over 4 Mi keys). */
 static double best_ns(const sbfb_opts *o, hot_op op, const loop_ctx *c)
 {
     const int is_add = op == T_ADD1 || op == T_ADDN || op == T_ADD1_STR;
@@ -187,13 +178,128 @@ static double best_ns(const sbfb_opts *o, hot_op op, const loop_ctx *c)
     return best;
 }
 
+/* An operation as a timing job (bench_timer.c): run_op on keys
+ * [off, off + len) of the loop's; adds clear their filter (untimed) before
+ * each pass, so every window adds fresh keys. */
+typedef struct hot_job {
+    hot_op op;
+    loop_ctx c;
+} hot_job;
+
+static void job_fn(void *ctx, size_t off, size_t len)
+{
+    const hot_job *j = ctx;
+    loop_ctx c = j->c;
+    c.keys = c.keys ? c.keys + off : NULL;
+    c.n = len;
+    if (j->c.strs) {
+        /* string keys: a view of the arena from off */
+        static _Thread_local sbfb_strs view;
+        view = *j->c.strs;
+        view.ptr += off;
+        view.len += off;
+        c.strs = &view;
+    }
+    run_op(j->op, &c);
+}
+
+static void job_wrap(void *ctx)
+{
+    sbf_clear(((hot_job *)ctx)->c.f);
+}
+
+static sbfb_job job_of(hot_job *h)
+{
+    const int is_add = h->op == T_ADD1 || h->op == T_ADDN || h->op == T_ADD1_STR;
+    return (sbfb_job){ job_fn, h, h->c.n, is_add ? job_wrap : NULL };
+}
+
+/* Times n operations interleaved, window by window (bench_timer.c). */
+static void time_hot(const sbfb_opts *o, hot_job *h, int n, sbfb_timing *t)
+{
+    sbfb_job jobs[8];
+    for (int i = 0; i < n; i++) {
+        if (h[i].op == T_ADD1 || h[i].op == T_ADDN || h[i].op == T_ADD1_STR)
+            sbf_clear(h[i].c.f); /* pages written before any timing */
+        jobs[i] = job_of(&h[i]);
+    }
+    sbfb_time_jobs(o, jobs, n, t);
+}
+
 /* ---------------------------------------------------------------- single */
+
+/* One ISA on the L2 filter: the hash, single and batched calls interleaved;
+ * each add on a filter of its own, cleared before each pass; contains on a
+ * filter filled to the design load. */
+static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa, int si,
+                       const uint64_t *keys, const uint64_t *neg, uint64_t n, uint8_t *out)
+{
+    const size_t bytes = o->sizes[si].bytes;
+    sbf_filter *fq = make(isa, layout, bytes, 0, NULL), *f1 = make(isa, layout, bytes, 0, NULL);
+    sbf_filter *fn = make(isa, layout, bytes, 0, NULL);
+    if (fq && f1 && fn) {
+        run_op(T_ADDN, &(loop_ctx){ fq, keys, NULL, n, out });
+        hot_job h[5] = {
+            { T_HASH, { fq, neg, NULL, n, out } },  { T_CONT1, { fq, neg, NULL, n, out } },
+            { T_ADD1, { f1, keys, NULL, n, out } }, { T_CONTN, { fq, neg, NULL, n, out } },
+            { T_ADDN, { fn, keys, NULL, n, out } },
+        };
+        sbfb_timing *t = sbfb_xmalloc(5 * sizeof *t);
+        time_hot(o, h, 5, t);
+        put(r, layout, isa, si, bytes, "hash (u64)", t[0].ns, 1);
+        put(r, layout, isa, si, bytes, "contains single (absent)", t[1].ns,
+            sbfb_timing_ratio(&t[1], &t[0]));
+        put(r, layout, isa, si, bytes, "add single (fresh)", t[2].ns,
+            sbfb_timing_ratio(&t[2], &t[1]));
+        put(r, layout, isa, si, bytes, "contains batch (absent)", t[3].ns,
+            sbfb_timing_ratio(&t[3], &t[0]));
+        put(r, layout, isa, si, bytes, "add batch (fresh)", t[4].ns,
+            sbfb_timing_ratio(&t[4], &t[3]));
+        free(t);
+    }
+    sbf_free(fq);
+    sbf_free(f1);
+    sbf_free(fn);
+}
+
+/* String keys, default kernels: the hash, a fresh add, a present lookup. */
+static void single_str(const sbfb_opts *o, sbfb_results *r, int layout, int si, uint64_t n,
+                       uint8_t *out)
+{
+    const size_t bytes = o->sizes[si].bytes;
+    sbfb_strs s;
+    const size_t ns = n < 65536 ? n : 65536;
+    if (sbfb_strs_make(&s, o->seed, 0, ns) != 0)
+        return;
+    sbf_filter *fq = make(SBF_ISA_AUTO, layout, bytes, 0, NULL);
+    sbf_filter *fa = make(SBF_ISA_AUTO, layout, bytes, 0, NULL);
+    if (fq && fa) {
+        run_op(T_ADD1_STR, &(loop_ctx){ fq, NULL, &s, ns, out });
+        hot_job h[3] = {
+            { T_HASH_STR, { fq, NULL, &s, ns, out } },
+            { T_CONT1_STR, { fq, NULL, &s, ns, out } },
+            { T_ADD1_STR, { fa, NULL, &s, ns, out } },
+        };
+        sbfb_timing *t = sbfb_xmalloc(3 * sizeof *t);
+        time_hot(o, h, 3, t);
+        const int isa = sbf_isa_active();
+        put(r, layout, isa, si, bytes, "hash (str 8..64 B)", t[0].ns, 1);
+        put(r, layout, isa, si, bytes, "contains single (str, present)", t[1].ns,
+            sbfb_timing_ratio(&t[1], &t[0]));
+        put(r, layout, isa, si, bytes, "add single (str, fresh)", t[2].ns,
+            sbfb_timing_ratio(&t[2], &t[1]));
+        free(t);
+    }
+    sbf_free(fq);
+    sbf_free(fa);
+    sbfb_strs_free(&s);
+}
 
 static void run_single(const sbfb_opts *o, sbfb_results *r)
 {
     const int si = size_l2(o);
     const size_t bytes = o->sizes[si].bytes;
-    for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+    for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
         uint64_t n = 0;
@@ -204,48 +310,16 @@ static void run_single(const sbfb_opts *o, sbfb_results *r)
         if (n > (1u << 20))
             n = 1u << 20;
         uint64_t *keys = sbfb_xmalloc(n * 8), *neg = sbfb_xmalloc(n * 8);
-        uint8_t *out = sbfb_xmalloc(4096);
+        uint8_t *out = sbfb_xmalloc(n);
+        memset(out, 0, n);
         sbfb_keys(o->seed, 0, n, keys);
         sbfb_keys(o->seed, UINT64_C(1) << 62, n, neg);
         for (int ii = 0; ii < o->nisa; ii++) {
-            const int isa = o->isas[ii];
-            sbfb_progress("hot single %s %s", sbfb_layout_name(layout), sbf_isa_name(isa));
-            sbf_filter *f = make(isa, layout, bytes, 0, NULL);
-            if (f == NULL)
-                continue;
-            loop_ctx a = { f, keys, NULL, n, out }, q = { f, neg, NULL, n, out };
-            const double hash = best_ns(o, T_HASH, &q);
-            const double add1 = best_ns(o, T_ADD1, &a);
-            const double addn = best_ns(o, T_ADDN, &a);
-            run_op(T_ADDN, &a); /* filled to the design load for the queries */
-            const double cont1 = best_ns(o, T_CONT1, &q);
-            const double contn = best_ns(o, T_CONTN, &q);
-            put(r, layout, isa, si, bytes, "hash (u64)", hash, 1);
-            put(r, layout, isa, si, bytes, "contains single (absent)", cont1, cont1 / hash);
-            put(r, layout, isa, si, bytes, "add single", add1, add1 / cont1);
-            put(r, layout, isa, si, bytes, "contains batch (absent)", contn, contn / hash);
-            put(r, layout, isa, si, bytes, "add batch", addn, addn / contn);
-            sbf_free(f);
+            sbfb_progress("hot single %s %s", sbfb_layout_name(layout),
+                          sbf_isa_name(o->isas[ii]));
+            single_isa(o, r, layout, o->isas[ii], si, keys, neg, n, out);
         }
-        /* String keys, default kernels. */
-        sbfb_strs s;
-        const size_t ns = n < 65536 ? n : 65536;
-        if (sbfb_strs_make(&s, o->seed, 0, ns) == 0) {
-            sbf_filter *f = make(SBF_ISA_AUTO, layout, bytes, 0, NULL);
-            if (f != NULL) {
-                loop_ctx c = { f, NULL, &s, ns, out };
-                const double hash = best_ns(o, T_HASH_STR, &c);
-                const double add1 = best_ns(o, T_ADD1_STR, &c);
-                const double cont1 = best_ns(o, T_CONT1_STR, &c);
-                const int isa = sbf_isa_active();
-                put(r, layout, isa, si, bytes, "hash (str 8..64 B)", hash, 1);
-                put(r, layout, isa, si, bytes, "contains single (str, present)", cont1,
-                    cont1 / hash);
-                put(r, layout, isa, si, bytes, "add single (str)", add1, add1 / cont1);
-                sbf_free(f);
-            }
-            sbfb_strs_free(&s);
-        }
+        single_str(o, r, layout, si, n, out);
         free(keys);
         free(neg);
         free(out);
@@ -455,7 +529,7 @@ static void run_scaling(const sbfb_opts *o, sbfb_results *r)
 static void conc_at(const sbfb_opts *o, sbfb_results *r, int si, int sz)
 {
     const size_t bytes = o->sizes[si].bytes;
-    for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+    for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
         if (sz == 1 && layout != SBF_BLOCKED && layout != SBF_SPLIT_BLOCK)
@@ -473,7 +547,8 @@ static void conc_at(const sbfb_opts *o, sbfb_results *r, int si, int sz)
         if (n > (1u << 20))
             n = 1u << 20;
         uint64_t *keys = sbfb_xmalloc(n * 8), *neg = sbfb_xmalloc(n * 8);
-        uint8_t *out = sbfb_xmalloc(4096);
+        uint8_t *out = sbfb_xmalloc(n);
+        memset(out, 0, n);
         sbfb_keys(o->seed, 0, n, keys);
         sbfb_keys(o->seed, UINT64_C(1) << 62, n, neg);
         static const hot_op ops[4] = { T_ADDN, T_ADD1, T_CONTN, T_CONT1 };
@@ -484,16 +559,18 @@ static void conc_at(const sbfb_opts *o, sbfb_results *r, int si, int sz)
             if (sz == 1 && (ops[i] == T_ADD1 || ops[i] == T_CONT1))
                 continue;
             const int query = ops[i] == T_CONTN || ops[i] == T_CONT1;
-            loop_ctx lp = { p, query ? neg : keys, NULL, n, out };
-            loop_ctx lc = { c, query ? neg : keys, NULL, n, out };
+            hot_job hj[2] = { { ops[i], { p, query ? neg : keys, NULL, n, out } },
+                              { ops[i], { c, query ? neg : keys, NULL, n, out } } };
             if (query) {
                 run_op(T_ADDN, &(loop_ctx){ p, keys, NULL, n, out });
                 run_op(T_ADDN, &(loop_ctx){ c, keys, NULL, n, out });
             }
-            const double tp = best_ns(o, ops[i], &lp), tc = best_ns(o, ops[i], &lc);
+            sbfb_timing *t = sbfb_xmalloc(2 * sizeof *t);
+            time_hot(o, hj, 2, t);
             hot_row *h = row(r, "conc", layout, sbf_isa_active(), si, bytes, what[i]);
-            h->ns = tc;
-            h->ratio = tc / tp;
+            h->ns = t[1].ns;
+            h->ratio = sbfb_timing_ratio(&t[1], &t[0]);
+            free(t);
         }
         free(keys);
         free(neg);
@@ -518,7 +595,7 @@ static int part(const char *name)
     return e == NULL || *e == '\0' || strstr(e, name) != NULL;
 }
 
-static void hot_run(const sbfb_opts *o, sbfb_results *r)
+void sbfb_hot_run(const sbfb_opts *o, sbfb_results *r)
 {
     if (part("single"))
         run_single(o, r);
@@ -530,111 +607,3 @@ static void hot_run(const sbfb_opts *o, sbfb_results *r)
         run_scaling(o, r);
 }
 
-/* ---------------------------------------------------------------- output */
-
-static void print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
-{
-    size_t n;
-    const hot_row *rows = sbfb_ext_rows(r, &sbfb_sec_hot, &n);
-    if (n == 0)
-        return;
-    static const char *const tables[4] = { "single", "conc", "roof", "threads" };
-    static const char *const titles[4] = {
-        "Single keys beside batches and the hash alone (ratio: contains / hash, add / contains)",
-        "SBF_CONCURRENT with one thread (ratio: concurrent / plain, same kernels)",
-        "Memory roofline: best prefetch distance of a sliding-window sweep on the filter's bytes (ratio: / roofline)",
-        "Thread scaling, blocked layout (aggregate)",
-    };
-    for (int t = 0; t < 4; t++) {
-        sbfb_tbl *tb = sbfb_tbl_new(8);
-        int nr = 0;
-        const char *h[8] = { "layout", "isa", "size", "operation", "threads", "ns/key",
-                             "Mkeys/s", "ratio" };
-        if (t == 2)
-            h[4] = "distance";
-        for (int c = 0; c < 8; c++)
-            sbfb_tbl_set(tb, 0, c, "%s", h[c]);
-        for (int c = 4; c < 8; c++)
-            tb->right[c] = 1;
-        for (size_t i = 0; i < n && nr + 1 < SBFB_TBL_ROWS; i++) {
-            const hot_row *x = &rows[i];
-            if (strcmp(x->table, tables[t]) != 0)
-                continue;
-            char ns[32];
-            nr++;
-            sbfb_fmt_ns(ns, sizeof ns, x->ns);
-            sbfb_tbl_set(tb, nr, 0, "%s", sbfb_layout_name(x->layout));
-            sbfb_tbl_set(tb, nr, 1, "%s", sbf_isa_name(x->isa));
-            sbfb_tbl_set(tb, nr, 2, "%s", o->sizes[x->size_idx].label);
-            sbfb_tbl_set(tb, nr, 3, "%s", x->what);
-            if (t == 2)
-                sbfb_tbl_set(tb, nr, 4, "%d", x->dist);
-            else
-                sbfb_tbl_set(tb, nr, 4, "%d", x->threads);
-            sbfb_tbl_set(tb, nr, 5, "%s", ns);
-            sbfb_tbl_set(tb, nr, 6, "%.1f", 1e3 / x->ns);
-            if (x->ratio > 0)
-                sbfb_tbl_set(tb, nr, 7, "%.2fx", x->ratio);
-            else
-                sbfb_tbl_set(tb, nr, 7, "-");
-        }
-        tb->nrow = nr + 1;
-        if (nr > 0) {
-            fprintf(out, md ? "\n#### %s\n\n" : "\n%s:\n\n", titles[t]);
-            sbfb_tbl_print(tb, out, md);
-        }
-        free(tb);
-    }
-}
-
-static void hot_text(FILE *out, const sbfb_opts *o, const sbfb_results *r)
-{
-    print_tables(out, o, r, 0);
-}
-
-static void hot_md(FILE *out, const sbfb_opts *o, const sbfb_results *r)
-{
-    size_t n;
-    (void)sbfb_ext_rows(r, &sbfb_sec_hot, &n);
-    if (n == 0)
-        return;
-    fprintf(out, "\n### The hot path: single keys, SBF_CONCURRENT, threads, roofline sweep\n\n"
-                 "Single-key rows call `sbf_add`/`sbf_contains` on 8-byte keys (one indirect "
-                 "call into the filter's kernel); adds run from a cleared filter to the design "
-                 "load. The roofline is the best of prefetch distances 8..128 keys (sliding "
-                 "window, one random 64-byte line per key) on the filter's own bytes. Thread "
-                 "rows: wall time from the first thread's start to the last one's end over "
-                 "all keys; queries share one read-only filter.\n");
-    print_tables(out, o, r, 1);
-}
-
-static void hot_json(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
-{
-    size_t n;
-    const hot_row *rows = sbfb_ext_rows(r, &sbfb_sec_hot, &n);
-    if (n == 0)
-        return;
-    sbfb_jw_open(j, "hot", '[', 0);
-    for (size_t i = 0; i < n; i++) {
-        const hot_row *x = &rows[i];
-        sbfb_jw_open(j, NULL, '{', 1);
-        sbfb_jw_str(j, "table", x->table);
-        sbfb_jw_str(j, "layout", sbfb_layout_name(x->layout));
-        sbfb_jw_str(j, "isa", sbf_isa_name(x->isa));
-        sbfb_jw_str(j, "size", o->sizes[x->size_idx].label);
-        sbfb_jw_u64(j, "bytes", x->bytes);
-        sbfb_jw_str(j, "op", x->what);
-        sbfb_jw_int(j, "threads", x->threads);
-        sbfb_jw_int(j, "distance", x->dist);
-        sbfb_jw_num(j, "ns_per_key", x->ns);
-        sbfb_jw_num(j, "mkeys_per_s", 1e3 / x->ns);
-        sbfb_jw_num(j, "ratio", x->ratio > 0 ? x->ratio : NAN);
-        sbfb_jw_close(j, '}');
-    }
-    sbfb_jw_close(j, ']');
-}
-
-const sbfb_section sbfb_sec_hot = {
-    .name = "hot", .suite = SBFB_S_HOT, .run = hot_run,
-    .text = hot_text, .markdown = hot_md, .json = hot_json,
-};

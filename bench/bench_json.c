@@ -107,6 +107,7 @@ static void json_meta(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r, con
     sbfb_jw_str(j, "host", m->host);
     sbfb_jw_str(j, "date", m->date);
     sbfb_jw_str(j, "cpu", m->cpu);
+    sbfb_jw_str(j, "cpu_id", m->cpu_id);
     sbfb_jw_int(j, "cpus", m->cpus);
     sbfb_jw_u64(j, "l1d_bytes", m->l1d);
     sbfb_jw_u64(j, "l2_bytes", m->l2);
@@ -151,6 +152,27 @@ static void json_meta(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r, con
     sbfb_jw_num(j, "min_time_s", o->min_time);
     sbfb_jw_int(j, "reps", o->reps);
     sbfb_jw_num(j, "seconds", r->seconds);
+    const sbfb_disturb *d = &r->disturb;
+    sbfb_jw_open(j, "machine_state", '{', 0);
+    sbfb_jw_open(j, "load_avg_start", '[', 1);
+    for (int i = 0; i < 3; i++)
+        sbfb_jw_num(j, NULL, d->load_start[i]);
+    sbfb_jw_close(j, ']');
+    sbfb_jw_open(j, "load_avg_end", '[', 1);
+    for (int i = 0; i < 3; i++)
+        sbfb_jw_num(j, NULL, d->load_end[i]);
+    sbfb_jw_close(j, ']');
+    sbfb_jw_num(j, "others_cpu", d->others_cpu);
+    sbfb_jw_num(j, "steal", d->steal);
+    sbfb_jw_u64(j, "windows", d->windows);
+    sbfb_jw_u64(j, "windows_dropped", d->dropped);
+    sbfb_jw_int(j, "faults_in_windows", d->faults);
+    sbfb_jw_int(j, "measurements", d->measurements);
+    sbfb_jw_num(j, "spread_median", d->spread_median);
+    sbfb_jw_num(j, "spread_p90", d->spread_p90);
+    sbfb_jw_bool(j, "busy", d->busy);
+    sbfb_jw_bool(j, "wide_spread", d->wide);
+    sbfb_jw_close(j, '}');
     sbfb_jw_open(j, "sizes", '[', 0);
     for (int i = 0; i < o->nsizes; i++) {
         sbfb_jw_open(j, NULL, '{', 1);
@@ -206,7 +228,7 @@ void sbfb_json_roofline(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
     }
     sbfb_jw_close(j, ']');
     sbfb_jw_open(j, "roofline_on_filter", '[', 0);
-    for (int l = 0; l < SBFB_NLAYOUTS; l++)
+    for (int l = 0; l < sbfb_nlayouts(); l++)
         for (int si = 0; si < o->nsizes; si++) {
             if (!(r->roof_at[l][si] > 0))
                 continue;
@@ -243,6 +265,9 @@ void sbfb_json_tput(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
         sbfb_jw_num(j, "mkeys_per_s", 1e3 / t->ns);
         sbfb_jw_num(j, "speedup_vs_scalar", t->speedup > 0 ? t->speedup : NAN);
         sbfb_jw_num(j, "roofline_ratio", t->roof_ratio > 0 ? t->roof_ratio : NAN);
+        sbfb_jw_num(j, "spread", t->spread);
+        sbfb_jw_int(j, "windows", t->windows);
+        sbfb_jw_int(j, "dropped", t->dropped);
         sbfb_jw_close(j, '}');
     }
     sbfb_jw_close(j, ']');

@@ -28,16 +28,18 @@ static void usage(FILE *out)
 "\n"
 "  --quick              a short run (about a minute): fewer probes, shorter timings,\n"
 "                       the DRAM size capped at 256 MiB\n"
-"  --suite LIST         any of tput,hash,roofline,libbloom,latency,fpr (default: all)\n"
-"  --layout LIST        any of classic,blocked,split-block,counting (default: all)\n"
+"  --suite LIST         any of tput,hash,lanes,roofline,libbloom,latency,fpr (default: all)\n"
+"  --layout LIST        any of the layouts the library names: classic, blocked,\n"
+"                       split-block, counting, ... (default: all)\n"
 "  --isa LIST           any of scalar,simde,avx2,avx512,neon, or auto (the default\n"
 "                       kernels only); default: every ISA available here\n"
 "  --sizes LIST         filter sizes: L1,L2,L3,DRAM (chosen from this machine's caches)\n"
 "                       or bytes with K/M/G, e.g. 32K,512K,32M,1G\n"
 "  --bits-per-key X     load of the throughput filters (default 10; counting:\n"
 "                       counters per key)\n"
-"  --min-time S         seconds per timed repetition (default 0.05, quick 0.02)\n"
-"  --reps N             repetitions per measurement, best kept (default 3)\n"
+"  --min-time S         a throughput row is timed for reps x S seconds in windows\n"
+"                       of about 1 ms (default 0.05, quick 0.02)\n"
+"  --reps N             see --min-time (default 3, quick 2)\n"
 "  --fpr-bits A-B       bits per key for the FPR table (default 4-24)\n"
 "  --fpr-n N            keys per FPR filter (default 1000000)\n"
 "  --fpr-time S         seconds for FPR probes beyond each row's minimum of 10^4\n"
@@ -168,7 +170,7 @@ static void set_defaults(sbfb_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->suites = SBFB_S_ALL;
-    o->layouts = (1u << SBFB_NLAYOUTS) - 1;
+    o->layouts = (1u << sbfb_nlayouts()) - 1;
     o->bits_per_key = 10;
     o->min_time = -1;
     o->reps = 3;
@@ -432,10 +434,12 @@ int main(int argc, char **argv)
     sbfb_results r;
     memset(&r, 0, sizeof r);
     const double t0 = sbfb_now();
+    sbfb_disturb_start(&r.disturb);
     sbfb_progress_init(o.progress, 0);
     const int rc = o.check ? sbfb_run_check(&o, &r) : (sbfb_run_sections(&o, &r), 0);
     sbfb_progress_done();
     r.seconds = sbfb_now() - t0;
+    sbfb_disturb_finish(&r.disturb, m.cpus);
     if (rc != 0)
         return rc;
     if (!c.quiet && !o.check)

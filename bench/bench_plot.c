@@ -40,12 +40,12 @@ static void tput_file(const char *dir, const sbfb_opts *o, const sbfb_results *r
         fprintf(f, "%zu", o->sizes[si].bytes);
         for (int i = 0; i < o->nisa; i++) {
             const sbfb_tput *x =
-                add ? sbfb_find_tput(r, layout, o->isas[i], si, "add", "batch", "u64", "")
+                add ? sbfb_find_tput(r, layout, o->isas[i], si, "add", "batch", "u64", "fresh")
                     : sbfb_find_tput(r, layout, o->isas[i], si, "contains", "batch", "u64",
                                      "negative");
             fprintf(f, " %.6g", x ? x->ns : NAN);
         }
-        const sbfb_peer *p = add ? sbfb_find_peer(r, si, "add", "u64", "")
+        const sbfb_peer *p = add ? sbfb_find_peer(r, si, "add", "u64", "fresh")
                                  : sbfb_find_peer(r, si, "contains", "u64", "negative");
         const double roof = sbfb_roof_ns(r, si);
         fprintf(f, " %.6g %.6g\n", add ? NAN : roof > 0 ? roof : NAN, p ? p->ns : NAN);
@@ -58,7 +58,7 @@ int sbfb_plot_tput(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_r
     fprintf(vars, "have_tput = %d\n", r->ntput > 0);
     if (r->ntput == 0)
         return 0;
-    for (int l = 0; l < SBFB_NLAYOUTS; l++) {
+    for (int l = 0; l < sbfb_nlayouts(); l++) {
         if (!(o->layouts & (1u << l)))
             continue;
         tput_file(dir, o, r, l, 0);
@@ -72,7 +72,7 @@ int sbfb_plot_fpr(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_re
 {
     (void)o;
     fprintf(vars, "have_fpr = %d\n", r->nfpr > 0);
-    for (int l = 0; l < SBFB_NLAYOUTS && r->nfpr; l++) {
+    for (int l = 0; l < sbfb_nlayouts() && r->nfpr; l++) {
         char name[64];
         snprintf(name, sizeof name, "fpr_%s.dat", sbfb_layout_name(l));
         FILE *f = NULL;
@@ -196,7 +196,7 @@ void sbfb_write_plot_data(const char *dir, const sbfb_opts *o, const sbfb_result
             sbf_isa_name(sbfb_default_isa_of(r)));
     fprintf(v, "layouts = \"");
     int first = 1;
-    for (int l = 0; l < SBFB_NLAYOUTS; l++)
+    for (int l = 0; l < sbfb_nlayouts(); l++)
         if (o->layouts & (1u << l)) {
             fprintf(v, "%s%s", first ? "" : " ", sbfb_layout_name(l));
             first = 0;

@@ -83,8 +83,16 @@ void sbfb_md_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
     if (!r->ntput)
         return;
-    fprintf(f, "\n## Throughput\n\nns per key, the best of %d repetitions of at least "
-               "%.2f s. Each ISA's filter is a copy of one filled filter (sbf_union), so "
+    fprintf(f, "\n## Throughput\n\nns per key: the 10th percentile of short timed windows (about "
+               "1 ms each, at least 16, %.2f s per row in all). Each window is timed by the "
+               "wall clock and by the thread's CPU clock; a window whose wall time exceeds "
+               "its CPU time by more than 2%% lost a time slice (preempted, or its vCPU "
+               "stolen) and is left out, so a busy machine costs windows, not accuracy "
+               "(bench.json: `windows`, `dropped`, `spread` = (p75 - p25) / p50 of the kept "
+               "windows). Every page a timed window touches was written before timing. "
+               "\"add fresh\": keys never added, into a filter cleared (untimed) whenever a "
+               "pass reaches the design load; \"add present\": re-adds of keys the filter "
+               "holds (`sbf_add` answers without storing). Each ISA's filter is a copy of one filled filter (sbf_union), so "
                "all probe identical bits. \"positive\": keys that were inserted; "
                "\"negative\": keys that were not. String keys are 8..64 random bytes, "
                "hashed by the scalar MurmurHash3 on every ISA, so they are measured with "
@@ -92,7 +100,7 @@ void sbfb_md_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "contains divided by the roofline loop run on that filter's own memory "
                "(`sbf_data`) with the same absent keys, right after it (so both see the "
                "same pages and the same machine); the other ISAs' ratios use the same "
-               "denominator.\n", o->reps, o->min_time);
+               "denominator.\n", o->reps * o->min_time);
     sbfb_table_tput(f, o, r, 1);
 }
 
@@ -258,6 +266,7 @@ void sbfb_print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r,
     sbfb_derive(rw);
     fprintf(out, "simdbloom benchmark\n");
     sbfb_print_header(out, o, m, 0);
+    sbfb_disturb_print(out, &r->disturb, 0);
     for (int i = 0; sbfb_sections[i]; i++)
         if (sbfb_sections[i]->text)
             sbfb_sections[i]->text(out, o, r);
@@ -278,6 +287,7 @@ int sbfb_write_report(const char *dir, const sbfb_opts *o, const sbfb_results *r
                "Raw numbers: [bench.json](bench.json) (schema in bench/README.md).\n\n");
     sbfb_print_header(f, o, m, 1);
     fprintf(f, "- wall time of the run: %.0f s\n", r->seconds);
+    sbfb_disturb_print(f, &r->disturb, 1);
     for (int i = 0; sbfb_sections[i]; i++)
         if (sbfb_sections[i]->markdown)
             sbfb_sections[i]->markdown(f, o, r);

@@ -92,9 +92,12 @@ static const char *op_label(const char *op, const char *mode, const char *lookup
     return buf;
 }
 
-static const char *const variants[6][3] = {
-    { "add", "batch", "" },
-    { "add", "single", "" },
+#define NVARIANTS 8
+static const char *const variants[NVARIANTS][3] = {
+    { "add", "batch", "fresh" },
+    { "add", "batch", "present" },
+    { "add", "single", "fresh" },
+    { "add", "single", "present" },
     { "contains", "batch", "positive" },
     { "contains", "batch", "negative" },
     { "contains", "single", "positive" },
@@ -161,7 +164,7 @@ static void tput_layout(FILE *out, const sbfb_opts *o, const sbfb_results *r, in
     int row = 1;
     for (int si = 0; si < o->nsizes; si++)
         for (int kk = 0; kk < 2; kk++)
-            for (int v = 0; v < 6; v++)
+            for (int v = 0; v < NVARIANTS; v++)
                 row += tput_row(t, row, o, r, layout, def, si, kk ? "str" : "u64", v);
     sbfb_tbl_print(t, out, md);
     free(t);
@@ -170,7 +173,7 @@ static void tput_layout(FILE *out, const sbfb_opts *o, const sbfb_results *r, in
 void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
 {
     const int def = sbfb_default_isa_of(r);
-    for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+    for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         int any = 0;
         uint32_t k = 0;
         for (size_t i = 0; i < r->ntput; i++)
@@ -188,11 +191,11 @@ void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
 void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
 {
     const int def = sbfb_default_isa_of(r);
-    sbfb_tbl *t = sbfb_tbl_new(3 + 2 * SBFB_NLAYOUTS);
+    sbfb_tbl *t = sbfb_tbl_new(3 + 2 * sbfb_nlayouts());
     int c = 0;
     sbfb_tbl_set(t, 0, c++, "size");
     sbfb_tbl_set(t, 0, c++, "bytes");
-    for (int l = 0; l < SBFB_NLAYOUTS; l++) {
+    for (int l = 0; l < sbfb_nlayouts(); l++) {
         if (!(o->layouts & (1u << l)))
             continue;
         t->right[c] = 1;
@@ -209,7 +212,7 @@ void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, i
         sbfb_tbl_set(t, row, c++, "%s", o->sizes[si].label);
         sbfb_fmt_bytes(o->sizes[si].bytes, b, sizeof b);
         sbfb_tbl_set(t, row, c++, "%s", b);
-        for (int l = 0; l < SBFB_NLAYOUTS; l++) {
+        for (int l = 0; l < sbfb_nlayouts(); l++) {
             if (!(o->layouts & (1u << l)))
                 continue;
             const sbfb_tput *x =

@@ -1,8 +1,9 @@
 /*
  * Throughput: add and contains, single-key and batched, u64 and string keys,
- * per layout, ISA and filter size; the batched hash alone; the memory
- * roofline loop; libbloom as a peer. Latency histograms are taken here too,
- * on the same filled filters (bench_lat.c does the timing).
+ * per layout, ISA and filter size; the batched hash alone. Latency
+ * histograms are taken here too, on the same filled filters (bench_lat.c
+ * does the timing). The roofline is bench_roof.c, libbloom
+ * bench_libbloom.c, the timing windows bench_timer.c.
  *
  * Every (layout, size) gets one "master" filter filled to the design load
  * (opts.bits_per_key) with the default kernels. Each ISA then gets a fresh
@@ -17,47 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(SBF_HAVE_LIBBLOOM)
-#  include <bloom.h>
-#endif
-
 #define CHUNK ((size_t)1 << 16)
-#define NEG_BASE (UINT64_C(1) << 62)   /* key indices never inserted */
-
-/* ---------------------------------------------------------------- timing */
-
-double sbfb_time_best(const sbfb_opts *o, sbfb_op fn, void *ctx, size_t total)
-{
-    /* Calibrate the call length; these calls also warm caches, predictors
-     * and page tables. */
-    size_t len = total < 1024 ? total : 1024;
-    for (;;) {
-        const double t0 = sbfb_now();
-        fn(ctx, 0, len);
-        const double dt = sbfb_now() - t0;
-        if (dt >= o->min_time / 8 || len >= total)
-            break;
-        len = total / 4 < len ? total : len * 4;
-    }
-    double best = INFINITY;
-    size_t off = len < total ? len : 0;
-    for (int rep = 0; rep < o->reps; rep++) {
-        const double t0 = sbfb_now();
-        double t, keys = 0;
-        do {
-            if (off + len > total)
-                off = 0;
-            fn(ctx, off, len);
-            off += len;
-            keys += (double)len;
-            t = sbfb_now() - t0;
-        } while (t < o->min_time);
-        const double ns = t * 1e9 / keys;
-        if (ns < best)
-            best = ns;
-    }
-    return best;
-}
 
 /* A sink the optimiser cannot remove. */
 static volatile uint64_t g_sink;
@@ -233,8 +194,8 @@ typedef struct fset {
     sbf_filter *master;
 } fset;
 
-static void record(sbfb_results *r, const fset *fs, int isa, const char *op, const char *mode,
-                   const char *keys, const char *lookup, double ns)
+static sbfb_tput *record(sbfb_results *r, const fset *fs, int isa, const char *op,
+                         const char *mode, const char *keys, const char *lookup, double ns)
 {
     sbfb_tput *t = sbfb_add_tput(r);
     t->layout = fs->layout;
@@ -249,27 +210,28 @@ static void record(sbfb_results *r, const fset *fs, int isa, const char *op, con
     t->keys = keys;
     t->lookup = lookup;
     t->ns = ns;
+    return t;
 }
 
-typedef struct roofctx {
-    const uint64_t *mem;
-    uint64_t lines;
-    const uint64_t *keys;
-    size_t n;
-    size_t dist;            /* prefetch distance, keys */
-} roofctx;
-
-static void op_roof(void *c, size_t off, size_t len)
+/* Times a job (bench_timer.c) and records it as a row with its spread. */
+static void measure(const sbfb_opts *o, sbfb_results *r, const fset *fs, int isa,
+                    const char *op, const char *mode, const char *keys, const char *lookup,
+                    const sbfb_job *j)
 {
-    roofctx *x = c;
-    g_sink += sbfb_roofline_loop(x->mem, x->lines, x->keys + off, len, x->dist);
+    sbfb_timing *t = sbfb_xmalloc(sizeof *t);
+    sbfb_time_job(o, j, t);
+    sbfb_tput *row = record(r, fs, isa, op, mode, keys, lookup, t->ns);
+    row->spread = t->spread;
+    row->windows = t->windows;
+    row->dropped = t->dropped;
+    free(t);
 }
 
 /* ---------------------------------------------------------------- driver */
 
 /* Keys per timed pass: enough to spread over a DRAM filter, few enough to
  * keep a pass short. */
-static size_t probe_count(const sbfb_opts *o, uint64_t n)
+size_t sbfb_probe_count(const sbfb_opts *o, uint64_t n)
 {
     const size_t cap = o->quick ? (size_t)1 << 20 : (size_t)1 << 22;
     size_t p = n < cap ? (size_t)n : cap;
@@ -304,7 +266,7 @@ static int fset_make(const sbfb_opts *o, fset *fs, int si, int layout, uint64_t 
     fs->bytes = o->sizes[si].bytes;
     fs->slabel = o->sizes[si].label;
     sbfb_geometry(layout, fs->bytes, o->bits_per_key, &fs->bits, &fs->n, &fs->k);
-    fs->P = probe_count(o, fs->n);
+    fs->P = sbfb_probe_count(o, fs->n);
     /* Strings: a share of the keys, the rest are u64. */
     fs->S = (o->suites & SBFB_S_TPUT) ? (size_t)(fs->n / 8 < 65536 ? fs->n / 8 : 65536) : 0;
     fs->nu = fs->n - fs->S;
@@ -313,9 +275,10 @@ static int fset_make(const sbfb_opts *o, fset *fs, int si, int layout, uint64_t 
     fs->pos = sbfb_xmalloc(P * sizeof *fs->pos);
     fs->neg = sbfb_xmalloc(P * sizeof *fs->neg);
     fs->out = sbfb_xmalloc(P > fs->S ? P : fs->S);
+    memset(fs->out, 0, P > fs->S ? P : fs->S); /* touched before any timing */
     sbfb_keys(o->seed, 0, P, fs->addk);
     sbfb_keys_random(o->seed, 1, 0, fs->nu, P, fs->pos);
-    sbfb_keys_random(o->seed, 2, NEG_BASE, fs->nu, P, fs->neg);
+    sbfb_keys_random(o->seed, 2, SBFB_NEG_BASE, fs->nu, P, fs->neg);
 
     const char *lname = sbfb_layout_name(layout);
     const int synth = layout == SBF_CLASSIC && fs->bytes > SYNTH_MIN;
@@ -343,16 +306,36 @@ static int fset_make(const sbfb_opts *o, fset *fs, int si, int layout, uint64_t 
     }
     if (fs->S) {
         sbfb_strs_make(&fs->spos, o->seed, 0, fs->S);
-        sbfb_strs_make(&fs->sneg, o->seed, NEG_BASE, fs->S);
+        sbfb_strs_make(&fs->sneg, o->seed, SBFB_NEG_BASE, fs->S);
         sbf_add_batch(fs->master, fs->spos.ptr, fs->spos.len, fs->spos.n);
     }
     sbfb_progress("%s %s: filled (%.1f ns/key)", lname, fs->slabel, fill_ns);
     return 0;
 }
 
-/* One ISA on one (size, layout): add into its own filter, then contains on
- * a copy of the master; for the default kernels also the roofline loop on
- * the filter's own memory. */
+/* Before each pass of fresh adds: an empty filter again (untimed). */
+static void wrap_clear(void *c)
+{
+    sbf_clear(((opctx *)c)->f);
+}
+
+/* Adds of fresh keys into a cleared filter: each pass adds keys never added
+ * since the last clear, up to the design load (or the P probe keys), then
+ * the filter is cleared outside the timed windows. */
+static void tput_add_fresh(const sbfb_opts *o, sbfb_results *r, const fset *fs, int isa,
+                           sbf_filter *f)
+{
+    opctx x = { f, fs->addk, fs->out, NULL };
+    const size_t pass = fs->n < fs->P ? (size_t)fs->n : fs->P;
+    measure(o, r, fs, isa, "add", "batch", "u64", "fresh",
+            &(sbfb_job){ op_add_batch, &x, pass, wrap_clear });
+    measure(o, r, fs, isa, "add", "single", "u64", "fresh",
+            &(sbfb_job){ op_add_single, &x, pass, wrap_clear });
+}
+
+/* One ISA on one (size, layout): fresh adds into its own filter, then, on a
+ * copy of the master, re-adds of present keys and contains; for the default
+ * kernels also the roofline loop on the filter's own memory. */
 static void tput_isa(const sbfb_opts *o, sbfb_results *r, const fset *fs, int isa, int def_isa)
 {
     const char *lname = sbfb_layout_name(fs->layout), *iname = sbf_isa_name(isa);
@@ -362,11 +345,10 @@ static void tput_isa(const sbfb_opts *o, sbfb_results *r, const fset *fs, int is
         sbfb_note("%s %s %s: %s (skipped)", lname, fs->slabel, iname, sbf_strerror(rc));
         return;
     }
+    sbf_clear(f); /* every page written once: no first touch in a timed window */
     const size_t P = fs->P;
-    opctx x = { f, fs->addk, fs->out, NULL };
     sbfb_progress("%s %s %s: add", lname, fs->slabel, iname);
-    record(r, fs, isa, "add", "batch", "u64", "", sbfb_time_best(o, op_add_batch, &x, P));
-    record(r, fs, isa, "add", "single", "u64", "", sbfb_time_best(o, op_add_single, &x, P));
+    tput_add_fresh(o, r, fs, isa, f);
     sbf_clear(f);
     rc = sbf_union(f, fs->master);
     if (rc != SBF_OK) {
@@ -374,19 +356,24 @@ static void tput_isa(const sbfb_opts *o, sbfb_results *r, const fset *fs, int is
         sbf_free(f);
         return;
     }
+    opctx x = { f, fs->pos, fs->out, NULL };
+    measure(o, r, fs, isa, "add", "batch", "u64", "present",
+            &(sbfb_job){ op_add_batch, &x, P, NULL });
+    measure(o, r, fs, isa, "add", "single", "u64", "present",
+            &(sbfb_job){ op_add_single, &x, P, NULL });
     sbfb_progress("%s %s %s: contains", lname, fs->slabel, iname);
     x.keys = fs->pos;
-    record(r, fs, isa, "contains", "batch", "u64", "positive",
-           sbfb_time_best(o, op_contains_batch, &x, P));
+    measure(o, r, fs, isa, "contains", "batch", "u64", "positive",
+            &(sbfb_job){ op_contains_batch, &x, P, NULL });
     x.keys = fs->neg;
-    record(r, fs, isa, "contains", "batch", "u64", "negative",
-           sbfb_time_best(o, op_contains_batch, &x, P));
+    measure(o, r, fs, isa, "contains", "batch", "u64", "negative",
+            &(sbfb_job){ op_contains_batch, &x, P, NULL });
     x.keys = fs->pos;
-    record(r, fs, isa, "contains", "single", "u64", "positive",
-           sbfb_time_best(o, op_contains_single, &x, P));
+    measure(o, r, fs, isa, "contains", "single", "u64", "positive",
+            &(sbfb_job){ op_contains_single, &x, P, NULL });
     x.keys = fs->neg;
-    record(r, fs, isa, "contains", "single", "u64", "negative",
-           sbfb_time_best(o, op_contains_single, &x, P));
+    measure(o, r, fs, isa, "contains", "single", "u64", "negative",
+            &(sbfb_job){ op_contains_single, &x, P, NULL });
     if (isa == def_isa && (o->suites & SBFB_S_ROOF)) {
         /* the roofline on this very memory, same probes, now */
         size_t dlen;
@@ -404,20 +391,30 @@ static void tput_strings(const sbfb_opts *o, sbfb_results *r, fset *fs, int def_
 {
     const size_t S = fs->S;
     sbfb_progress("%s %s: string keys", sbfb_layout_name(fs->layout), fs->slabel);
+    sbf_filter *f;
+    if (sbfb_create(&f, SBF_ISA_AUTO, fs->layout, fs->bits, fs->k, fs->n) == SBF_OK) {
+        sbf_clear(f); /* pages touched before timing */
+        opctx y = { f, NULL, fs->out, &fs->spos };
+        measure(o, r, fs, def_isa, "add", "batch", "str", "fresh",
+                &(sbfb_job){ op_str_add_batch, &y, S, wrap_clear });
+        measure(o, r, fs, def_isa, "add", "single", "str", "fresh",
+                &(sbfb_job){ op_str_add_single, &y, S, wrap_clear });
+        sbf_free(f);
+    }
     opctx x = { fs->master, NULL, fs->out, &fs->spos };
-    record(r, fs, def_isa, "add", "batch", "str", "",
-           sbfb_time_best(o, op_str_add_batch, &x, S));
-    record(r, fs, def_isa, "add", "single", "str", "",
-           sbfb_time_best(o, op_str_add_single, &x, S));
-    record(r, fs, def_isa, "contains", "batch", "str", "positive",
-           sbfb_time_best(o, op_str_contains_batch, &x, S));
-    record(r, fs, def_isa, "contains", "single", "str", "positive",
-           sbfb_time_best(o, op_str_contains_single, &x, S));
+    measure(o, r, fs, def_isa, "add", "batch", "str", "present",
+            &(sbfb_job){ op_str_add_batch, &x, S, NULL });
+    measure(o, r, fs, def_isa, "add", "single", "str", "present",
+            &(sbfb_job){ op_str_add_single, &x, S, NULL });
+    measure(o, r, fs, def_isa, "contains", "batch", "str", "positive",
+            &(sbfb_job){ op_str_contains_batch, &x, S, NULL });
+    measure(o, r, fs, def_isa, "contains", "single", "str", "positive",
+            &(sbfb_job){ op_str_contains_single, &x, S, NULL });
     x.s = &fs->sneg;
-    record(r, fs, def_isa, "contains", "batch", "str", "negative",
-           sbfb_time_best(o, op_str_contains_batch, &x, S));
-    record(r, fs, def_isa, "contains", "single", "str", "negative",
-           sbfb_time_best(o, op_str_contains_single, &x, S));
+    measure(o, r, fs, def_isa, "contains", "batch", "str", "negative",
+            &(sbfb_job){ op_str_contains_batch, &x, S, NULL });
+    measure(o, r, fs, def_isa, "contains", "single", "str", "negative",
+            &(sbfb_job){ op_str_contains_single, &x, S, NULL });
 }
 
 void sbfb_run_filters(const sbfb_opts *o, sbfb_results *r)
@@ -430,7 +427,7 @@ void sbfb_run_filters(const sbfb_opts *o, sbfb_results *r)
     }
     uint64_t *buf = sbfb_xmalloc(CHUNK * sizeof *buf);
     for (int si = 0; si < o->nsizes; si++) {
-        for (int layout = 0; layout < SBFB_NLAYOUTS; layout++) {
+        for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
             if (!(o->layouts & (1u << layout)))
                 continue;
             fset fs;
@@ -496,210 +493,3 @@ void sbfb_run_hash(const sbfb_opts *o, sbfb_results *r)
     free(h2);
 }
 
-/* ---------------------------------------------------------------- roofline */
-
-const int sbfb_roof_dists[SBFB_NROOF_DISTS] = { 8, 16, 32, 64, 128 };
-
-/*
- * One random 64-byte line per key, a sliding window: the line of key i + dist
- * is prefetched when key i's line is read. The keys are random already, so
- * the line is their multiply-shift: no hash, no mask, only the memory system.
- */
-SBFB_NOINLINE uint64_t sbfb_roofline_loop(const uint64_t *mem, uint64_t lines,
-                                          const uint64_t *keys, size_t n, size_t dist)
-{
-    uint64_t acc = 0;
-    const size_t pre = dist < n ? dist : n;
-    for (size_t i = 0; i < pre; i++)
-        __builtin_prefetch(&mem[(uint64_t)(((unsigned __int128)keys[i] * lines) >> 64) * 8], 0, 3);
-    for (size_t i = 0; i < n; i++) {
-        if (i + dist < n)
-            __builtin_prefetch(
-                &mem[(uint64_t)(((unsigned __int128)keys[i + dist] * lines) >> 64) * 8], 0, 3);
-        acc += mem[(uint64_t)(((unsigned __int128)keys[i] * lines) >> 64) * 8];
-    }
-    return acc;
-}
-
-/* The roofline: the best over the prefetch distances; *dist the winner. */
-double sbfb_roofline_swept(const sbfb_opts *o, const uint64_t *mem, uint64_t lines,
-                           const uint64_t *keys, size_t n, int *dist)
-{
-    double best = INFINITY;
-    for (int d = 0; d < SBFB_NROOF_DISTS; d++) {
-        roofctx x = { mem, lines, keys, n, (size_t)sbfb_roof_dists[d] };
-        const double ns = sbfb_time_best(o, op_roof, &x, n);
-        if (ns < best) {
-            best = ns;
-            *dist = sbfb_roof_dists[d];
-        }
-    }
-    return best;
-}
-
-void sbfb_run_roofline(const sbfb_opts *o, sbfb_results *r)
-{
-    for (int si = 0; si < o->nsizes; si++) {
-        const size_t bytes = o->sizes[si].bytes;
-        sbfb_progress("roofline %s", o->sizes[si].label);
-        /* Allocated like a filter: 2 MiB aligned, huge pages advised. */
-        uint64_t *mem = sbfb_alloc_huge(bytes);
-        if (mem == NULL) {
-            sbfb_note("roofline %s: out of memory", o->sizes[si].label);
-            continue;
-        }
-        memset(mem, 1, bytes);
-        uint64_t bits, n;
-        uint32_t k;
-        sbfb_geometry(SBF_BLOCKED, bytes, o->bits_per_key, &bits, &n, &k);
-        const size_t P = probe_count(o, n);
-        uint64_t *keys = sbfb_xmalloc(P * sizeof *keys);
-        sbfb_keys_random(o->seed, 3, NEG_BASE, UINT64_MAX / 4, P, keys);
-        sbfb_roof *rf = &r->roof[r->nroof++];
-        rf->size_idx = si;
-        rf->bytes = bytes;
-        rf->ns = sbfb_roofline_swept(o, mem, bytes / 64, keys, P, &rf->dist);
-        free(keys);
-        sbfb_free_huge(mem, bytes);
-    }
-}
-
-/* ---------------------------------------------------------------- libbloom */
-
-#if defined(SBF_HAVE_LIBBLOOM)
-typedef struct lbctx {
-    struct bloom *b;
-    const uint64_t *keys;
-    const sbfb_strs *s;
-} lbctx;
-
-static void op_lb_add(void *c, size_t off, size_t len)
-{
-    lbctx *x = c;
-    for (size_t i = off; i < off + len; i++)
-        bloom_add(x->b, &x->keys[i], 8);
-}
-
-static void op_lb_check(void *c, size_t off, size_t len)
-{
-    lbctx *x = c;
-    uint64_t hits = 0;
-    for (size_t i = off; i < off + len; i++)
-        hits += (uint64_t)bloom_check(x->b, &x->keys[i], 8);
-    g_sink += hits;
-}
-
-static void op_lb_str_add(void *c, size_t off, size_t len)
-{
-    lbctx *x = c;
-    for (size_t i = off; i < off + len; i++)
-        bloom_add(x->b, x->s->ptr[i], (int)x->s->len[i]);
-}
-
-static void op_lb_str_check(void *c, size_t off, size_t len)
-{
-    lbctx *x = c;
-    uint64_t hits = 0;
-    for (size_t i = off; i < off + len; i++)
-        hits += (uint64_t)bloom_check(x->b, x->s->ptr[i], (int)x->s->len[i]);
-    g_sink += hits;
-}
-#endif
-
-static void peer(sbfb_results *r, int si, size_t bytes, uint64_t n, int k,
-                 const char *op, const char *keys, const char *lookup, double ns,
-                 const char *note)
-{
-    sbfb_peer *p = sbfb_add_peer(r);
-    p->size_idx = si;
-    p->bytes = bytes;
-    p->n = n;
-    p->k = k;
-    p->op = op;
-    p->keys = keys;
-    p->lookup = lookup;
-    p->ns = ns;
-    p->note = note;
-}
-
-void sbfb_run_libbloom(const sbfb_opts *o, sbfb_results *r)
-{
-#if !defined(SBF_HAVE_LIBBLOOM)
-    (void)o;
-    for (int si = 0; si < o->nsizes; si++)
-        peer(r, si, o->sizes[si].bytes, 0, 0, "contains", "u64", "negative", NAN,
-             "built without libbloom (install libbloom-dev and rebuild)");
-#else
-    for (int si = 0; si < o->nsizes; si++) {
-        const size_t bytes = o->sizes[si].bytes;
-        uint64_t bits, n;
-        uint32_t k;
-        sbfb_geometry(SBF_CLASSIC, bytes, o->bits_per_key, &bits, &n, &k);
-        /* libbloom keeps entries and bits in an int. */
-        if (bits > (uint64_t)INT32_MAX || n < 1000) {
-            peer(r, si, bytes, n, 0, "contains", "u64", "negative", NAN,
-                 bits > (uint64_t)INT32_MAX ? "libbloom counts bits in an int: at most 256 MiB"
-                                            : "libbloom needs at least 1000 entries");
-            continue;
-        }
-        sbfb_progress("libbloom %s: filling %llu keys", o->sizes[si].label,
-                      (unsigned long long)n);
-        /* error chosen so that bits per entry = bits_per_key: same memory */
-        struct bloom b;
-        const double err = exp(-o->bits_per_key * log(2.0) * log(2.0));
-        if (bloom_init(&b, (int)n, err) != 0) {
-            peer(r, si, bytes, n, 0, "contains", "u64", "negative", NAN, "bloom_init failed");
-            continue;
-        }
-        const size_t S = (size_t)(n / 8 < 65536 ? n / 8 : 65536);
-        const uint64_t nu = n - S;
-        uint64_t *buf = sbfb_xmalloc(CHUNK * sizeof *buf);
-        const double t0 = sbfb_now();
-        for (uint64_t i = 0; i < nu; i += CHUNK) {
-            const size_t len = nu - i < CHUNK ? (size_t)(nu - i) : CHUNK;
-            sbfb_keys(o->seed, i, len, buf);
-            for (size_t j = 0; j < len; j++)
-                bloom_add(&b, &buf[j], 8);
-        }
-        const double fill_ns = (sbfb_now() - t0) * 1e9 / (double)nu;
-        (void)fill_ns;
-        sbfb_strs spos, sneg;
-        sbfb_strs_make(&spos, o->seed, 0, S);
-        sbfb_strs_make(&sneg, o->seed, NEG_BASE, S);
-        for (size_t j = 0; j < S; j++)
-            bloom_add(&b, spos.ptr[j], (int)spos.len[j]);
-        const size_t P = probe_count(o, n);
-        uint64_t *addk = sbfb_xmalloc(P * sizeof *addk);
-        uint64_t *pos = sbfb_xmalloc(P * sizeof *pos);
-        uint64_t *neg = sbfb_xmalloc(P * sizeof *neg);
-        sbfb_keys(o->seed, 0, P, addk);
-        sbfb_keys_random(o->seed, 1, 0, nu, P, pos);
-        sbfb_keys_random(o->seed, 2, NEG_BASE, nu, P, neg);
-        sbfb_progress("libbloom %s: timing", o->sizes[si].label);
-        lbctx x = { &b, addk, NULL };
-        peer(r, si, bytes, n, b.hashes, "add", "u64", "",
-             sbfb_time_best(o, op_lb_add, &x, P), NULL);
-        x.keys = pos;
-        peer(r, si, bytes, n, b.hashes, "contains", "u64", "positive",
-             sbfb_time_best(o, op_lb_check, &x, P), NULL);
-        x.keys = neg;
-        peer(r, si, bytes, n, b.hashes, "contains", "u64", "negative",
-             sbfb_time_best(o, op_lb_check, &x, P), NULL);
-        x.s = &spos;
-        peer(r, si, bytes, n, b.hashes, "add", "str", "",
-             sbfb_time_best(o, op_lb_str_add, &x, S), NULL);
-        peer(r, si, bytes, n, b.hashes, "contains", "str", "positive",
-             sbfb_time_best(o, op_lb_str_check, &x, S), NULL);
-        x.s = &sneg;
-        peer(r, si, bytes, n, b.hashes, "contains", "str", "negative",
-             sbfb_time_best(o, op_lb_str_check, &x, S), NULL);
-        free(addk);
-        free(pos);
-        free(neg);
-        free(buf);
-        sbfb_strs_free(&spos);
-        sbfb_strs_free(&sneg);
-        bloom_free(&b);
-    }
-#endif
-}

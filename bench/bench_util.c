@@ -438,6 +438,40 @@ static void cpu_model(char *buf, size_t cap)
     fclose(f);
 }
 
+/* "GenuineIntel 6/143/8": what a CPU's timing ratios depend on beyond its
+ * model name (a VM's "AMD EPYC" covers several generations). */
+static void cpu_id(char *buf, size_t cap)
+{
+    char vendor[32] = "", fam[16] = "", mod[16] = "", step[16] = "";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    buf[0] = '\0';
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f) && line[0] != '\n') {
+        const char *c = strchr(line, ':');
+        if (!c)
+            continue;
+        c++;
+        while (*c == ' ' || *c == '\t')
+            c++;
+        char v[64];
+        snprintf(v, sizeof v, "%s", c);
+        v[strcspn(v, "\n")] = '\0';
+        if (strncmp(line, "vendor_id", 9) == 0)
+            snprintf(vendor, sizeof vendor, "%.31s", v);
+        else if (strncmp(line, "cpu family", 10) == 0)
+            snprintf(fam, sizeof fam, "%.15s", v);
+        else if (strncmp(line, "model\t", 6) == 0)
+            snprintf(mod, sizeof mod, "%.15s", v);
+        else if (strncmp(line, "stepping", 8) == 0)
+            snprintf(step, sizeof step, "%.15s", v);
+    }
+    fclose(f);
+    if (vendor[0])
+        snprintf(buf, cap, "%s %s/%s/%s", vendor, fam, mod, step);
+}
+
 void sbfb_machine_get(sbfb_machine *m)
 {
     memset(m, 0, sizeof *m);
@@ -448,6 +482,7 @@ void sbfb_machine_get(sbfb_machine *m)
     localtime_r(&t, &tmv);
     strftime(m->date, sizeof m->date, "%Y-%m-%dT%H:%M:%S%z", &tmv);
     cpu_model(m->cpu, sizeof m->cpu);
+    cpu_id(m->cpu_id, sizeof m->cpu_id);
     m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     for (int i = 0; i < 8; i++) {
         char path[128], lvl[16], type[32], size[32];
@@ -498,20 +533,27 @@ void sbfb_machine_get(sbfb_machine *m)
 
 /* ----------------------------------------------------------------- names */
 
-static const char *const layout_names[SBFB_NLAYOUTS] = {
-    "classic", "blocked", "split-block", "counting",
-};
+int sbfb_nlayouts(void)
+{
+    static int n = -1;
+    if (n < 0) {
+        n = 0;
+        while (n < SBFB_MAX_LAYOUTS && strcmp(sbf_layout_name(n), "unknown") != 0)
+            n++;
+    }
+    return n;
+}
 
 const char *sbfb_layout_name(int layout)
 {
-    return layout >= 0 && layout < SBFB_NLAYOUTS ? layout_names[layout] : "?";
+    return layout >= 0 && layout < sbfb_nlayouts() ? sbf_layout_name(layout) : "?";
 }
 
 int sbfb_layout_from_name(const char *s)
 {
-    for (int i = 0; i < SBFB_NLAYOUTS; i++)
-        if (strcmp(s, layout_names[i]) == 0)
-            return i;
+    const int l = sbf_layout_from_name(s);
+    if (l >= 0 && l < sbfb_nlayouts())
+        return l;
     if (strcmp(s, "split") == 0)
         return SBF_SPLIT_BLOCK;
     return -1;

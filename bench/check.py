@@ -122,10 +122,33 @@ def skipped_reason(name, measured):
     return None
 
 
+# What a timing ratio depends on beyond the code: the CPU (a VM's model name,
+# "AMD EPYC", covers several generations; cpu_id and the cache sizes tell
+# them apart). Fields missing on either side are not compared.
+CPU_FIELDS = ("cpu", "cpu_id", "l1d_bytes", "l2_bytes", "l3_bytes")
+
+
+def other_cpu(base, meas):
+    """The fields in which the baseline's CPU differs from this one's, or []."""
+    bm, mm = base.get("meta", {}), meas.get("meta", {})
+    return ["%s %s (baseline %s)" % (k, mm[k], bm[k]) for k in CPU_FIELDS
+            if k in bm and k in mm and bm[k] != mm[k]]
+
+
 def cmd_compare(args):
     base = load(args["--baseline"])
     meas = load(args["--measured"])
     bm, mm = base.get("metrics", {}), meas.get("metrics", {})
+    differs = other_cpu(base, meas)
+    if differs:
+        # Instruction counts do not depend on the CPU; timing ratios do (the
+        # same binary's avx2/scalar blocked lookup is 0.33 on one AMD EPYC
+        # generation and 0.45 on the next): compare them only on the kind of
+        # machine the baseline came from.
+        print("bench-check: the baseline was measured on another CPU: %s; the timing "
+              "ratios are not compared (make bench-baseline on this kind of machine "
+              "records them)" % "; ".join(differs))
+        bm = {k: v for k, v in bm.items() if not k.startswith("ratio.")}
     if not bm:
         print("bench-check: the baseline %s has no metrics" % args["--baseline"])
         return 1

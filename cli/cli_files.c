@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,42 +67,27 @@ static void guard_mapping(const sbf_filter *f, const char *path)
     sigaction(SIGBUS, &sa, NULL);
 }
 
-/* Reads a file through once (into the page cache) with a progress line,
- * when stderr is a terminal, so that the verifying map that follows, which
- * reads it all again from memory, does not sit silent for minutes on a big
- * file. (The library's verify has no progress hook.) */
-static void read_through(const char *path)
-{
-    if (!isatty(STDERR_FILENO))
-        return;
-    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        fail("%s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return; /* the loader says what is wrong */
-    }
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    const size_t chunk = 8u << 20;
-    unsigned char *buf = malloc(chunk);
-    if (buf == NULL)
-        fail("out of memory");
+typedef struct verify_ctx {
     progress pg;
-    progress_start(&pg);
-    uint64_t done = 0;
-    ssize_t r;
-    while ((r = read(fd, buf, chunk)) != 0) {
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            fail("%s: %s", path, strerror(errno));
-        done += (uint64_t)r;
-        progress_bytes(&pg, done, (uint64_t)st.st_size, "verifying", path);
-    }
-    progress_end(&pg);
-    free(buf);
-    close(fd);
+    const char *path;
+} verify_ctx;
+
+static void on_progress(void *opaque, uint64_t done, uint64_t total)
+{
+    verify_ctx *v = opaque;
+    progress_bytes(&v->pg, done, total, "verifying", v->path);
+}
+
+/* Every checksum of our form (sbf_verify_file), with a progress line on a
+ * terminal: the file is read whole once. */
+static void verify_ours(const char *path)
+{
+    verify_ctx v = { .path = path };
+    progress_start(&v.pg);
+    const int rc = sbf_verify_file(path, on_progress, &v);
+    progress_end(&v.pg);
+    if (rc != SBF_OK)
+        fail_code(path, rc);
 }
 
 /* Our form, read-only: mapped, or loaded when it is version 1 (whose data
@@ -113,11 +97,11 @@ static sbf_filter *open_ours(const char *path, int mode, int *fmt)
 {
     sbf_filter *f = NULL;
     if (mode == OPEN_VERIFY)
-        read_through(path);
-    int rc = sbf_map(&f, path, mode == OPEN_VERIFY ? 0 : SBF_MAP_NO_VERIFY);
+        verify_ours(path); /* then map it as checked: no second pass */
+    int rc = sbf_map(&f, path, SBF_MAP_NO_VERIFY);
     *fmt = FMT_SBF2;
     if (rc == SBF_E_VERSION) {
-        rc = sbf_load(&f, path); /* checks every checksum */
+        rc = sbf_load(&f, path); /* version 1: checks every checksum */
         *fmt = FMT_SBF1;
     }
     if (rc != SBF_OK)

@@ -16,8 +16,8 @@ $MAKE --no-print-directory BUILD="$SCALAR_BUILD" SIMD=0 "$SCALAR_BUILD/sbf-bench
 $MAKE --no-print-directory BUILD="$BUILD" "$BUILD/sbf-bench" >&2
 
 host=$(hostname -s 2>/dev/null || hostname)
-dir="results/${host:-unknown}-$(date +%Y-%m-%d)-compare"
-rm -rf "$dir"
+dir="results/${host:-unknown}-$(date +%Y-%m-%d-%H%M%S)-compare"
+
 mkdir -p "$dir"
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
 if [ "$commit" != none ] && [ -n "$(git status --porcelain -- src simd include bench Makefile 2>/dev/null)" ]; then

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make bench / make bench-quick: builds $BUILD/sbf-bench, runs it, and writes
-# results/<host>-<date>/ (bench.json, REPORT.md, plot data, PNG plots,
-# stdout.txt). A plain full run (`make bench`, no BENCH_ARGS) also becomes
-# results/REPORT.md, the committed report. Arguments go to sbf-bench
-# (see `build/sbf-bench --help`); --quick runs write <host>-<date>-quick/.
+# a new folder results/<host>-<date>-<time>/ (bench.json, REPORT.md, plot
+# data, PNG plots, stdout.txt); --quick runs end in -quick. The committed
+# report results/REPORT.md is replaced only when asked, by a plain full run:
+# PUBLISH=1 (`make bench PUBLISH=1`; the lead publishes a quiet machine's
+# run). Arguments go to sbf-bench (see `build/sbf-bench --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
@@ -16,13 +17,17 @@ $MAKE --no-print-directory BUILD="$BUILD" "$BUILD/sbf-bench" >&2
 
 host=$(hostname -s 2>/dev/null || hostname)
 host=${host:-unknown}
-dir="results/$host-$(date +%Y-%m-%d)"
+stamp=$(date +%Y-%m-%d-%H%M%S)
+dir="results/$host-$stamp"
 [ $quick = 1 ] && dir="$dir-quick"
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
 if [ "$commit" != none ] && [ -n "$(git status --porcelain -- src simd include bench Makefile 2>/dev/null)" ]; then
   commit="$commit-dirty"
 fi
-rm -rf "$dir"
+if [ "${PUBLISH:-0}" = 1 ] && [ $# != 0 ]; then
+  echo "bench: PUBLISH=1 publishes a plain full run only (no BENCH_ARGS, not quick)" >&2
+  exit 2
+fi
 mkdir -p "$dir"
 
 "$BUILD/sbf-bench" --outdir "$dir" --commit "$commit" "$@" | tee "$dir/stdout.txt"
@@ -41,12 +46,17 @@ else
   echo "bench: gnuplot is missing (make deps installs gnuplot-nox): no plots" >&2
 fi
 
-if [ $# = 0 ]; then
+if [ "${PUBLISH:-0}" = 1 ]; then
   # The committed report: the same text, image links into the run directory.
   base=$(basename "$dir")
   sed -e "s#](\([A-Za-z0-9_.-]*\.\(png\|json\)\))#]($base/\1)#g" \
       -e "s#^Written by \`build/sbf-bench\`#Written by \`build/sbf-bench\` into $base/#" \
       "$dir/REPORT.md" > results/REPORT.md
-  echo "bench: results/REPORT.md updated" >&2
+  echo "bench: results/REPORT.md updated from $dir (commit both)" >&2
+  if grep -q WARNING "$dir/REPORT.md"; then
+    echo "bench: this run carries a WARNING (busy machine or wide spread): see its REPORT.md" >&2
+  fi
+else
+  echo "bench: results/REPORT.md left as it is (make bench PUBLISH=1 replaces it)" >&2
 fi
 echo "bench: $dir written; make bench took $(( $(date +%s) - start )) s" >&2

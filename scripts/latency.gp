@@ -6,6 +6,7 @@
 # consecutive calls per timed sample (G > 1: a sample is their mean).
 # Called by scripts/bench.sh: gnuplot -e "dir='DIR'; term='pngcairo'" latency.gp
 load dir.'/plotvars.gp'
+load 'scripts/colours.gp'
 if (term eq 'pngcairo') {
   set terminal pngcairo size 1400,1000 font ',10' noenhanced
 } else {
@@ -35,7 +36,9 @@ do for [kind in 'chain indep batch'] {
     # log x where the panel spans a decade or more; linear (readable ticks) else
     if (x1 > 10 * x0) { set logscale x } else { unset logscale x }
     set xrange [x0:x1]
-    plot for [i=1:words(files)] dir.'/'.word(files, i) using 1:2 skip 1 lw 2 title word(titles, i)
+    plot for [i=1:words(files)] dir.'/'.word(files, i) using 1:2 skip 1 lw 2 \
+         lc rgb series_colour(lat_layout(word(titles, i))) dt lat_dash(word(titles, i)) \
+         title word(titles, i)
   }
   unset multiplot
 }

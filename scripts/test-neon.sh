@@ -58,20 +58,22 @@ fi
 # The single-key and SBF_CONCURRENT suites (tests/test_single.c,
 # tests/test_concurrent.c) through the Criterion-free runner of the TSan
 # build: every kernel, NEON included, against the scalar reference, with
-# threads racing, on aarch64's weaker memory model.
+# threads racing, on aarch64's weaker memory model; and the inline header's
+# portable path against every kernel (tests/test_inline.c).
 echo "  CC      tests/tsan/runner.c (aarch64)"
 lib_objs=("${objs[@]}")
 unset 'lib_objs[${#lib_objs[@]}-1]'   # not conformance.o
 # shellcheck disable=SC2086
 $CROSS_CC $CFLAGS_X -Itests -DSBF_TEST_SHIM -static -pthread -o "$OUT/sbf-runner" \
-  tests/tsan/runner.c "${lib_objs[@]}" -lm
+  tests/tsan/runner.c tests/inline_ops.c "${lib_objs[@]}" -lm
 echo "  RUN     $QEMU $OUT/sbf-runner"
 set +e
 env -u SBF_ISA "$QEMU" "$OUT/sbf-runner" | tee "$OUT/runner.log"
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ] || ! grep -q '^ok    concurrent/adds_neon$' "$OUT/runner.log" ||
-   ! grep -q '^ok    single/neon$' "$OUT/runner.log"; then
-  echo "test-neon: the neon single-key/concurrent suites did not pass" >&2
+   ! grep -q '^ok    single/neon$' "$OUT/runner.log" ||
+   ! grep -q '^ok    inline/path0$' "$OUT/runner.log"; then
+  echo "test-neon: the neon single-key/concurrent/inline suites did not pass" >&2
   exit 1
 fi

@@ -64,7 +64,7 @@ static inline void lanes_mm_block1(uint64_t *h1p, uint64_t *h2p, const unsigned 
 static inline void lanes_mm_body(const lanes_grp *g, lv *h1, lv *h2)
 {
     const lv nb = LV_SRL(g->len, 4), z = lanes_zero_addr();
-    const uint64_t steps = lanes_steps(nb);
+    const uint64_t steps = lanes_steps(g->lens, 4);
     lv at = g->p;
     for (uint64_t s = 0; s < steps; s++) {
         const lm m = lv_gt(nb, lv_set1(s));
@@ -121,6 +121,19 @@ LANES_ENTRY void lanes_hash_bytes(const void *const *keys, const size_t *lens, s
     size_t i = 0;
     for (; i + LANES <= n; i += LANES) {
         const lanes_grp g = lanes_group(keys + i, (const uint64_t *)(lens + i));
+#if LANES_SCALAR_SHORT > 0
+        /* every key shorter than LANES_SCALAR_SHORT, or one length with a
+         * tail of under LANES_SCALAR_TAIL bytes: the scalar hash is cheap
+         * there and beats lanes on some ISAs */
+        const lv first = lv_set1(lens[i]);
+        if (lv_bits(lv_gt(g.len, lv_set1(LANES_SCALAR_SHORT - 1))) == 0 ||
+            ((lens[i] & 15) + 1 <= LANES_SCALAR_TAIL &&
+             (lv_bits(lv_gt(first, g.len)) | lv_bits(lv_gt(g.len, first))) == 0)) {
+            for (size_t j = i; j < i + LANES; j++)
+                sbfi_hash_key(keys[j], lens[j], seed, &h1[j], &h2[j]);
+            continue;
+        }
+#endif
         lanes_mm_group(&g, seed, h1 + i, h2 + i);
     }
     const size_t m = n - i;

@@ -69,7 +69,7 @@ LANES_ENTRY void lanes_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h)
 static inline lv lanes_xxh_stripes(const lanes_grp *g)
 {
     const lv ns = LV_SRL(g->len, 5), z = lanes_zero_addr();
-    const uint64_t steps = lanes_steps(ns);
+    const uint64_t steps = lanes_steps(g->lens, 5);
     lv v[4] = { lv_set1(LANES_P1 + LANES_P2), lv_set1(LANES_P2), lv_set1(0),
                 lv_set1(0 - LANES_P1) };
     lv at = g->p;
@@ -154,12 +154,21 @@ LANES_ENTRY void lanes_xxh64_bytes(const void *const *keys, const size_t *lens, 
                               uint64_t *h)
 {
     size_t i = 0;
-    for (; i + LANES <= n; i += LANES) {
+    while (i + LANES <= n) {
         const lanes_grp g = lanes_group(keys + i, (const uint64_t *)(lens + i));
-        if (lv_any(lv_gt(lv_set1(8), g.len))) /* short keys: scalar is faster */
-            sbfi_xxh64_bytes_scalar(keys + i, lens + i, LANES, h + i);
-        else
+        if (!lv_any(lv_gt(lv_set1(8), g.len))) {
             lanes_xxh_group(&g, h + i);
+            i += LANES;
+            continue;
+        }
+        /* a key under 8 bytes: the scalar XXH64 is faster for such groups
+         * (one call for the run of them) */
+        size_t j = i + LANES;
+        while (j + LANES <= n &&
+               lv_any(lv_gt(lv_set1(8), lv_load((const uint64_t *)(lens + j)))))
+            j += LANES;
+        sbfi_xxh64_bytes_scalar(keys + i, lens + i, j - i, h + i);
+        i = j;
     }
     const size_t m = n - i;
     if (m == 0)

@@ -6,22 +6,23 @@
  */
 #include "sbf_internal.h"
 
-/*
- * The salts of the blocked, split-block and counting layouts: 16 odd 32-bit
- * multipliers (odd, so x -> x * salt is a bijection mod 2^32 and the top
- * bits of the product mix all of x). They have been these values since the
- * first commit (75070ee), which records no derivation: treat them as
- * arbitrary constants, not as the output of a formula in this tree. They,
- * the multiply-shift block index and the shifts of src/layout.h are the
- * file format (tests/vectors/layouts_kat.inc pins them on every ISA):
- * changing any of them is a new layout id, never an edit.
- */
-static const uint32_t salt_sbf[SBFI_NSALT] = {
-    0xb3315ad9u, 0xa977c1a5u, 0xe6b33c3bu, 0xa63e4075u,
-    0x74d5a45fu, 0x1d1525d3u, 0x2bbbf131u, 0xbe1e4ffdu,
-    0x5b33921fu, 0xc0aacef7u, 0xf51ac6a3u, 0x12e2ddf5u,
-    0x51030813u, 0x2dfafb9fu, 0x5994d00du, 0xfd11614du,
+/* The salts of the blocked, split-block and counting layouts are SBF_SALT,
+ * written once in include/simdbloom_inline.h with the rest of the format's
+ * facts (the multiply-shift block index, the shifts): changing any of them
+ * is a new layout id, never an edit (tests/vectors/layouts_kat.inc pins
+ * them on every ISA). */
+_Static_assert(sizeof SBF_SALT / sizeof SBF_SALT[0] == SBFI_NSALT, "16 salts");
+
+/* Parquet's salts (apache/parquet-format BloomFilter.md, "salt"): the
+ * spec's eight, one per 32-bit word of a 256-bit block; k is 8, so the
+ * entries past 8 are never used. */
+static const uint32_t salt_parquet[SBFI_NSALT] = {
+    0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+    0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u,
 };
+
+/* Parquet readers take any block count z < 2^31 (BloomFilter.md). */
+#define PARQUET_MAX_BITS (UINT64_C(256) * INT32_MAX)
 
 /* Classic uses no salts. The pipelines load a layout's salts when they set
  * up, for every family: a row of zeros keeps those loads valid. */
@@ -43,7 +44,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_BLOCKED] = {
         .id = SBF_BLOCKED, .name = "blocked",
         .kernel = SBFI_KERN_BLOCKED, .hash = SBFI_HASH_MURMUR3,
-        .salt = salt_sbf, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
+        .salt = SBF_SALT, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
         .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
         .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
         .max_bits = SBF_MAX_BITS,
@@ -52,7 +53,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_SPLIT_BLOCK] = {
         .id = SBF_SPLIT_BLOCK, .name = "split-block",
         .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_MURMUR3,
-        .salt = salt_sbf, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .salt = SBF_SALT, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
         .block_bits = 0 /* k words of 32 bits: 256 or 512 */, .multiply_shift = 1,
         .k_min = 8, .k_max = 16, .k_step = 8,
         .max_bits = SBF_MAX_BITS,
@@ -61,12 +62,25 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_COUNTING] = {
         .id = SBF_COUNTING, .name = "counting",
         .kernel = SBFI_KERN_COUNTING, .hash = SBFI_HASH_MURMUR3,
-        .salt = salt_sbf, .shift = SBFI_SHIFT_COUNTING,
+        .salt = SBF_SALT, .shift = SBFI_SHIFT_COUNTING,
         .cell_bits = SBFI_COUNTER_BITS,
         .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
         .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
         .max_bits = SBF_MAX_BITS,
         .fpr = SBFI_FPR_BLOCKED, .sizing = SBFI_SIZE_SEARCH,
+    },
+    /* Parquet's split-block filter: the split kernels with the spec's salts
+     * and shift 27, fed XXH64 (seed 0) mapped to (h1, h2) as TEAM.md
+     * "Parquet as a layout" says, so the multiply-shift block is the spec's
+     * ((h >> 32) * z) >> 32 and every 32-bit lane of h2 is its x. */
+    [SBF_PARQUET] = {
+        .id = SBF_PARQUET, .name = "parquet",
+        .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_XXH64,
+        .salt = salt_parquet, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .block_bits = 256, .multiply_shift = 1,
+        .k_min = 8, .k_max = 8, .k_step = 1,
+        .max_bits = PARQUET_MAX_BITS,
+        .fpr = SBFI_FPR_SPLIT, .sizing = SBFI_SIZE_PARQUET,
     },
 };
 

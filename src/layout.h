@@ -19,6 +19,7 @@
 #define SBFI_LAYOUT_H_3E9A61C4
 
 #include "simdbloom.h"
+#include "simdbloom_inline.h"
 
 #include <stdint.h>
 
@@ -35,12 +36,15 @@
 #define SBFI_COUNTER_MAX 15u          /* 2^SBFI_COUNTER_BITS - 1: saturated */
 #define SBFI_NSALT 16u                /* salts per layout: one per lane i < 16 */
 
+/* The three layout shifts are written once, in include/simdbloom_inline.h
+ * (the format's facts are public there); src/layout.c asserts each is
+ * SBFI_PROD_BITS - log2(N) for its N. */
 /* blocked: one of the 512 bits of a block (2^9) */
-#define SBFI_SHIFT_BLOCKED (SBFI_PROD_BITS - 9u)    /* 23 */
+#define SBFI_SHIFT_BLOCKED ((uint32_t)SBF_SHIFT_BLOCKED)    /* 23 */
 /* counting: one of the 128 4-bit counters of a 512-bit block (2^7) */
-#define SBFI_SHIFT_COUNTING (SBFI_PROD_BITS - 7u)   /* 25 */
+#define SBFI_SHIFT_COUNTING ((uint32_t)SBF_SHIFT_COUNTING)  /* 25 */
 /* split-block: one of the 32 bits of word i (2^5) */
-#define SBFI_SHIFT_SPLIT (SBFI_PROD_BITS - 5u)      /* 27 */
+#define SBFI_SHIFT_SPLIT ((uint32_t)SBF_SHIFT_SPLIT)        /* 27 */
 /* Derived, for the vector probes of a 512-bit block: */
 /* which of its 16 32-bit words holds a blocked bit or counting counter (2^4) */
 #define SBFI_SHIFT_WORD32 (SBFI_PROD_BITS - 4u)     /* 28 */
@@ -90,11 +94,12 @@ enum {
 /* How sbf_size picks bits and k for (n, fpp). */
 enum {
     SBFI_SIZE_GUAVA = 0,    /* Guava 31.1's formulas, exactly */
-    SBFI_SIZE_SEARCH = 1    /* smallest block count whose own formula fits */
+    SBFI_SIZE_SEARCH = 1,   /* smallest block count whose own formula fits */
+    SBFI_SIZE_PARQUET = 2   /* Parquet writers' rule (src/parquet_size.c) */
 };
 
 /* Number of layout ids (0 .. SBFI_NLAYOUTS - 1; every id has a row). */
-#define SBFI_NLAYOUTS 4
+#define SBFI_NLAYOUTS 5
 
 typedef struct sbfi_layout {
     int id;                 /* sbf_layout: the frozen public number */

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE 1
 #include "sbf_internal.h"
+#include "sbf_endian.h"
 #include "parquet_int.h"
 #include "thrift.h"
 
@@ -314,8 +315,7 @@ static int open_common(sbf_parquet *pq, const char **why)
         return fail(why, "parquet: encrypted footer (PARE) is not supported", SBF_E_UNSUPPORTED);
     if (memcmp(head, "PAR1", 4) != 0 || memcmp(tail + 4, "PAR1", 4) != 0)
         return fail(why, "parquet: not a Parquet file (no PAR1 magic)", SBF_E_FORMAT);
-    const uint32_t flen = (uint32_t)tail[0] | (uint32_t)tail[1] << 8 |
-                          (uint32_t)tail[2] << 16 | (uint32_t)tail[3] << 24;
+    const uint32_t flen = sbfi_get_le32(tail);
     if (flen > pq->size - PQ_MAGIC_LEN - PQ_TAIL)
         return fail(why, "parquet: footer length exceeds the file", SBF_E_FORMAT);
     if (flen > PQ_MAX_FOOTER)
@@ -464,3 +464,16 @@ int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf, size_t *
     *len = (size_t)total;
     return SBF_OK;
 }
+
+int sbf_parquet_filter(sbf_filter **out, const sbf_parquet *pq, size_t i, const char **why)
+{
+    if (out != NULL)
+        *out = NULL;
+    void *buf;
+    size_t len;
+    SBFI_FORWARD_IF_ERROR(sbf_parquet_read_bloom(pq, i, &buf, &len, why));
+    const int e = sbfi_pq_import(out, buf, len, NULL, why);
+    free(buf);
+    return e;
+}
+

@@ -10,6 +10,10 @@
 #define SBF_INTERNAL_H_51C7E2A9
 
 #include "simdbloom.h"
+/* The layouts' facts (salts, shifts, block index) and MurmurHash3 are
+ * written once, in the public inline header; layout.h and everything here
+ * use them. */
+#include "simdbloom_inline.h"
 #include "layout.h"
 
 #include <stddef.h>
@@ -292,49 +296,28 @@ int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);
 
 /* ------------------------------------------------------ MurmurHash3 pieces */
 
-#define SBFI_C1 UINT64_C(0x87c37b91114253d5)
-#define SBFI_C2 UINT64_C(0x4cf5ad432745937f)
+#define SBFI_C1 SBF_MURMUR3_C1
+#define SBFI_C2 SBF_MURMUR3_C2
 
 static inline uint64_t sbfi_rotl64(uint64_t x, int r)
 {
-    return (x << r) | (x >> (64 - r));
+    return sbf_inl_rotl64(x, r);
 }
 
 static inline uint64_t sbfi_fmix64(uint64_t k)
 {
-    k ^= k >> 33;
-    k *= UINT64_C(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k *= UINT64_C(0xc4ceb9fe1a85ec53);
-    k ^= k >> 33;
-    return k;
+    return sbf_inl_fmix64(k);
 }
 
-/* The finalisation shared by every length. */
-static inline void sbfi_murmur3_finish(uint64_t h1, uint64_t h2, uint64_t len,
-                                       uint64_t *h1o, uint64_t *h2o)
-{
-    h1 ^= len;
-    h2 ^= len;
-    h1 += h2;
-    h2 += h1;
-    h1 = sbfi_fmix64(h1);
-    h2 = sbfi_fmix64(h2);
-    h1 += h2;
-    h2 += h1;
-    *h1o = h1;
-    *h2o = h2;
-}
-
-/* MurmurHash3_x64_128 of the 8 little-endian bytes of `key`: the tail path
- * with len = 8 (k1 only, no body block). */
+/* MurmurHash3_x64_128 of the 8 little-endian bytes of `key`
+ * (simdbloom_inline.h's sbf_murmur3_u64). */
 static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
                                     uint64_t *h1o, uint64_t *h2o)
 {
-    uint64_t k1 = key * SBFI_C1;
-    k1 = sbfi_rotl64(k1, 31);
-    k1 *= SBFI_C2;
-    sbfi_murmur3_finish((uint64_t)seed ^ k1, seed, 8, h1o, h2o);
+    uint64_t h[2];
+    sbf_murmur3_u64(key, seed, h);
+    *h1o = h[0];
+    *h2o = h[1];
 }
 
 /* ------------------------------------------- where a key's bits live
@@ -354,12 +337,14 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
  * Bit p of a block is byte p/8, bit p%8 (so word p/64 bit p%64 on our
  * little-endian targets). Counter c is byte c/2, low nibble for even c.
  * Repeated positions of one key touch their bit/counter once.
- * The salts, the block index and the shifts are the file format
- * (src/layout.c; tests/vectors/layouts_kat.inc pins them on every ISA).
+ * The salts, the block index and the shifts are the file format, written
+ * once in include/simdbloom_inline.h (SBF_SALT, sbf_block_index,
+ * SBF_SHIFT_*); src/layout.c's rows point at them; tests/vectors/
+ * layouts_kat.inc pins them on every ISA.
  */
 static inline uint64_t sbfi_block_index(uint64_t h1, uint64_t nblocks)
 {
-    return (uint64_t)(((unsigned __int128)h1 * nblocks) >> 64);
+    return sbf_block_index(h1, nblocks);
 }
 
 static inline uint32_t sbfi_lane32(uint64_t h2, uint32_t i)

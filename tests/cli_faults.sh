@@ -94,3 +94,17 @@ fpp=$(sed -n 's/^fpp now *//p' out)
 expect 0 "$SBF" info "$VEC/guava_long1k.bin" --json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["keys_added"] is None and 900 < d["est_cardinality"] < 1100 and 0 < d["fpp_now"] == d["fpp_at_estimate"] < 0.05 else 1)' \
   && ok || bad "Guava info --json counts: $(cat out)"
+
+# ------------------------------------------ info of a big file: a sample
+expect 0 "$SBF" create big2.sbf -n 2e6 --fpp 0.01
+seq 1 300000 | "$SBF" add big2.sbf && ok || bad "add to big2.sbf"
+expect 0 "$SBF" info big2.sbf --json; cp out sampled.json
+expect 0 "$SBF" info big2.sbf --json --verify; cp out exact.json
+/usr/bin/python3 -c '
+import json, sys
+s, e = json.load(open("sampled.json")), json.load(open("exact.json"))
+ok = s["sampled"] and not e["sampled"] and abs(s["fill"] - e["fill"]) < 0.05 * e["fill"] \
+     and s["keys_added"] == e["keys_added"] == 300000 and s["bytes"] > 2**20
+sys.exit(0 if ok else 1)' && ok || bad "sampled info: $(cat sampled.json) vs $(cat exact.json)"
+expect 0 "$SBF" info big2.sbf; has out "(sampled)"
+expect 0 "$SBF" info s.sbf --json; has out '"sampled": false'

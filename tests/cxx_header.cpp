@@ -1,6 +1,8 @@
-// The public header compiles as C++ (g++ -Wall -Wextra -Werror -pedantic,
-// C++11 and C++17) and links through its extern "C" block: `make check-cxx`.
+// The public headers compile as C++ (g++ -Wall -Wextra -Werror -pedantic,
+// C++11 and C++17) and link through their extern "C" blocks: `make check-cxx`
+// builds this once per vector path of simdbloom_inline.h (SBF_INLINE_ISA).
 #include "simdbloom.h"
+#include "simdbloom_inline.h"
 
 #include <cstdio>
 #include <vector>
@@ -24,14 +26,28 @@ int main()
         return 1;
     if (!sbf_is_error(sbf_contains_u64(nullptr, keys.data(), 1, nullptr)))
         return 1;
+    // the inline path, where this CPU runs the path it was built for
+    sbf_view v;
+    if (sbf_view_get_writable(f, &v) != SBF_OK)
+        return 1;
+    if (SBF_INLINE_ISA == SBF_ISA_SCALAR || sbf_isa_available(SBF_INLINE_ISA)) {
+        for (uint64_t k : keys)
+            if (sbf_view_contains_u64(&v, k) != 1 || sbf_view_add_u64(&v, k) != 0)
+                return 1;
+        uint64_t h[2];
+        sbf_murmur3_bytes("hello", 5, 0, h);
+        if (h[0] != UINT64_C(0xcbd8a7b341bd9b02) || sbf_view_add(&v, "hello", 5) != 1 ||
+            sbf_view_contains_hash(&v, h[0], h[1]) != 1)
+            return 1;
+    }
     int isas[8];
     const size_t n = sbf_isa_list(isas, 8);
     struct sbf_info info;
     if (sbf_info(f, &info) != SBF_OK)
         return 1;
-    std::printf("C++ %ld: simdbloom %s, %zu ISAs known, filter on %s\n",
+    std::printf("C++ %ld: simdbloom %s, %zu ISAs known, filter on %s, inline path %d\n",
                 static_cast<long>(__cplusplus), sbf_version_string(), n,
-                sbf_isa_name(info.isa));
+                sbf_isa_name(info.isa), SBF_INLINE_ISA);
     sbf_free(f);
     return 0;
 }

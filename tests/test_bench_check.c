@@ -178,3 +178,35 @@ Test(bench_check, passes_within_tolerance,
     cr_assert_eq(rc, 0, "bench-check failed within tolerance:\n%s", out);
     free(out);
 }
+
+Test(bench_check, ratios_only_against_the_same_cpu,
+     .description = "a baseline from another CPU: instruction counts still compared, timing ratios not")
+{
+    static metric m[MAX_METRICS];
+    const int n = load_reality(m);
+    char path[] = "/tmp/sbf-baseline-XXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    cr_assert_not_null(f);
+    /* a CPU that is not this one (REALITY's meta names the real one) */
+    fprintf(f, "{\n  \"meta\": {\"cpu\": \"Some Other CPU\"},\n  \"metrics\": {\n");
+    int ratios = 0;
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "    \"%s\": %.17g%s\n", m[i].name, m[i].value * 0.7, i + 1 < n ? "," : "");
+        ratios += strncmp(m[i].name, "ratio.", 6) == 0;
+    }
+    fprintf(f, "  }\n}\n");
+    fclose(f);
+    char *out;
+    const int rc = run_check(path, REALITY, &out);
+    unlink(path);
+    cr_assert_neq(rc, 0, "30%% better instruction counts must still fail:\n%s", out);
+    cr_assert_not_null(strstr(out, "measured on another CPU"), "%s", out);
+    cr_assert_null(strstr(out, "FAIL ratio."), "ratios compared across CPUs:\n%s", out);
+    cr_assert_not_null(strstr(out, "FAIL insn."), "%s", out);
+    char want[64];
+    snprintf(want, sizeof want, "0 passed, %d failed", n - ratios);
+    cr_assert_not_null(strstr(out, want), "expected \"%s\" in:\n%s", want, out);
+    free(out);
+}

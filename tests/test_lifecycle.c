@@ -6,9 +6,12 @@
  * tests/tsan/runner.c (`make test-tsan`): only the Criterion macros the shim
  * has are used here.
  */
+#define _GNU_SOURCE 1 /* mkstemp */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <unistd.h>
 
+#include "sbf_internal.h"
 #include "testutil.h"
 
 static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING };
@@ -208,6 +211,53 @@ Test(lifecycle, library_memory_usage,
     sbf_free(big);
 }
 
+/* Every way a filter comes to be: one constructor, so one set of
+ * invariants, and who owns the words is one field (read-only = a file
+ * mapping). White-box: sbf_internal.h. */
+Test(lifecycle, every_way_one_owner,
+     .description = "issue 16: create, copy, fold, deserialize, import, decode, load, map: valid filters whose f->mem says who owns the words; only a mapping refuses writes")
+{
+    char path[] = "/tmp/sbf-life-XXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    sbf_filter *f = tu_make(SBF_CLASSIC, 0, 0, 64 * 64, 5, 0);
+    sbf_filter *huge = tu_make(SBF_BLOCKED, 0, 0, UINT64_C(4) << 23, 5, 0);
+    cr_assert_eq(sbf_save(f, path), SBF_OK);
+    void *own, *gv;
+    size_t own_len, gv_len;
+    cr_assert_eq(sbf_serialize(f, &own, &own_len), SBF_OK);
+    cr_assert_eq(sbf_export_guava(f, &gv, &gv_len), SBF_OK);
+    sbf_filter *w[9];
+    int kind[9];
+    cr_assert_eq(sbf_copy(&w[0], f), SBF_OK);
+    cr_assert_eq(sbf_fold(&w[1], huge, 1), SBF_OK);
+    cr_assert_eq(sbf_deserialize(&w[2], own, own_len), SBF_OK);
+    cr_assert_eq(sbf_import_guava(&w[3], gv, gv_len), SBF_OK);
+    cr_assert_eq(sbf_decode(&w[4], gv, gv_len, 0, NULL), SBF_OK);
+    cr_assert_eq(sbf_load(&w[5], path), SBF_OK);
+    cr_assert_eq(sbf_map(&w[6], path, 0), SBF_OK);
+    cr_assert_eq(sbf_map(&w[7], path, SBF_MAP_NO_VERIFY), SBF_OK);
+    cr_assert_eq(sbf_copy(&w[8], huge), SBF_OK);
+    for (int i = 0; i < 9; i++)
+        kind[i] = SBFI_MEM_HEAP;
+    kind[1] = kind[8] = SBFI_MEM_HUGE; /* 2 MiB and 4 MiB: huge-page mappings */
+    kind[6] = kind[7] = SBFI_MEM_FILE;
+    for (int i = 0; i < 9; i++) {
+        cr_assert(sbfi_filter_ok(w[i]), "way %d", i);
+        cr_assert_eq(w[i]->mem, kind[i], "way %d", i);
+        cr_assert_eq(sbfi_writable(w[i]), kind[i] == SBFI_MEM_FILE ? SBF_E_READONLY : SBF_OK);
+        cr_assert_eq(sbf_memory_usage(w[i]), w[i]->self_len + w[i]->mem_len);
+        sbf_free(w[i]);
+    }
+    cr_assert_eq(huge->mem, SBFI_MEM_HUGE);
+    sbf_buffer_free(own);
+    sbf_buffer_free(gv);
+    sbf_free(f);
+    sbf_free(huge);
+    unlink(path);
+}
+
 /* ----------------------------------------------------- unknown counts */
 
 /* A classic seed-0 filter of n keys, through Guava's form and back. */
@@ -354,6 +404,8 @@ static void race_queries(race *r)
         struct sbf_info in;
         cr_assert_eq(sbf_info(r->f, &in), SBF_OK);
         cr_assert(in.fill_ratio >= 0 && in.fill_ratio <= 1);
+        cr_assert_eq(sbf_info_ex(r->f, &in, SBF_INFO_SAMPLE), SBF_OK);
+        cr_assert_geq(sbf_memory_usage(r->f), in.bytes);
         sbf_filter *c;
         cr_assert_eq(sbf_copy(&c, r->f), SBF_OK);
         for (int t = 0; t < RACE_ADDERS; t++)
@@ -365,7 +417,7 @@ static void race_queries(race *r)
 }
 
 Test(lifecycle, info_and_copy_during_adds,
-     .description = "issue 20: sbf_info and sbf_copy of an SBF_CONCURRENT filter while threads add, every layout (TSan-clean in make test-tsan)")
+     .description = "issue 20: sbf_info, sbf_info_ex, sbf_copy, sbf_memory_usage of an SBF_CONCURRENT filter while threads add, every layout (TSan-clean in make test-tsan)")
 {
     uint64_t *keys = equiv_keys(RACE_ADDERS * RACE_KEYS, 99);
     cr_assert_not_null(keys);

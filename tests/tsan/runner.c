@@ -1,14 +1,17 @@
 /*
  * Runs the concurrency suites (tests/test_concurrent.c, tests/test_single.c,
- * tests/test_lifecycle.c)
- * without Criterion, for ThreadSanitizer: `make test-tsan`. Optional
- * argument: run only tests whose "suite/name" contains it.
+ * tests/test_lifecycle.c) and the inline header's (tests/test_inline.c, with
+ * tests/inline_ops.c linked in) without Criterion, for ThreadSanitizer
+ * (`make test-tsan`) and qemu (`make test-neon`). Optional argument: run only
+ * tests whose "suite/name" contains it.
  */
+#define _GNU_SOURCE 1 /* the suites included below use POSIX calls */
 #include "crshim.h"
 
 #include "../test_concurrent.c"
 #include "../test_single.c"
 #include "../test_lifecycle.c"
+#include "../test_inline.c"
 
 #define SHIM_MAX 64
 static struct { const char *suite, *name; shim_fn fn; } tests[SHIM_MAX];

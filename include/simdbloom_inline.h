@@ -1,0 +1,579 @@
+/*
+ * simdbloom_inline.h: one-key queries and adds compiled into the caller.
+ *
+ * The second public header (header only; it includes simdbloom.h). A call of
+ * sbf_contains() costs a function call, an indirect call into the filter's
+ * kernel, and argument checks; at a few nanoseconds per key that is a large
+ * share. Here the same work is inlined where it is used, in the manner of
+ * RocksDB's util/bloom_impl.h: ask the library once for a small view of the
+ * filter (sbf_view_get), then probe with sbf_view_contains_u64() and friends.
+ *
+ *     sbf_view v;
+ *     if (sbf_view_get(f, &v) != SBF_OK) ...
+ *     for (...) hits += sbf_view_contains_u64(&v, key);
+ *
+ * Answers, return values and filter bytes are exactly those of sbf_contains
+ * and sbf_add on every layout: the blocked and split-block layouts are
+ * probed inline; classic, counting and SBF_CONCURRENT filters (and anything
+ * a view cannot do inline) are passed to the library's functions, so a view
+ * works for every filter. The vector code is chosen by the caller's compiler
+ * flags (AVX-512 F/BW/DQ/VL, AVX2, or portable C); define SBF_INLINE_ISA to
+ * SBF_ISA_SCALAR (1), SBF_ISA_AVX2 (3) or SBF_ISA_AVX512 (4) before including
+ * to choose one yourself. It compiles as C99 and later and as C++11 and
+ * later.
+ *
+ * This header is also where the bit layouts' facts are written: the
+ * MurmurHash3_x64_128 constants, the salts, shifts and block index of the
+ * blocked, split-block and counting layouts. The library itself takes them
+ * from here (src/ includes this file), so they exist once. They are the file
+ * format: tests/vectors/layouts_kat.inc pins them, and a change is a new
+ * layout id, never an edit.
+ *
+ * A view holds pointers into the filter: it is valid until sbf_free(f); it
+ * survives sbf_clear, sbf_union and sbf_intersect (they keep the memory).
+ * Names starting sbf_inl_ / SBF_INL_ are this header's internals.
+ */
+#ifndef SIMDBLOOM_INLINE_H_5B0E77D1
+#define SIMDBLOOM_INLINE_H_5B0E77D1
+
+#include "simdbloom.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---------------------------------------------------------- which vectors */
+
+#if !defined(SBF_INLINE_ISA)
+#  if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && \
+      defined(__AVX512VL__)
+#    define SBF_INLINE_ISA 4
+#  elif defined(__AVX2__)
+#    define SBF_INLINE_ISA 3
+#  else
+#    define SBF_INLINE_ISA 1
+#  endif
+#endif
+#if SBF_INLINE_ISA == 4
+#  define SBF_INL_AVX512 1
+#  define SBF_INL_AVX2 0
+#elif SBF_INLINE_ISA == 3
+#  define SBF_INL_AVX512 0
+#  define SBF_INL_AVX2 1
+#elif SBF_INLINE_ISA == 1
+#  define SBF_INL_AVX512 0
+#  define SBF_INL_AVX2 0
+#else
+#  error "SBF_INLINE_ISA: 1 (portable), 3 (AVX2) or 4 (AVX-512)"
+#endif
+#if SBF_INL_AVX512 || SBF_INL_AVX2
+#  include <immintrin.h>
+#endif
+
+#if defined(__GNUC__)
+#  define SBF_INL static inline __attribute__((always_inline))
+#  define SBF_INL_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#  define SBF_INL static inline
+#  define SBF_INL_LIKELY(x) (x)
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* ------------------------------------------------------ the layouts' facts */
+
+/* MurmurHash3_x64_128 (SMHasher): the two block multipliers. */
+#define SBF_MURMUR3_C1 UINT64_C(0x87c37b91114253d5)
+#define SBF_MURMUR3_C2 UINT64_C(0x4cf5ad432745937f)
+
+/*
+ * Where a key's bits live, given h1, h2 = MurmurHash3_x64_128(key, seed):
+ *   block = (h1 * nblocks) >> 64                      (sbf_block_index)
+ *   x_i   = 32-bit lane i of h2: low half for even i, high half for odd i
+ *   p_i   = (uint32_t)(x_i * SBF_SALT[i]) >> shift    for i < k
+ *   blocked:     bit p_i of the 512-bit block         (shift 23: 0..511)
+ *   split-block: bit p_i of 32-bit word i             (shift 27: 0..31)
+ *   counting:    4-bit counter p_i of the block       (shift 25: 0..127)
+ * Bit p of a block is byte p / 8, bit p % 8 (little endian: word p / 64, bit
+ * p % 64); counter c is byte c / 2, low nibble for even c.
+ * SBF_SALT: 16 odd 32-bit multipliers (odd, so x -> x * salt is a bijection
+ * mod 2^32 and the product's top bits mix all of x). They have been these
+ * values since the first commit (75070ee), which records no derivation:
+ * arbitrary constants, not the output of a formula in this tree.
+ */
+#define SBF_SHIFT_BLOCKED 23
+#define SBF_SHIFT_SPLIT 27
+#define SBF_SHIFT_COUNTING 25
+
+#if defined(__GNUC__)
+__attribute__((unused, aligned(64)))
+#endif
+static const uint32_t SBF_SALT[16] = {
+    0xb3315ad9u, 0xa977c1a5u, 0xe6b33c3bu, 0xa63e4075u,
+    0x74d5a45fu, 0x1d1525d3u, 0x2bbbf131u, 0xbe1e4ffdu,
+    0x5b33921fu, 0xc0aacef7u, 0xf51ac6a3u, 0x12e2ddf5u,
+    0x51030813u, 0x2dfafb9fu, 0x5994d00du, 0xfd11614du,
+};
+
+/* The block of a key: the high 64 bits of h1 * nblocks (multiply-shift). */
+SBF_INL uint64_t sbf_block_index(uint64_t h1, uint64_t nblocks)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 sbf_inl_u128;
+    return (uint64_t)(((sbf_inl_u128)h1 * nblocks) >> 64);
+#else
+    const uint64_t a = h1 >> 32, b = h1 & 0xffffffffu;
+    const uint64_t c = nblocks >> 32, d = nblocks & 0xffffffffu;
+    const uint64_t bd = b * d, ad = a * d, bc = b * c;
+    const uint64_t mid = (bd >> 32) + (ad & 0xffffffffu) + (bc & 0xffffffffu);
+    return a * c + (ad >> 32) + (bc >> 32) + (mid >> 32);
+#endif
+}
+
+/* ---------------------------------------------------------- MurmurHash3 */
+
+SBF_INL uint64_t sbf_inl_rotl64(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+SBF_INL uint64_t sbf_inl_fmix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= UINT64_C(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= UINT64_C(0xc4ceb9fe1a85ec53);
+    k ^= k >> 33;
+    return k;
+}
+
+/* The finalisation of every length: h1, h2 after the blocks and tail. */
+SBF_INL void sbf_inl_murmur3_finish(uint64_t h1, uint64_t h2, uint64_t len,
+                                    uint64_t out[2])
+{
+    h1 ^= len;
+    h2 ^= len;
+    h1 += h2;
+    h2 += h1;
+    h1 = sbf_inl_fmix64(h1);
+    h2 = sbf_inl_fmix64(h2);
+    h1 += h2;
+    h2 += h1;
+    out[0] = h1;
+    out[1] = h2;
+}
+
+SBF_INL uint64_t sbf_inl_load64(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+#endif
+}
+
+/*
+ * MurmurHash3_x64_128 of the 8 little-endian bytes of key (out[0] = h1,
+ * out[1] = h2), what sbf_murmur3_x64_128(&key, 8, seed, out) returns on a
+ * little-endian machine. With len = 8 there is no 16-byte block and only
+ * k1 of the tail: with s8 = seed ^ 8 the finalisation's first steps are
+ * h1 = (k1 ^ s8) + s8 and h2 = h1 + s8. Six 64-bit multiplies in all.
+ */
+SBF_INL void sbf_murmur3_u64(uint64_t key, uint32_t seed, uint64_t out[2])
+{
+    const uint64_t s8 = (uint64_t)seed ^ 8;
+    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    uint64_t h1 = (k1 ^ s8) + s8;
+    uint64_t h2 = sbf_inl_fmix64(h1 + s8);
+    h1 = sbf_inl_fmix64(h1) + h2;
+    out[0] = h1;
+    out[1] = h2 + h1;
+}
+
+/* MurmurHash3_x64_128 of len bytes at key (key may be NULL when len is 0),
+ * bit-exact with SMHasher's MurmurHash3_x64_128 and sbf_murmur3_x64_128. */
+SBF_INL void sbf_murmur3_bytes(const void *key, size_t len, uint32_t seed,
+                               uint64_t out[2])
+{
+    if (len == 0) { /* key may be NULL: no pointer arithmetic on it */
+        sbf_inl_murmur3_finish(seed, seed, 0, out);
+        return;
+    }
+    const unsigned char *data = (const unsigned char *)key;
+    const size_t nblocks = len / 16;
+    uint64_t h1 = seed, h2 = seed;
+    const uint64_t c1 = SBF_MURMUR3_C1, c2 = SBF_MURMUR3_C2;
+    for (size_t i = 0; i < nblocks; i++) {
+        uint64_t k1 = sbf_inl_load64(data + i * 16);
+        uint64_t k2 = sbf_inl_load64(data + i * 16 + 8);
+        k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+        h1 = sbf_inl_rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
+        k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+        h2 = sbf_inl_rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+    }
+    const unsigned char *tail = data + nblocks * 16;
+    uint64_t k1 = 0, k2 = 0;
+    switch (len & 15) {
+    case 15: k2 ^= (uint64_t)tail[14] << 48; /* fall through */
+    case 14: k2 ^= (uint64_t)tail[13] << 40; /* fall through */
+    case 13: k2 ^= (uint64_t)tail[12] << 32; /* fall through */
+    case 12: k2 ^= (uint64_t)tail[11] << 24; /* fall through */
+    case 11: k2 ^= (uint64_t)tail[10] << 16; /* fall through */
+    case 10: k2 ^= (uint64_t)tail[9] << 8;   /* fall through */
+    case 9:
+        k2 ^= (uint64_t)tail[8];
+        k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+        /* fall through */
+    case 8: k1 ^= (uint64_t)tail[7] << 56; /* fall through */
+    case 7: k1 ^= (uint64_t)tail[6] << 48; /* fall through */
+    case 6: k1 ^= (uint64_t)tail[5] << 40; /* fall through */
+    case 5: k1 ^= (uint64_t)tail[4] << 32; /* fall through */
+    case 4: k1 ^= (uint64_t)tail[3] << 24; /* fall through */
+    case 3: k1 ^= (uint64_t)tail[2] << 16; /* fall through */
+    case 2: k1 ^= (uint64_t)tail[1] << 8;  /* fall through */
+    case 1:
+        k1 ^= (uint64_t)tail[0];
+        k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+        break;
+    default:
+        break;
+    }
+    sbf_inl_murmur3_finish(h1, h2, (uint64_t)len, out);
+}
+
+/* --------------------------------------------------------------- the view */
+
+/* How a view probes a key inline (sbf_view.query / .add). */
+#define SBF_VIEW_CALL 0u     /* not inline: the library's sbf_contains / sbf_add */
+#define SBF_VIEW_BLOCKED 1u  /* k of the 512 bits of a block */
+#define SBF_VIEW_SPLIT8 2u   /* split-block, 8 words of 32 bits (256-bit blocks) */
+#define SBF_VIEW_SPLIT16 3u  /* split-block, 16 words (512-bit blocks) */
+
+/* What the library hands out: read it, never write it (sbf_view_get). */
+typedef struct sbf_view {
+    uint64_t *words;        /* the filter's blocks */
+    uint64_t nblocks;       /* block of a key: sbf_block_index(h1, nblocks) */
+    const uint32_t *salt;   /* the layout's salts (SBF_SALT) */
+    sbf_filter *filter;     /* the filter: calls for what is not inline */
+    uint64_t *added;        /* its keys_added count, which inline adds raise */
+    uint32_t k;             /* bits per key */
+    uint32_t seed;          /* MurmurHash3 seed */
+    uint32_t lanes;         /* (1 << k) - 1 for the blocked probe (k <= 16) */
+    int layout;             /* sbf_layout */
+    unsigned query;         /* SBF_VIEW_*: how queries run */
+    unsigned add;           /* SBF_VIEW_*: how adds run */
+    int writable;           /* adds allowed (through the library if add is CALL) */
+} sbf_view;
+
+/*
+ * Fills *out with a view of f for queries only: adds through it return
+ * SBF_E_READONLY. SBF_OK or SBF_E_NULL.
+ */
+SBF_API int sbf_view_get(const sbf_filter *f, sbf_view *out);
+
+/*
+ * A view for queries and adds. Inline adds count in keys_added as sbf_add
+ * does; like sbf_add they need exclusive access to the filter (a filter
+ * created with SBF_CONCURRENT is never modified inline: its view calls
+ * the library, which keeps SBF_CONCURRENT's guarantees).
+ * SBF_OK, SBF_E_NULL, SBF_E_READONLY (f is a read-only mapping, sbf_map).
+ */
+SBF_API int sbf_view_get_writable(sbf_filter *f, sbf_view *out);
+
+/* ------------------------------------------------------ portable probes
+ * blk: the key's block; the positions as documented above. */
+
+SBF_INL uint32_t sbf_inl_lane(uint64_t h2, uint32_t i)
+{
+    return (i & 1u) ? (uint32_t)(h2 >> 32) : (uint32_t)h2;
+}
+
+SBF_INL uint32_t sbf_inl_pos(const uint32_t *salt, uint64_t h2, uint32_t i, int shift)
+{
+    return (uint32_t)(sbf_inl_lane(h2, i) * salt[i]) >> shift;
+}
+
+/* Branch-free over the k positions (an early exit mispredicts per key). */
+SBF_INL int sbf_inl_blocked_has_c(const uint64_t *blk, const uint32_t *salt,
+                                  uint32_t k, uint64_t h2)
+{
+    uint64_t ok = 1;
+    for (uint32_t i = 0; i < k; i++) {
+        const uint32_t p = sbf_inl_pos(salt, h2, i, SBF_SHIFT_BLOCKED);
+        ok &= blk[p >> 6] >> (p & 63);
+    }
+    return (int)(ok & 1);
+}
+
+SBF_INL int sbf_inl_blocked_add_c(uint64_t *blk, const uint32_t *salt,
+                                  uint32_t k, uint64_t h2)
+{
+    uint64_t fresh = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        const uint32_t p = sbf_inl_pos(salt, h2, i, SBF_SHIFT_BLOCKED);
+        const uint64_t bit = (uint64_t)1 << (p & 63);
+        fresh |= ~blk[p >> 6] & bit;
+        blk[p >> 6] |= bit;
+    }
+    return fresh != 0;
+}
+
+SBF_INL int sbf_inl_split_has_c(const uint64_t *blk, const uint32_t *salt,
+                                uint32_t k, uint64_t h2)
+{
+    uint32_t ok = 1;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t w;
+        memcpy(&w, (const unsigned char *)blk + 4 * i, 4);
+        ok &= w >> sbf_inl_pos(salt, h2, i, SBF_SHIFT_SPLIT);
+    }
+    return (int)(ok & 1);
+}
+
+SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                uint64_t h2)
+{
+    uint32_t fresh = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t w;
+        unsigned char *at = (unsigned char *)blk + 4 * i;
+        const uint32_t bit = UINT32_C(1) << sbf_inl_pos(salt, h2, i, SBF_SHIFT_SPLIT);
+        memcpy(&w, at, 4);
+        fresh |= ~w & bit;
+        w |= bit;
+        memcpy(at, &w, 4);
+    }
+    return fresh != 0;
+}
+
+/* Keeps an array that a vector store filled in memory: read back with
+ * scalar loads, not rebuilt lane by lane with vector extracts (slower). */
+#if defined(__GNUC__)
+#  define SBF_INL_IN_MEMORY(a) __asm__("" : "+m"(a))
+#else
+#  define SBF_INL_IN_MEMORY(a) ((void)0)
+#endif
+
+/* Blocked add with the positions given (p[i] < 512): one OR per position,
+ * unrolled by k (one jump on k instead of a loop per key). */
+#define SBF_INL_SET(i) blk[p[i] >> 6] |= (uint64_t)1 << (p[i] & 63)
+SBF_INL void sbf_inl_blocked_set(uint64_t *blk, const uint32_t *p, uint32_t k)
+{
+    switch (k) {
+    case 16: SBF_INL_SET(15); /* fall through */
+    case 15: SBF_INL_SET(14); /* fall through */
+    case 14: SBF_INL_SET(13); /* fall through */
+    case 13: SBF_INL_SET(12); /* fall through */
+    case 12: SBF_INL_SET(11); /* fall through */
+    case 11: SBF_INL_SET(10); /* fall through */
+    case 10: SBF_INL_SET(9);  /* fall through */
+    case 9: SBF_INL_SET(8);   /* fall through */
+    case 8: SBF_INL_SET(7);   /* fall through */
+    case 7: SBF_INL_SET(6);   /* fall through */
+    case 6: SBF_INL_SET(5);   /* fall through */
+    case 5: SBF_INL_SET(4);   /* fall through */
+    case 4: SBF_INL_SET(3);   /* fall through */
+    case 3: SBF_INL_SET(2);   /* fall through */
+    case 2: SBF_INL_SET(1);   /* fall through */
+    case 1: SBF_INL_SET(0);   /* fall through */
+    default: break;
+    }
+}
+#undef SBF_INL_SET
+
+/* ------------------------------------------------------- vector probes
+ * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
+ * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
+ * a register. */
+
+
+#if !SBF_INL_AVX512
+typedef uint64_t sbf_inl_h2;
+
+SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
+{
+    return h2;
+}
+
+SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
+{
+    return x;
+}
+
+SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+{
+    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t a = (k1 ^ s8) + s8;
+    const uint64_t h2 = sbf_inl_fmix64(a + s8);
+    *h1 = sbf_inl_fmix64(a) + h2;
+    return h2 + *h1;
+}
+#endif
+
+#if SBF_INL_AVX512 || SBF_INL_AVX2
+#  include "simdbloom_inline_x86.h"
+#else /* portable */
+SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
+                                uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
+{
+    (void)lanes;
+    return sbf_inl_blocked_has_c(blk, salt, k, h2);
+}
+
+SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                uint32_t lanes, sbf_inl_h2 h2)
+{
+    (void)lanes;
+    return sbf_inl_blocked_add_c(blk, salt, k, h2);
+}
+
+SBF_INL int sbf_inl_split8_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
+{
+    return sbf_inl_split_has_c(blk, salt, 8, h2);
+}
+
+SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
+{
+    return sbf_inl_split_add_c(blk, salt, 8, h2);
+}
+
+SBF_INL int sbf_inl_split16_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
+{
+    return sbf_inl_split_has_c(blk, salt, 16, h2);
+}
+
+SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
+{
+    return sbf_inl_split_add_c(blk, salt, 16, h2);
+}
+#endif
+
+/* ------------------------------------------------- probes of a view */
+
+/* Query of a hashed key on a view whose query kind is not CALL. */
+SBF_INL int sbf_inl_view_has(const sbf_view *v, uint64_t h1, sbf_inl_h2 h2)
+{
+    const uint64_t *blk = v->words;
+    switch (v->query) {
+    case SBF_VIEW_BLOCKED:
+        return sbf_inl_blocked_has(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt,
+                                   v->k, v->lanes, h2);
+    case SBF_VIEW_SPLIT8:
+        return sbf_inl_split8_has(blk + sbf_block_index(h1, v->nblocks) * 4, v->salt, h2);
+    default:
+        return sbf_inl_split16_has(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt, h2);
+    }
+}
+
+SBF_INL int sbf_inl_view_put(const sbf_view *v, uint64_t h1, sbf_inl_h2 h2)
+{
+    uint64_t *blk = v->words;
+    ++*v->added;
+    switch (v->add) {
+    case SBF_VIEW_BLOCKED:
+        return sbf_inl_blocked_add(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt,
+                                   v->k, v->lanes, h2);
+    case SBF_VIEW_SPLIT8:
+        return sbf_inl_split8_add(blk + sbf_block_index(h1, v->nblocks) * 4, v->salt, h2);
+    default:
+        return sbf_inl_split16_add(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt, h2);
+    }
+}
+
+/* What a view does not do inline: the library's call; adds through a view
+ * for queries only are refused. */
+SBF_INL int sbf_inl_call_add(const sbf_view *v, const void *key, size_t len)
+{
+    return v->writable ? sbf_add(v->filter, key, len) : SBF_E_READONLY;
+}
+
+/* ----------------------------------------------------------- the API */
+
+/* 1 if the 8-byte key (its little-endian bytes, as sbf_contains_u64 and
+ * sbf_contains(f, &key, 8) hash it) may be present, 0 if surely absent. */
+SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
+{
+    if (SBF_INL_LIKELY(v->query != SBF_VIEW_CALL)) {
+        uint64_t h1;
+        const sbf_inl_h2 h2 = sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, &h1);
+        return sbf_inl_view_has(v, h1, h2);
+    }
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(key >> (8 * i));
+    return sbf_contains(v->filter, b, 8);
+}
+
+/* Adds the 8-byte key: 1 if the filter's answer for it changed, 0 if not,
+ * SBF_E_READONLY through a view for queries (sbf_view_get), or sbf_add's
+ * codes for a filter it calls. */
+SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
+{
+    if (SBF_INL_LIKELY(v->add != SBF_VIEW_CALL)) {
+        uint64_t h1;
+        const sbf_inl_h2 h2 = sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, &h1);
+        return sbf_inl_view_put(v, h1, h2);
+    }
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(key >> (8 * i));
+    return sbf_inl_call_add(v, b, 8);
+}
+
+/* sbf_contains / sbf_add of len bytes at key (SBF_E_NULL for a NULL key
+ * with len > 0). */
+SBF_INL int sbf_view_contains(const sbf_view *v, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (v->query == SBF_VIEW_CALL)
+        return sbf_contains(v->filter, key, len);
+    if (len == 8)
+        return sbf_view_contains_u64(v, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, v->seed, h);
+    return sbf_inl_view_has(v, h[0], sbf_inl_h2_of(h[1]));
+}
+
+SBF_INL int sbf_view_add(const sbf_view *v, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (v->add == SBF_VIEW_CALL)
+        return sbf_inl_call_add(v, key, len);
+    if (len == 8)
+        return sbf_view_add_u64(v, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, v->seed, h);
+    return sbf_inl_view_put(v, h[0], sbf_inl_h2_of(h[1]));
+}
+
+/* The same from a key's MurmurHash3_x64_128 (h1, h2) = out[0], out[1] of
+ * sbf_murmur3_x64_128(key, len, seed): for callers that hashed already.
+ * The library's equivalents are sbf_contains_hash / sbf_add_hash. */
+SBF_INL int sbf_view_contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
+{
+    if (SBF_INL_LIKELY(v->query != SBF_VIEW_CALL))
+        return sbf_inl_view_has(v, h1, sbf_inl_h2_of(h2));
+    return sbf_contains_hash(v->filter, h1, h2);
+}
+
+SBF_INL int sbf_view_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
+{
+    if (SBF_INL_LIKELY(v->add != SBF_VIEW_CALL))
+        return sbf_inl_view_put(v, h1, sbf_inl_h2_of(h2));
+    return v->writable ? sbf_add_hash(v->filter, h1, h2) : SBF_E_READONLY;
+}
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* SIMDBLOOM_INLINE_H_5B0E77D1 */

@@ -1,0 +1,22 @@
+# One colour per series, the same in every plot (loaded by throughput.gp,
+# latency.gp and fpr.gp): ISAs, the two references, layouts, formulas.
+series_colour(name) = \
+  name eq 'scalar'      ? '#7f7f7f' : \
+  name eq 'simde'       ? '#bcbd22' : \
+  name eq 'avx2'        ? '#1f77b4' : \
+  name eq 'avx512'      ? '#d62728' : \
+  name eq 'neon'        ? '#9467bd' : \
+  name eq 'roofline'    ? '#000000' : \
+  name eq 'libbloom'    ? '#ff7f0e' : \
+  name eq 'classic'     ? '#8c564b' : \
+  name eq 'blocked'     ? '#17becf' : \
+  name eq 'split-block' ? '#2ca02c' : \
+  name eq 'counting'    ? '#e377c2' : \
+  name eq 'parquet'     ? '#393b79' : \
+  name eq 'exact'       ? '#1f77b4' : \
+  name eq 'putze'       ? '#2ca02c' : \
+  name eq 'measured'    ? '#d62728' : '#333333'
+# A latency series' title is "<layout>[/pos|/neg],G=<n>": its layout.
+lat_layout(t) = strstrt(t, '/') > 0 ? t[1:strstrt(t, '/') - 1] : t[1:strstrt(t, ',') - 1]
+# ... and its dash: solid for absent keys and batches, dashed for present.
+lat_dash(t) = strstrt(t, '/pos') > 0 ? 2 : 1

@@ -1,0 +1,72 @@
+/*
+ * The view of a filter that include/simdbloom_inline.h probes inline, and
+ * the single-key calls that take a MurmurHash3 the caller computed already.
+ */
+#include "sbf_internal.h"
+#include "simdbloom_inline.h"
+
+/* The inline probe of a plain filter of f's kernel family and hash, if any
+ * (the header hashes with MurmurHash3 only). */
+static unsigned inline_kind(const sbf_filter *f)
+{
+    if ((f->flags & SBF_CONCURRENT) || f->lay->hash != SBFI_HASH_MURMUR3)
+        return SBF_VIEW_CALL; /* atomics, other hashes: the library's kernels */
+    switch (f->lay->kernel) {
+    case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED;
+    case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
+    default: return SBF_VIEW_CALL; /* classic, counting */
+    }
+}
+
+static void fill(const sbf_filter *f, sbf_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->words = f->words;
+    v->nblocks = f->nblocks;
+    v->salt = f->salt;  /* the layout's salts */
+    v->filter = (sbf_filter *)(uintptr_t)f; /* adds only through writable views */
+    v->k = f->k;
+    v->seed = f->seed;
+    v->lanes = f->k < 16 ? (UINT32_C(1) << f->k) - 1 : 0xffffu;
+    v->layout = f->layout;
+    v->query = inline_kind(f);
+    v->add = SBF_VIEW_CALL;
+}
+
+int sbf_view_get(const sbf_filter *f, sbf_view *out)
+{
+    SBFI_RETURN_IF(f == NULL || out == NULL, SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
+    fill(f, out);
+    return SBF_OK;
+}
+
+int sbf_view_get_writable(sbf_filter *f, sbf_view *out)
+{
+    SBFI_RETURN_IF(out == NULL, SBF_E_NULL);
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
+    SBFI_ASSERT(sbfi_filter_ok(f));
+    fill(f, out);
+    out->writable = 1;
+    out->add = out->query;
+    /* a plain filter counts its adds in f->added (no stripes) */
+    out->added = out->add != SBF_VIEW_CALL ? &f->added : NULL;
+    return SBF_OK;
+}
+
+int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
+    SBFI_ASSERT(sbfi_filter_ok(f));
+    sbfi_count_added(f, 1);
+    return (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
+                                       : sbfi_add_hashed(f, h1, h2);
+}
+
+int sbf_contains_hash(const sbf_filter *f, uint64_t h1, uint64_t h2)
+{
+    SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
+    SBFI_ASSERT(sbfi_filter_ok(f));
+    return (f->flags & SBF_CONCURRENT) ? sbfi_contains_hashed_atomic(f, h1, h2)
+                                       : sbfi_contains_hashed(f, h1, h2);
+}

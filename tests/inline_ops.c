@@ -1,0 +1,41 @@
+/*
+ * The inline header's functions as a table (tests/inline_ops.h). Built once
+ * per vector path: INLINE_OPS names the table, SBF_INLINE_ISA picks the
+ * path (the Makefile passes the path's -m flags too).
+ */
+#include "inline_ops.h"
+
+#if !defined(INLINE_OPS)
+#  define INLINE_OPS inline_ops_portable
+#endif
+#if SBF_INLINE_ISA == 4
+#  define OPS_ISA SBF_ISA_AVX512
+#  define OPS_NAME "inline avx512"
+#elif SBF_INLINE_ISA == 3
+#  define OPS_ISA SBF_ISA_AVX2
+#  define OPS_NAME "inline avx2"
+#else
+#  define OPS_ISA SBF_ISA_SCALAR
+#  define OPS_NAME "inline portable"
+#endif
+
+static int contains_u64(const sbf_view *v, uint64_t key) { return sbf_view_contains_u64(v, key); }
+static int add_u64(const sbf_view *v, uint64_t key) { return sbf_view_add_u64(v, key); }
+static int contains(const sbf_view *v, const void *key, size_t len) { return sbf_view_contains(v, key, len); }
+static int add(const sbf_view *v, const void *key, size_t len) { return sbf_view_add(v, key, len); }
+static int contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { return sbf_view_contains_hash(v, h1, h2); }
+static int add_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { return sbf_view_add_hash(v, h1, h2); }
+static void murmur3_u64(uint64_t key, uint32_t seed, uint64_t out[2]) { sbf_murmur3_u64(key, seed, out); }
+static void murmur3_bytes(const void *key, size_t len, uint32_t seed, uint64_t out[2])
+{
+    sbf_murmur3_bytes(key, len, seed, out);
+}
+static void hash8(uint64_t key, uint32_t seed, uint64_t out[2])
+{
+    out[1] = sbf_inl_h2_u64(sbf_inl_hash8(key, (uint64_t)seed ^ 8, &out[0]));
+}
+
+const inline_ops INLINE_OPS = {
+    OPS_NAME, OPS_ISA, contains_u64, add_u64, contains, add, contains_hash, add_hash,
+    murmur3_u64, murmur3_bytes, hash8,
+};

@@ -1,0 +1,30 @@
+/*
+ * include/simdbloom_inline.h compiled once per vector path (tests/inline_ops.c
+ * built with each path's flags), as a table tests/test_inline.c calls.
+ */
+#ifndef SBF_INLINE_OPS_H_7C21D0E5
+#define SBF_INLINE_OPS_H_7C21D0E5
+
+#include "simdbloom_inline.h"
+
+typedef struct inline_ops {
+    const char *name;
+    int isa;  /* the sbf_isa whose CPU features the code needs (SCALAR: none) */
+    int (*contains_u64)(const sbf_view *v, uint64_t key);
+    int (*add_u64)(const sbf_view *v, uint64_t key);
+    int (*contains)(const sbf_view *v, const void *key, size_t len);
+    int (*add)(const sbf_view *v, const void *key, size_t len);
+    int (*contains_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
+    int (*add_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
+    void (*murmur3_u64)(uint64_t key, uint32_t seed, uint64_t out[2]);
+    void (*murmur3_bytes)(const void *key, size_t len, uint32_t seed, uint64_t out[2]);
+    /* the 8-byte hash the probes use (on AVX-512 partly in vector lanes) */
+    void (*hash8)(uint64_t key, uint32_t seed, uint64_t out[2]);
+} inline_ops;
+
+/* Weak: a variant not built for this target is NULL. */
+extern const inline_ops inline_ops_portable;
+extern const inline_ops inline_ops_avx2 __attribute__((weak));
+extern const inline_ops inline_ops_avx512 __attribute__((weak));
+
+#endif

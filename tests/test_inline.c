@@ -1,0 +1,254 @@
+/*
+ * include/simdbloom_inline.h against the library, key by key: every vector
+ * path of the header (portable, AVX2, AVX-512: tests/inline_ops.c built
+ * once per path) on filters of every layout, k, ISA and flag, adds and
+ * queries of u64 keys, byte strings and given hashes through a view must
+ * return what sbf_add / sbf_contains return on a scalar filter, and leave
+ * the same bytes and keys_added. Also sbf_add_hash / sbf_contains_hash, the
+ * hashes, and what views refuse.
+ */
+#include "testutil.h"
+#include "inline_ops.h"
+
+#include <unistd.h>
+
+/* The compiled-in vector paths this CPU runs; NULL past the end. */
+static const inline_ops *variant(int i)
+{
+    const inline_ops *all[3] = { &inline_ops_portable, &inline_ops_avx2, &inline_ops_avx512 };
+    int seen = 0;
+    for (int j = 0; j < 3; j++) {
+        if (all[j] == NULL || !sbf_isa_available(all[j]->isa))
+            continue;
+        if (seen++ == i)
+            return all[j];
+    }
+    return NULL;
+}
+
+/* Key i as bytes: the 8 little-endian bytes of a u64 (i % 3 == 0, added
+ * with the u64 form), or 0..40 bytes of a stream (added as bytes when
+ * i % 3 == 1, as its hash when i % 3 == 2). */
+static size_t key_of(size_t i, const unsigned char *stream, unsigned char u[8],
+                     const void **key, uint64_t *x)
+{
+    if (i % 3 == 0) {
+        memcpy(x, stream + (i * 8) % 4000, 8);
+        for (int b = 0; b < 8; b++)
+            u[b] = (unsigned char)(*x >> (8 * b));
+        *key = u;
+        return 8;
+    }
+    *key = stream + (i * 13) % 4000;
+    return i % 41;
+}
+
+static int via_view(const inline_ops *o, const sbf_view *v, int add, size_t i,
+                    const void *key, size_t len, uint64_t x, uint32_t seed)
+{
+    if (i % 3 == 0)
+        return add ? o->add_u64(v, x) : o->contains_u64(v, x);
+    if (i % 3 == 1)
+        return add ? o->add(v, key, len) : o->contains(v, key, len);
+    uint64_t h[2];
+    sbf_murmur3_x64_128(key, len, seed, h);
+    return add ? o->add_hash(v, h[0], h[1]) : o->contains_hash(v, h[0], h[1]);
+}
+
+static void same_state(const sbf_filter *ref, const sbf_filter *f, const char *what)
+{
+    struct sbf_info a, b;
+    cr_assert(equiv_same_bytes(ref, f), "%s: bytes differ", what);
+    cr_assert_eq(sbf_info(ref, &a), SBF_OK);
+    cr_assert_eq(sbf_info(f, &b), SBF_OK);
+    cr_assert_eq(a.keys_added, b.keys_added, "%s: keys_added %llu, reference %llu", what,
+                 (unsigned long long)b.keys_added, (unsigned long long)a.keys_added);
+}
+
+static void check_one(const inline_ops *o, int isa, const geometry *g, uint32_t flags)
+{
+    unsigned char stream[4096], u[8];
+    uint64_t s = 0x1e5 + g->k + (uint64_t)g->layout * 131 + flags;
+    for (size_t i = 0; i < sizeof stream; i++)
+        stream[i] = (unsigned char)equiv_splitmix(&s);
+    char what[160];
+    snprintf(what, sizeof what, "%s on %s, layout %d k %u bits %llu flags %u", o->name,
+             sbf_isa_name(isa), g->layout, g->k, (unsigned long long)g->bits, flags);
+    sbf_filter *ref = tu_make_on(SBF_ISA_SCALAR, g, 0);
+    sbf_filter *f = tu_make_on(isa, g, flags);
+    sbf_view v;
+    cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
+    /* 600 adds into a small filter: many find their bits set already */
+    for (size_t i = 0; i < 600; i++) {
+        const void *key;
+        uint64_t x = 0;
+        const size_t len = key_of(i, stream, u, &key, &x);
+        const int a = sbf_add(ref, key, len);
+        const int b = via_view(o, &v, 1, i, key, len, x, g->seed);
+        cr_assert_eq(a, b, "%s: add %zu (len %zu) returned %d, reference %d", what, i, len, b, a);
+    }
+    same_state(ref, f, what);
+    sbf_view q;
+    cr_assert_eq(sbf_view_get(f, &q), SBF_OK);
+    size_t hits = 0;
+    for (size_t i = 0; i < 3000; i++) {
+        const void *key;
+        uint64_t x = 0;
+        const size_t len = key_of(i, stream, u, &key, &x);
+        const int a = sbf_contains(ref, key, len);
+        const int b = via_view(o, i & 1 ? &v : &q, 0, i, key, len, x, g->seed);
+        cr_assert_eq(a, b, "%s: contains %zu (len %zu) %d, reference %d", what, i, len, b, a);
+        hits += (size_t)b;
+        if (i < 600)
+            cr_assert_eq(b, 1, "%s: added key %zu not found", what, i);
+    }
+    cr_assert_lt(hits, 3000, "%s: the probes must include negatives", what);
+    /* a view for queries adds nothing */
+    cr_assert_eq(o->add_u64(&q, 12345), SBF_E_READONLY, "%s", what);
+    cr_assert_eq(o->add(&q, stream, 5), SBF_E_READONLY, "%s", what);
+    cr_assert_eq(o->add_hash(&q, 1, 2), SBF_E_READONLY, "%s", what);
+    cr_assert_eq(o->add(&v, NULL, 3), SBF_E_NULL, "%s", what);
+    cr_assert_eq(o->contains(&q, NULL, 3), SBF_E_NULL, "%s", what);
+    same_state(ref, f, what);
+    sbf_free(f);
+    sbf_free(ref);
+}
+
+static const geometry geoms[] = {
+    { SBF_CLASSIC, 7, 64 * 50, 11 },   { SBF_CLASSIC, 1, 64 * 3, 0 },
+    { SBF_BLOCKED, 1, 512 * 9, 11 },   { SBF_BLOCKED, 2, 512 * 9, 0 },
+    { SBF_BLOCKED, 3, 512 * 9, 7 },    { SBF_BLOCKED, 5, 512 * 9, 11 },
+    { SBF_BLOCKED, 7, 512 * 9, 0 },    { SBF_BLOCKED, 7, 512 * 9, 0x9747b28cu },
+    { SBF_BLOCKED, 8, 512 * 9, 11 },   { SBF_BLOCKED, 9, 512 * 9, 11 },
+    { SBF_BLOCKED, 12, 512 * 9, 3 },   { SBF_BLOCKED, 15, 512 * 9, 11 },
+    { SBF_BLOCKED, 16, 512 * 9, UINT32_MAX },
+    { SBF_SPLIT_BLOCK, 8, 256 * 19, 11 }, { SBF_SPLIT_BLOCK, 8, 256 * 19, 0 },
+    { SBF_SPLIT_BLOCK, 16, 512 * 9, 11 },
+    { SBF_COUNTING, 7, 512 * 40, 11 }, { SBF_COUNTING, 16, 512 * 40, 0 },
+};
+
+static void check_variant(int which)
+{
+    const inline_ops *o = variant(which);
+    if (o == NULL)
+        cr_skip_test("no vector path %d of the inline header here", which);
+    int isas[16];
+    const size_t n = sbf_isa_list(isas, 16);
+    for (size_t i = 0; i < n && i < 16; i++) {
+        if (!sbf_isa_available(isas[i]))
+            continue;
+        for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++)
+            for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT)
+                check_one(o, isas[i], &geoms[gi], flags);
+    }
+    sbf_isa_set(SBF_ISA_AUTO);
+}
+
+Test(inline, path0, .description = "the first vector path of the inline header equals the library, key by key") { check_variant(0); }
+Test(inline, path1, .description = "the second vector path of the inline header equals the library, key by key") { check_variant(1); }
+Test(inline, path2, .description = "the third vector path of the inline header equals the library, key by key") { check_variant(2); }
+
+Test(inline, hashes, .description = "the inline MurmurHash3 forms equal sbf_murmur3_x64_128 on every path") {
+    unsigned char bytes[200];
+    uint64_t s = 77;
+    for (size_t i = 0; i < sizeof bytes; i++)
+        bytes[i] = (unsigned char)equiv_splitmix(&s);
+    const uint32_t seeds[] = { 0, 1, 11, 0x9747b28cu, UINT32_MAX };
+    for (int w = 0; variant(w) != NULL; w++) {
+        const inline_ops *o = variant(w);
+        for (size_t si = 0; si < sizeof seeds / sizeof seeds[0]; si++) {
+            for (int i = 0; i < 5000; i++) {
+                const uint64_t x = i < 4 ? (uint64_t)0 - (uint64_t)i : equiv_splitmix(&s);
+                uint64_t ref[2], a[2], b[2];
+                sbf_murmur3_x64_128(&x, 8, seeds[si], ref);
+                o->murmur3_u64(x, seeds[si], a);
+                o->hash8(x, seeds[si], b);
+                cr_assert(a[0] == ref[0] && a[1] == ref[1], "%s: u64 hash of %llx", o->name,
+                          (unsigned long long)x);
+                cr_assert(b[0] == ref[0] && b[1] == ref[1], "%s: probe hash of %llx", o->name,
+                          (unsigned long long)x);
+            }
+            for (size_t len = 0; len <= 80; len++) {
+                uint64_t ref[2], a[2];
+                sbf_murmur3_x64_128(bytes + len, len, seeds[si], ref);
+                o->murmur3_bytes(bytes + len, len, seeds[si], a);
+                cr_assert(a[0] == ref[0] && a[1] == ref[1], "%s: %zu bytes", o->name, len);
+            }
+            uint64_t ref[2], a[2];
+            sbf_murmur3_x64_128(NULL, 0, seeds[si], ref);
+            o->murmur3_bytes(NULL, 0, seeds[si], a);
+            cr_assert(a[0] == ref[0] && a[1] == ref[1], "%s: the empty key", o->name);
+        }
+    }
+}
+
+/* The known vector of tests/test_hash.c, so the header is not only compared
+ * with the library (which hashes with it): MurmurHash3_x64_128("hello",
+ * seed 0) = cbd8a7b341bd9b02 5b1e906a48ae1d19 (h1, h2). */
+Test(inline, known_vector, .description = "the inline MurmurHash3 gives a published digest") {
+    uint64_t h[2];
+    sbf_murmur3_bytes("hello", 5, 0, h);
+    cr_assert_eq(h[0], UINT64_C(0xcbd8a7b341bd9b02));
+    cr_assert_eq(h[1], UINT64_C(0x5b1e906a48ae1d19));
+}
+
+Test(inline, hash_calls, .description = "sbf_add_hash / sbf_contains_hash equal the keyed calls and refuse as they do") {
+    unsigned char bytes[64];
+    uint64_t s = 5;
+    for (size_t i = 0; i < sizeof bytes; i++)
+        bytes[i] = (unsigned char)equiv_splitmix(&s);
+    for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++) {
+        for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
+            sbf_filter *a = tu_make_on(SBF_ISA_AUTO, &geoms[gi], flags);
+            sbf_filter *b = tu_make_on(SBF_ISA_AUTO, &geoms[gi], flags);
+            for (size_t i = 0; i < 400; i++) {
+                uint64_t h[2];
+                const size_t len = i % 33;
+                const void *key = bytes + i % 31;
+                sbf_murmur3_x64_128(key, len, geoms[gi].seed, h);
+                cr_assert_eq(sbf_add(a, key, len), sbf_add_hash(b, h[0], h[1]));
+                sbf_murmur3_x64_128(bytes + i % 29, len + 1, geoms[gi].seed, h);
+                cr_assert_eq(sbf_contains(a, bytes + i % 29, len + 1),
+                             sbf_contains_hash(b, h[0], h[1]));
+            }
+            same_state(a, b, "sbf_add_hash");
+            sbf_free(a);
+            sbf_free(b);
+        }
+    }
+    sbf_isa_set(SBF_ISA_AUTO);
+    cr_assert_eq(sbf_add_hash(NULL, 1, 2), SBF_E_NULL);
+    cr_assert_eq(sbf_contains_hash(NULL, 1, 2), SBF_E_NULL);
+    sbf_view v;
+    cr_assert_eq(sbf_view_get(NULL, &v), SBF_E_NULL);
+    cr_assert_eq(sbf_view_get_writable(NULL, &v), SBF_E_NULL);
+}
+
+Test(inline, mapped, .description = "a read-only mapping gives query views only; adds are refused, nothing changes") {
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/sbf-inline-%ld.sbf", (long)getpid());
+    const geometry g = { SBF_BLOCKED, 7, 512 * 16, 3 };
+    sbf_filter *f = tu_make_on(SBF_ISA_AUTO, &g, 0);
+    for (uint64_t i = 0; i < 300; i++)
+        cr_assert_geq(sbf_add(f, &i, 8), 0);
+    cr_assert_eq(sbf_save(f, path), SBF_OK);
+    sbf_filter *m = NULL;
+    cr_assert_eq(sbf_map(&m, path, 0), SBF_OK);
+    unlink(path);
+    sbf_view v;
+    cr_assert_eq(sbf_view_get_writable(m, &v), SBF_E_READONLY);
+    cr_assert_eq(sbf_view_get(m, &v), SBF_OK);
+    for (int w = 0; variant(w) != NULL; w++) {
+        const inline_ops *o = variant(w);
+        for (uint64_t i = 0; i < 600; i++)
+            cr_assert_eq(o->contains_u64(&v, i), sbf_contains(f, &i, 8), "%s key %llu", o->name,
+                         (unsigned long long)i);
+        cr_assert_eq(o->add_u64(&v, 1000), SBF_E_READONLY);
+        cr_assert_eq(o->add_hash(&v, 1, 2), SBF_E_READONLY);
+    }
+    cr_assert_eq(sbf_add_hash(m, 1, 2), SBF_E_READONLY);
+    cr_assert(equiv_same_bytes(f, m));
+    sbf_free(m);
+    sbf_free(f);
+    sbf_isa_set(SBF_ISA_AUTO);
+}
