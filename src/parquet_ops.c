@@ -17,8 +17,7 @@
  * x = (uint32_t)h. */
 static inline void pq_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
 {
-    *h1 = h & UINT64_C(0xffffffff00000000);
-    *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
+    sbf_parquet_pair(h, h1, h2); /* include/simdbloom_inline.h */
 }
 
 /* The spec's block of h: ((h >> 32) * z) >> 32, as 8 32-bit words. */

@@ -9,8 +9,11 @@
  * (the header hashes with MurmurHash3 only). */
 static unsigned inline_kind(const sbf_filter *f)
 {
-    if ((f->flags & SBF_CONCURRENT) || f->lay->hash != SBFI_HASH_MURMUR3)
-        return SBF_VIEW_CALL; /* atomics, other hashes: the library's kernels */
+    if (f->flags & SBF_CONCURRENT)
+        return SBF_VIEW_CALL; /* atomics: the library's kernels */
+    if (f->lay->hash == SBFI_HASH_XXH64) /* parquet: split-block, k = 8 */
+        return f->lay->kernel == SBFI_KERN_SPLIT && f->k == 8 ? SBF_VIEW_PARQUET
+                                                              : SBF_VIEW_CALL;
     switch (f->lay->kernel) {
     case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED;
     case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
