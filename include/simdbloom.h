@@ -712,7 +712,7 @@ SBF_API int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits,
  * Folds f into a new filter *out with half as many blocks, `times` times
  * over (1 halves, 2 quarters, ...): blocks 2i and 2i+1 are OR-ed into block
  * i (counting: counters added, saturating at 15). For every layout whose
- * block index is a multiply-shift (blocked, split-block, counting) this is
+ * block index is a multiply-shift (blocked, split-block, counting, parquet) this is
  * exact: the result is bit for bit the filter of the same keys built at the
  * smaller size, since floor(floor(h*z/2^64)/2) = floor(h*(z/2)/2^64). Keys
  * added, seed, k and flags carry over. f is unchanged.
@@ -727,7 +727,7 @@ SBF_API int sbf_fold(sbf_filter **out, const sbf_filter *f, uint32_t times);
 /*
  * The false-positive rate f gives now, estimated from its own bits: the
  * mean over blocks of the chance that a probe finds all its bits set
- * (split-block: the product over the k words of set bits / 32; blocked:
+ * (split-block and parquet: the product over the k words of set bits / 32; blocked:
  * (set bits / 512)^k; counting: (non-zero counters / 128)^k; classic, one
  * block: (set bits / m)^k). It needs no key count, so it holds for a filter
  * read from elsewhere. NaN when f is NULL. O(size of the filter).
