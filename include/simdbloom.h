@@ -246,8 +246,8 @@ SBF_API int sbf_remove(sbf_filter *f, const void *key, size_t len);
 /*
  * Batched 64-bit keys. Each key is hashed as its 8 little-endian bytes, so
  * sbf_add_u64(f, &x, 1) and sbf_add(f, &x, 8) set the same bits.
- * sbf_add_u64 returns SBF_OK, SBF_E_NULL (keys may be NULL when n is 0) or
- * SBF_E_READONLY (a mapped filter).
+ * sbf_add_u64 returns SBF_OK, SBF_E_NULL (f NULL, or keys NULL with n > 0),
+ * SBF_E_READONLY (a mapping: sbf_map).
  * sbf_contains_u64 writes out[i] = 1 (maybe) or 0 (no) when out is not NULL
  * and returns how many keys may be present; it returns SIZE_MAX (and writes
  * nothing) when f is NULL or keys is NULL with n > 0: that is
@@ -258,11 +258,15 @@ SBF_API size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys,
                                 size_t n, uint8_t *out);
 
 /*
- * Batched variable-length keys: keys[i] points at lens[i] bytes. Hashing is
- * scalar; memory accesses are pipelined as in the u64 forms. Same returns
- * as the u64 forms (a NULL keys[i] with lens[i] > 0 is SBF_E_NULL / SIZE_MAX,
- * checked before anything is changed; SBF_E_READONLY for sbf_add_batch on a
- * mapped filter).
+ * Batched variable-length keys: keys[i] points at lens[i] bytes (NULL only
+ * when lens[i] is 0). Hashed in SIMD lanes where the ISA has them (every
+ * ISA gives MurmurHash3_x64_128's exact values) and probed by the same
+ * pipeline and vector kernels as the u64 forms; sbf_add_batch(f, &p, &len,
+ * 1) sets the bits of sbf_add(f, p, len).
+ * sbf_add_batch returns SBF_OK, SBF_E_NULL (f NULL; keys or lens NULL with
+ * n > 0; a NULL keys[i] with lens[i] > 0: all checked before anything
+ * changes), SBF_E_READONLY. sbf_contains_batch returns the count as
+ * sbf_contains_u64, or SIZE_MAX ((size_t)SBF_E_NULL) in the same NULL cases.
  */
 SBF_API int sbf_add_batch(sbf_filter *f, const void *const *keys,
                           const size_t *lens, size_t n);
@@ -270,9 +274,46 @@ SBF_API size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
                                   const size_t *lens, size_t n, uint8_t *out);
 
 /*
- * Functions that return a size_t (sbf_contains_u64, sbf_contains_batch)
- * follow zstd's convention: a count, or an error code c converted to
- * size_t, (size_t)c. Their only error today is SBF_E_NULL, i.e. SIZE_MAX.
+ * Every batch form in one pair of calls, and the count of keys that changed
+ * the filter. Fill n and exactly one of the forms, leaving the others NULL:
+ *  u64                n 64-bit keys, each hashed as its 8 little-endian bytes;
+ *  ptrs, lens         key i is lens[i] bytes at ptrs[i] (sbf_add_batch's);
+ *  data + offsets     Arrow's binary layouts: key i is the bytes
+ *  (or offsets32)     data[offsets[i]] .. data[offsets[i + 1] - 1], so
+ *                     offsets holds n + 1 non-decreasing values (64-bit:
+ *                     large binary; offsets32, 32-bit: binary); data may be
+ *                     NULL only when every key is empty.
+ * The same key gives the same bits in every form (and in sbf_add).
+ * sbf_add_keys returns how many keys changed the filter (set a bit, or for
+ * counting raised a counter from 0: sbf_add's 1), at most n; on an
+ * SBF_CONCURRENT filter as seen by the calling thread (two threads adding
+ * one key may both count it). sbf_contains_keys returns how many may be
+ * present and writes out[i] as sbf_contains_u64. Errors, as size_t (see
+ * sbf_is_error), checked before anything changes: SBF_E_NULL (f or keys
+ * NULL; n > 0 with no form, or a form's pointer NULL; a NULL ptrs[i] with
+ * lens[i] > 0; NULL data with a key that is not empty), SBF_E_PARAM (more
+ * than one form, offsets and offsets32 both, decreasing offsets),
+ * SBF_E_READONLY (sbf_add_keys on a mapping). Thread safety as sbf_add /
+ * sbf_contains.
+ */
+typedef struct sbf_keys {
+    size_t n;
+    const uint64_t *u64;
+    const void *const *ptrs;
+    const size_t *lens;
+    const void *data;
+    const uint64_t *offsets;
+    const uint32_t *offsets32;
+} sbf_keys;
+SBF_API size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys);
+SBF_API size_t sbf_contains_keys(const sbf_filter *f, const sbf_keys *keys,
+                                 uint8_t *out);
+
+/*
+ * Functions that return a size_t (sbf_contains_u64, sbf_contains_batch,
+ * sbf_add_keys, sbf_contains_keys) follow zstd's convention: a count, or an
+ * error code c converted to size_t, (size_t)c: SBF_E_NULL is SIZE_MAX; the
+ * _keys pair also returns SBF_E_PARAM and (add) SBF_E_READONLY.
  * sbf_is_error(r) returns 1 when r is such an error (r >= (size_t)-255:
  * codes run from -1 down, never below -255) and 0 for a count (a count is
  * at most n, and n keys fill 8n bytes of memory, so no count comes near).

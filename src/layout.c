@@ -161,6 +161,7 @@ void sbfi_set_geometry(sbf_filter *f, int layout, uint64_t bits, uint32_t k)
     f->layout = layout;
     f->lay = d;
     memcpy(f->salt, d->salt, sizeof f->salt);
+    f->hash = d->hash;
     f->bits = bits;
     f->k = k;
     f->block_bytes = (uint32_t)(g / 8);
