@@ -95,10 +95,12 @@ static unsigned stripe_slot(void)
     return slot - 1;
 }
 
-/* keys_added: adds minus removes, kept mod 2^64 in f->added (plain) or in
- * f->added plus the stripes (concurrent), so one sequence of calls gives
- * one count on either kind; a sum above INT64_MAX (more removes than adds)
- * reads 0. */
+/* keys_added counts the calls that changed their key's answer: +1 for an
+ * add that set a bit or raised a counter from 0 (sbf_add's 1, the count
+ * the pipeline's adds return), -1 for a removal after which its key tests
+ * absent. Kept mod 2^64 in f->added (plain) or in f->added plus the stripes
+ * (concurrent), so one sequence of calls gives one count on either kind; a
+ * sum above INT64_MAX (more removals than adds) reads 0. */
 void sbfi_count_added(sbf_filter *f, uint64_t n)
 {
     if (f->stripes == NULL)
@@ -138,11 +140,12 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
+    const int r = f->add1(f, key, len); /* 1: the key's answer changed */
     if (SBFI_UNLIKELY(f->stripes != NULL))
-        sbfi_count_added(f, 1);
+        sbfi_count_added(f, (uint64_t)r);
     else
-        f->added++;
-    return f->add1(f, key, len);
+        f->added += (uint64_t)r;
+    return r;
 }
 
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
@@ -162,12 +165,14 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
     if (f->flags & SBF_CONCURRENT) {
         SBFI_RETURN_IF(!sbfi_contains_hashed_atomic(f, h1, h2), SBF_E_NOT_PRESENT);
         sbfi_counting_remove_atomic(f, h1, h2);
-        sbfi_count_added(f, UINT64_MAX); /* -1 mod 2^64 */
+        if (!sbfi_contains_hashed_atomic(f, h1, h2)) /* its answer changed */
+            sbfi_count_added(f, UINT64_MAX);          /* -1 mod 2^64 */
         return SBF_OK;
     }
     SBFI_RETURN_IF(!sbfi_contains_hashed(f, h1, h2), SBF_E_NOT_PRESENT);
     sbfi_counting_remove(f, h1, h2);
-    f->added -= 1; /* mod 2^64, as a concurrent filter's stripes */
+    if (!sbfi_contains_hashed(f, h1, h2))
+        f->added -= 1; /* mod 2^64, as a concurrent filter's stripes */
     return SBF_OK;
 }
 
@@ -186,7 +191,7 @@ static size_t add_keys(sbf_filter *f, const sbfi_keys *k, size_t n)
 {
     SBFI_ASSERT(sbfi_filter_ok(f));
     const size_t changed = n ? f->addn(f, k, n) : 0;
-    sbfi_count_added(f, n);
+    sbfi_count_added(f, changed);
     return changed;
 }
 
