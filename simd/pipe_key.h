@@ -73,7 +73,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
 #define PIPE_KEY_ENTRIES(fam, name)                                            \
     static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
     {                                                                          \
-        return pipe_key(f, key, len, fam, 1, 0);                               \
+        return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0));          \
     }                                                                          \
     static int contains_key_##name(const sbf_filter *f, const void *key,       \
                                    size_t len)                                 \
@@ -82,7 +82,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
     }                                                                          \
     static int add_key_atomic_##name(sbf_filter *f, const void *key, size_t len) \
     {                                                                          \
-        return pipe_key(f, key, len, fam, 1, 1);                               \
+        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1));         \
     }                                                                          \
     static int contains_key_atomic_##name(const sbf_filter *f, const void *key, \
                                           size_t len)                          \
