@@ -29,10 +29,14 @@
 #if defined(SBFI_KERNEL_SIMDE)
 /* defines sbfi_kernels_simde (at the end) */
 #elif defined(SBFI_KERNEL_AVX2)
-/* defines sbfi_kernels_avx2 (at the end) */
-#  if !defined(__AVX2__)
-#    error "the avx2 kernels must be compiled with -mavx2"
+/* defines sbfi_kernels_avx2 (at the end). Its registry entry requires
+ * SBFI_FEAT_AVX2: every feature in it a compiler can enable is checked
+ * here, and the assertion fails when one is added there without a check. */
+#  if !defined(__AVX2__) || !defined(__BMI2__)
+#    error "the avx2 kernels must be compiled with -mavx2 -mbmi2 (SBFI_FEAT_AVX2)"
 #  endif
+_Static_assert((SBFI_FEAT_AVX2 & ~SBFI_CPU_OS_STATE) == (SBFI_CPU_AVX2 | SBFI_CPU_BMI2),
+               "simd/avx2.c checks every compiler feature of SBFI_FEAT_AVX2");
 #else
 #  error "define SBFI_KERNEL_AVX2 or SBFI_KERNEL_SIMDE"
 #endif

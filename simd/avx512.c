@@ -17,10 +17,17 @@
 #if !defined(SBFI_KERNEL_AVX512)
 #  error "define SBFI_KERNEL_AVX512"
 #endif
+/* The registry entry requires SBFI_FEAT_AVX512: every feature in it a
+ * compiler can enable is checked here, and the assertion fails when one is
+ * added there without a check. */
 #if !defined(__AVX512F__) || !defined(__AVX512DQ__) || !defined(__AVX512VL__) || \
-    !defined(__AVX512BW__)
-#  error "the avx512 kernels must be compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl"
+    !defined(__AVX512BW__) || !defined(__AVX2__) || !defined(__BMI2__)
+#  error "the avx512 kernels must be compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2 (SBFI_FEAT_AVX512)"
 #endif
+_Static_assert((SBFI_FEAT_AVX512 & ~SBFI_CPU_OS_STATE) ==
+                   (SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ |
+                    SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL),
+               "simd/avx512.c checks every compiler feature of SBFI_FEAT_AVX512");
 
 typedef simde__m512i v512;
 typedef simde__m256i v256;

@@ -20,6 +20,14 @@
 #if !defined(SBFI_KERNEL_NEON)
 #  error "define SBFI_KERNEL_NEON"
 #endif
+/* The registry entry requires SBFI_FEAT_NEON (AdvSIMD). On aarch64 the
+ * compiler must enable it; elsewhere SIMDe emulates it (a test build: the
+ * table is never chosen there, detection reads the aarch64 hwcaps). */
+#if defined(__aarch64__) && !defined(__ARM_NEON)
+#  error "the neon kernels need AdvSIMD (__ARM_NEON): SBFI_FEAT_NEON"
+#endif
+_Static_assert(SBFI_FEAT_NEON == SBFI_CPU_ASIMD,
+               "simd/neon.c checks every compiler feature of SBFI_FEAT_NEON");
 
 typedef simde_uint64x2_t u64x2;
 typedef simde_uint32x4_t u32x4;

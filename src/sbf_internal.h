@@ -213,18 +213,23 @@ struct sbfi_kernels {
 #define SBFI_CPU_OS_ZMM    (1u << 7)  /* XCR0 saves opmask, ZMM_Hi256, Hi16_ZMM */
 #define SBFI_CPU_ASIMD     (1u << 8)  /* aarch64 HWCAP_ASIMD */
 
-/* Each ISA's identity, written once. The features match the flags its
- * object is compiled with (Makefile FLAGS_<name>). */
+/* What each ISA's table requires of the CPU and OS. The features match the
+ * flags its object is compiled with (Makefile FLAGS_<name>), and each
+ * simd/ file checks at compile time (#error, _Static_assert) that its
+ * compiler enables every one of them that a compiler can: all but the OS
+ * state bits, which only detection can know. */
+#define SBFI_CPU_OS_STATE  (SBFI_CPU_OS_YMM | SBFI_CPU_OS_ZMM)
+#define SBFI_FEAT_AVX2     (SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM)
+#define SBFI_FEAT_AVX512   (SBFI_FEAT_AVX2 | SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ | \
+                            SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL | SBFI_CPU_OS_ZMM)
+#define SBFI_FEAT_NEON     SBFI_CPU_ASIMD
+
+/* Each ISA's identity, written once. */
 #define SBFI_ID_SCALAR .name = "scalar", .isa = SBF_ISA_SCALAR, .features = 0
 #define SBFI_ID_SIMDE  .name = "simde", .isa = SBF_ISA_SIMDE, .features = 0
-#define SBFI_ID_AVX2   .name = "avx2", .isa = SBF_ISA_AVX2,                     \
-                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM
-#define SBFI_ID_AVX512 .name = "avx512", .isa = SBF_ISA_AVX512,                 \
-                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM | \
-                                   SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ |       \
-                                   SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL |      \
-                                   SBFI_CPU_OS_ZMM
-#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .features = SBFI_CPU_ASIMD
+#define SBFI_ID_AVX2   .name = "avx2", .isa = SBF_ISA_AVX2, .features = SBFI_FEAT_AVX2
+#define SBFI_ID_AVX512 .name = "avx512", .isa = SBF_ISA_AVX512, .features = SBFI_FEAT_AVX512
+#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .features = SBFI_FEAT_NEON
 
 extern const sbfi_kernels sbfi_kernels_scalar;  /* src/scalar.c */
 extern const sbfi_kernels sbfi_kernels_simde;   /* simd/avx2.c, no flags */
