@@ -604,12 +604,13 @@ SBF_API void sbf_unlock_file(sbf_file_lock *lock);
 #define SBF_KEYS_UNKNOWN UINT64_MAX
 
 /* Information about a filter. keys_added counts the calls that changed
- * their key's answer: +1 for each add that set a bit (for counting, left a
- * counter zero: sbf_add's 1; adding a key again does not count), -1 for each
- * removal after which its key tests absent; the same on plain and
- * SBF_CONCURRENT filters, and 0 if removals outnumber adds. Distinct keys
- * added is at least this (a key whose bits were all set already, a false
- * positive, is not counted). */
+ * their key's answer: +1 for each key an add changed (set a bit, or for
+ * counting raised a counter from 0: sbf_add's 1, sbf_add_keys' count; the
+ * same key added again does not count), -1 for each removal after which its
+ * key tests absent. The same calls give the same count on plain and
+ * SBF_CONCURRENT filters; 0 if removals outnumber adds. It is the number of
+ * distinct keys added less those that were false positives when added (so
+ * sbf_fpp_theory at it is the rate the filter gives). */
 struct sbf_info {
     int layout;                 /* sbf_layout */
     uint64_t bits;              /* m: bits (counting: 4 per counter) */

@@ -322,7 +322,7 @@ SBF_API int sbf_view_get(const sbf_filter *f, sbf_view *out);
 
 /*
  * A view for queries and adds. Inline adds count in keys_added as sbf_add
- * does; like sbf_add they need exclusive access to the filter (a filter
+ * does (the adds that changed the filter); like sbf_add they need exclusive access to the filter (a filter
  * created with SBF_CONCURRENT is never modified inline: its view calls
  * the library, which keeps SBF_CONCURRENT's guarantees).
  * SBF_OK, SBF_E_NULL, SBF_E_READONLY (f is a read-only mapping, sbf_map).
@@ -554,17 +554,22 @@ SBF_INL int sbf_inl_view_has(const sbf_view *v, uint64_t h1, sbf_inl_h2 h2)
 SBF_INL int sbf_inl_view_put(const sbf_view *v, uint64_t h1, sbf_inl_h2 h2)
 {
     uint64_t *blk = v->words;
-    ++*v->added;
+    int r;
     switch (v->add) {
     case SBF_VIEW_BLOCKED:
-        return sbf_inl_blocked_add(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt,
-                                   v->k, v->lanes, h2);
+        r = sbf_inl_blocked_add(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt, v->k,
+                                v->lanes, h2);
+        break;
     case SBF_VIEW_SPLIT8:
     case SBF_VIEW_PARQUET:
-        return sbf_inl_split8_add(blk + sbf_block_index(h1, v->nblocks) * 4, v->salt, h2);
+        r = sbf_inl_split8_add(blk + sbf_block_index(h1, v->nblocks) * 4, v->salt, h2);
+        break;
     default:
-        return sbf_inl_split16_add(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt, h2);
+        r = sbf_inl_split16_add(blk + sbf_block_index(h1, v->nblocks) * 8, v->salt, h2);
+        break;
     }
+    *v->added += (uint64_t)r; /* keys_added counts adds that changed the filter */
+    return r;
 }
 
 /* What a view does not do inline: the library's call; adds through a view

@@ -117,7 +117,7 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
     PIPE_KEY_ALL_ATTR static int add_key_all_##name(                          \
         sbf_filter *f, const void *key, size_t len)                            \
     {                                                                          \
-        return pipe_key(f, key, len, fam, 1, 0);                               \
+        return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0));          \
     }                                                                          \
     PIPE_KEY_ALL_ATTR static int contains_key_all_##name(                     \
         const sbf_filter *f, const void *key, size_t len)                      \
@@ -141,7 +141,7 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
     }                                                                          \
     static int add_key_atomic_##name(sbf_filter *f, const void *key, size_t len) \
     {                                                                          \
-        return pipe_key(f, key, len, fam, 1, 1);                               \
+        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1));         \
     }                                                                          \
     static int contains_key_atomic_##name(const sbf_filter *f, const void *key, \
                                           size_t len)                          \

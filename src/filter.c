@@ -80,46 +80,6 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
     return SBF_OK;
 }
 
-/* Each thread counts into one stripe (its slot, given on first use), so
- * threads adding at once do not share a cache line for the count. */
-static unsigned stripe_slot(void)
-{
-    static unsigned next;
-#if defined(__GNUC__)
-    static _Thread_local unsigned slot __attribute__((tls_model("initial-exec")));
-#else
-    static _Thread_local unsigned slot;
-#endif
-    if (SBFI_UNLIKELY(slot == 0))
-        slot = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % SBFI_NSTRIPES + 1;
-    return slot - 1;
-}
-
-/* keys_added: adds minus removes, kept mod 2^64 in f->added (plain) or in
- * f->added plus the stripes (concurrent), so one sequence of calls gives
- * one count on either kind; a sum above INT64_MAX (more removes than adds)
- * reads 0. */
-void sbfi_count_added(sbf_filter *f, uint64_t n)
-{
-    if (f->stripes == NULL)
-        f->added += n;
-    else
-        (void)__atomic_fetch_add(&f->stripes[stripe_slot() * SBFI_STRIPE], n,
-                                 __ATOMIC_RELAXED);
-}
-
-/* SBF_KEYS_UNKNOWN when the count is not known (Guava import, union). */
-uint64_t sbfi_keys_added(const sbf_filter *f)
-{
-    if (__atomic_load_n(&f->added_unknown, __ATOMIC_RELAXED))
-        return SBF_KEYS_UNKNOWN;
-    uint64_t sum = f->added;
-    if (f->stripes != NULL)
-        for (unsigned i = 0; i < SBFI_NSTRIPES; i++)
-            sum += __atomic_load_n(&f->stripes[i * SBFI_STRIPE], __ATOMIC_RELAXED);
-    return sum > (uint64_t)INT64_MAX ? 0 : sum;
-}
-
 /* keys_added becomes value, or not known (exclusive access only). */
 static void set_added(sbf_filter *f, uint64_t value, int unknown)
 {
@@ -138,11 +98,7 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    if (SBFI_UNLIKELY(f->stripes != NULL))
-        sbfi_count_added(f, 1);
-    else
-        f->added++;
-    return f->add1(f, key, len);
+    return f->add1(f, key, len); /* it counts keys_added (sbfi_count_plain) */
 }
 
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
@@ -162,12 +118,14 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
     if (f->flags & SBF_CONCURRENT) {
         SBFI_RETURN_IF(!sbfi_contains_hashed_atomic(f, h1, h2), SBF_E_NOT_PRESENT);
         sbfi_counting_remove_atomic(f, h1, h2);
-        sbfi_count_added(f, UINT64_MAX); /* -1 mod 2^64 */
+        if (!sbfi_contains_hashed_atomic(f, h1, h2)) /* its answer changed */
+            sbfi_count_added(f, UINT64_MAX);          /* -1 mod 2^64 */
         return SBF_OK;
     }
     SBFI_RETURN_IF(!sbfi_contains_hashed(f, h1, h2), SBF_E_NOT_PRESENT);
     sbfi_counting_remove(f, h1, h2);
-    f->added -= 1; /* mod 2^64, as a concurrent filter's stripes */
+    if (!sbfi_contains_hashed(f, h1, h2))
+        f->added -= 1; /* mod 2^64, as a concurrent filter's stripes */
     return SBF_OK;
 }
 
@@ -186,7 +144,7 @@ static size_t add_keys(sbf_filter *f, const sbfi_keys *k, size_t n)
 {
     SBFI_ASSERT(sbfi_filter_ok(f));
     const size_t changed = n ? f->addn(f, k, n) : 0;
-    sbfi_count_added(f, n);
+    sbfi_count_added(f, changed);
     return changed;
 }
 

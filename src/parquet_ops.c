@@ -55,7 +55,8 @@ static size_t by_hash_plain(sbf_filter *f, const uint64_t *h, size_t n, uint8_t 
         if (i + PQ_AHEAD < n)
             SBFI_PREFETCH(pq_block(f, h[i + PQ_AHEAD]));
         uint32_t *blk = pq_block(f, h[i]);
-        if (is_add) {
+        if (is_add) { /* found: how many keys changed the filter (keys_added) */
+            found += (size_t)!pq_check(blk, salt, (uint32_t)h[i]);
             pq_insert(blk, salt, (uint32_t)h[i]);
             continue;
         }
@@ -67,7 +68,8 @@ static size_t by_hash_plain(sbf_filter *f, const uint64_t *h, size_t n, uint8_t 
     return found;
 }
 
-/* n hashes: add them, or probe them into out (may be NULL). */
+/* n hashes: add them (returns how many changed the filter), or probe them
+ * into out (may be NULL; returns how many may be present). */
 size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out, int is_add)
 {
     if (!(f->flags & SBF_CONCURRENT))
@@ -82,7 +84,7 @@ size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out,
         }
         for (size_t j = 0; j < len; j++) {
             if (is_add) {
-                (void)sbfi_add_hashed_atomic(f, h1[j], h2[j]);
+                found += (size_t)sbfi_add_hashed_atomic(f, h1[j], h2[j]);
                 continue;
             }
             const int r = sbfi_contains_hashed_atomic(f, h1[j], h2[j]);

@@ -268,6 +268,20 @@ int sbfi_bind(sbf_filter *f, uint32_t flags);
 /* keys_added: exact for plain filters, approximate under concurrency. */
 uint64_t sbfi_keys_added(const sbf_filter *f);
 void sbfi_count_added(sbf_filter *f, uint64_t n);
+/* One add that returned r (1: it changed the filter) counted in keys_added,
+ * by the add1 kernels themselves (so sbf_add stays one tail call): plain
+ * filters in f->added, concurrent ones in the calling thread's stripe. */
+static inline int sbfi_count_plain(sbf_filter *f, int r)
+{
+    f->added += (uint64_t)r;
+    return r;
+}
+static inline int sbfi_count_atomic(sbf_filter *f, int r)
+{
+    if (r)
+        sbfi_count_added(f, 1);
+    return r;
+}
 /* The generic-length MurmurHash3 without the argument checks. */
 void sbfi_murmur3(const void *key, size_t len, uint32_t seed, uint64_t *h1,
                   uint64_t *h2);

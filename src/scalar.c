@@ -314,12 +314,12 @@ int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
  * Table entries: hash (the u64 path for 8-byte keys) and the family's probe,
  * with no switch on the layout. */
 
-#define KEY_ENTRIES(name, add_op, contains_op)                                 \
+#define KEY_ENTRIES(name, add_op, contains_op, count)                          \
     static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
     {                                                                          \
         uint64_t h1, h2;                                                       \
         sbfi_hash_key(key, len, f->seed, &h1, &h2);                            \
-        return add_op(f, h1, h2);                                              \
+        return count(f, add_op(f, h1, h2)); /* keys_added */                   \
     }                                                                          \
     static int contains_key_##name(const sbf_filter *f, const void *key,       \
                                    size_t len)                                 \
@@ -329,11 +329,11 @@ int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
         return contains_op(f, h1, h2);                                         \
     }
 
-KEY_ENTRIES(classic, classic_add, classic_contains)
-KEY_ENTRIES(blocked, blocked_add, blocked_contains)
-KEY_ENTRIES(split, split_add, split_contains)
-KEY_ENTRIES(counting, counting_add, counting_contains)
-KEY_ENTRIES(atomic, sbfi_add_hashed_atomic, sbfi_contains_hashed_atomic)
+KEY_ENTRIES(classic, classic_add, classic_contains, sbfi_count_plain)
+KEY_ENTRIES(blocked, blocked_add, blocked_contains, sbfi_count_plain)
+KEY_ENTRIES(split, split_add, split_contains, sbfi_count_plain)
+KEY_ENTRIES(counting, counting_add, counting_contains, sbfi_count_plain)
+KEY_ENTRIES(atomic, sbfi_add_hashed_atomic, sbfi_contains_hashed_atomic, sbfi_count_atomic)
 
 /* Single keys of a layout whose hash stage is not MurmurHash3 (sbfi_bind
  * binds these for it, so the MurmurHash3 kernels test nothing per key):
@@ -342,8 +342,8 @@ int sbfi_add_key_any(sbf_filter *f, const void *key, size_t len)
 {
     uint64_t h1, h2;
     sbfi_hash_one(f, key, len, &h1, &h2);
-    return (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
-                                       : sbfi_add_hashed(f, h1, h2);
+    return (f->flags & SBF_CONCURRENT) ? sbfi_count_atomic(f, sbfi_add_hashed_atomic(f, h1, h2))
+                                       : sbfi_count_plain(f, sbfi_add_hashed(f, h1, h2));
 }
 
 int sbfi_contains_key_any(const sbf_filter *f, const void *key, size_t len)

@@ -61,9 +61,10 @@ int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
     SBFI_ASSERT(sbfi_filter_ok(f));
-    sbfi_count_added(f, 1);
-    return (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
-                                       : sbfi_add_hashed(f, h1, h2);
+    const int r = (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
+                                              : sbfi_add_hashed(f, h1, h2);
+    sbfi_count_added(f, (uint64_t)r); /* keys_added: adds that changed the filter */
+    return r;
 }
 
 int sbf_contains_hash(const sbf_filter *f, uint64_t h1, uint64_t h2)
