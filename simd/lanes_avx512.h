@@ -156,6 +156,9 @@ static inline lv lv_words(const uint64_t a[8])
     return simde_mm512_inserti64x2(v, lanes_ld2x64(a[6], a[7]), 3);
 }
 
+/* hash_bytes: simd/lanes_mm512.h (byte-masked loads), not lanes_mm.h's */
+#define LANES_MM_NATIVE 1
 #include "lanes.h"
+#include "lanes_mm512.h"
 
 #endif /* SBFI_LANES_AVX512_H_0C7A31E4 */

@@ -60,6 +60,26 @@ static inline void lanes_mm_block1(uint64_t *h1p, uint64_t *h2p, const unsigned 
     *h2p = h2;
 }
 
+/* A key's hash from the state (h1, h2) after its first `from` blocks, in
+ * scalar code: the other blocks, the tail, the finalisation. */
+static inline void lanes_mm_rest(uint64_t h1, uint64_t h2, const void *key, uint64_t len,
+                                 uint64_t from, uint64_t *h1o, uint64_t *h2o)
+{
+    const unsigned char *p = key;
+    for (uint64_t s = from; s < len >> 4; s++)
+        lanes_mm_block1(&h1, &h2, p + 16 * s);
+    unsigned char t[16] = { 0 };
+    memcpy(t, p + (len & ~(uint64_t)15), len & 15);
+    const uint64_t k1 = lanes_ld64(t), k2 = lanes_ld64(t + 8);
+    h1 ^= sbfi_rotl64(k1 * SBFI_C1, 31) * SBFI_C2;
+    h2 ^= sbfi_rotl64(k2 * SBFI_C2, 33) * SBFI_C1;
+    uint64_t out[2];
+    sbf_inl_murmur3_finish(h1, h2, len, out);
+    *h1o = out[0];
+    *h2o = out[1];
+}
+
+#if !defined(LANES_MM_NATIVE)
 /* The body blocks of a group: lanes for `steps` blocks, the rest in scalar. */
 static inline void lanes_mm_body(const lanes_grp *g, lv *h1, lv *h2)
 {
@@ -152,5 +172,6 @@ LANES_ENTRY void lanes_hash_bytes(const void *const *keys, const size_t *lens, s
     memcpy(h1 + i, a, m * 8);
     memcpy(h2 + i, b, m * 8);
 }
+#endif /* !LANES_MM_NATIVE */
 
 #endif /* SBFI_LANES_MM_H_5D0E7A21 */
