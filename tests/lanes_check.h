@@ -162,20 +162,21 @@ static inline int lc_alignments(const sbfi_kernels *kt, char *why)
     return bad;
 }
 
-/* Every length 0..max, LANES + 1 keys of it in one batch, then every length
- * in one mixed batch. */
+/* Every length 0..max, 37 keys of it in one batch (AVX-512 hashes 32 keys
+ * together, then a partial group; 2, 4 lanes: 18, 9 groups and one key),
+ * then every length in one mixed batch. */
 static inline int lc_every_length(const sbfi_kernels *kt, size_t max, char *why)
 {
     lc_space s;
     uint64_t rng = 5;
     int bad = 0;
-    if (!lc_alloc(&s, max + 1, max)) {
+    if (!lc_alloc(&s, max + 37, max)) {
         snprintf(why, LC_WHY, "out of memory");
         return 1;
     }
     for (size_t len = 0; len <= max && !bad; len++) {
-        lc_fill(&s, 17, len, len, -1, &rng);
-        bad = lc_compare(kt, s.keys, s.lens, 17, 1, s.h1, s.h2, s.x, "one length", why);
+        lc_fill(&s, 37, len, len, -1, &rng);
+        bad = lc_compare(kt, s.keys, s.lens, 37, 1, s.h1, s.h2, s.x, "one length", why);
     }
     if (!bad) {
         lc_fill(&s, max + 1, 0, max, -1, &rng);
@@ -215,9 +216,11 @@ static inline int lc_page_edges(const sbfi_kernels *kt, size_t max, char *why)
         snprintf(why, LC_WHY, "mprotect failed");
         return 1;
     }
-    for (size_t first = 0; first <= max && !bad; first += n) {
+    /* mixed lengths (first, first + 1, ...), then one length a batch (every
+     * key of a group with 64 bytes left: plain loads up to the page end) */
+    for (size_t first = 0; first <= 2 * max + 1 && !bad; first += first <= max ? n : 1) {
         for (size_t i = 0; i < n; i++) {
-            lens[i] = (first + i) % (max + 1);
+            lens[i] = first <= max ? (first + i) % (max + 1) : first - max - 1;
             keys[i] = m + 2 * pg - lens[i]; /* ends at the guard page */
         }
         bad = lc_compare(kt, keys, lens, n, 3, h1, h2, x, "keys ending at a page end", why);
@@ -227,6 +230,50 @@ static inline int lc_page_edges(const sbfi_kernels *kt, size_t max, char *why)
             bad = lc_compare(kt, keys, lens, n, 4, h1, h2, x, "keys at a page start", why);
     }
     munmap(m, 3 * pg);
+    return bad;
+}
+
+/*
+ * Lengths at the boundaries of the kernels' paths (16-byte blocks, 64-byte
+ * chunks, AVX-512's 8 steps in lanes (128 bytes) and its cheaper masks
+ * under 256 bytes), mixed at random in batches of 37, at random
+ * alignments and ending at an unreadable page.
+ */
+static inline int lc_boundaries(const sbfi_kernels *kt, char *why)
+{
+    static const size_t at[] = { 0,   1,   7,   8,   9,   15,  16,  17,  31,  32,  33,  47,
+                                 48,  49,  63,  64,  65,  127, 128, 129, 143, 144, 145, 255,
+                                 256, 257, 319, 320, 321 };
+    const size_t na = sizeof at / sizeof at[0], n = 37, pg = (size_t)sysconf(_SC_PAGESIZE);
+    lc_space s;
+    uint64_t rng = 4321;
+    int bad = 0;
+    unsigned char *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                            -1, 0);
+    if (m == MAP_FAILED || !lc_alloc(&s, n, 321)) {
+        if (m != MAP_FAILED)
+            munmap(m, 2 * pg);
+        snprintf(why, LC_WHY, "out of memory");
+        return 1;
+    }
+    for (size_t i = 0; i < pg; i++)
+        m[i] = (unsigned char)equiv_splitmix(&rng);
+    if (mprotect(m + pg, pg, PROT_NONE) != 0) {
+        snprintf(why, LC_WHY, "mprotect failed");
+        bad = 1;
+    }
+    for (int round = 0; round < 300 && !bad; round++) {
+        lc_fill(&s, n, 321, 321, -1, &rng); /* random bytes, random alignments */
+        for (size_t i = 0; i < n; i++) {
+            s.lens[i] = at[equiv_splitmix(&rng) % na];
+            if (round & 1) /* ending at the unreadable page */
+                s.keys[i] = m + pg - s.lens[i];
+        }
+        bad = lc_compare(kt, s.keys, s.lens, n, (uint32_t)round, s.h1, s.h2, s.x,
+                         "boundary lengths", why);
+    }
+    lc_free(&s);
+    munmap(m, 2 * pg);
     return bad;
 }
 
@@ -297,7 +344,8 @@ static inline int lc_all(const sbfi_kernels *kt, char *why)
     return lc_xxh_published(kt, why) + lc_xxh_u64(kt, 20000, why) +
            lc_batches(kt, 0, 20, why) + lc_batches(kt, 8, 64, why) +
            lc_batches(kt, 0, 300, why) + lc_alignments(kt, why) +
-           lc_every_length(kt, 300, why) + lc_page_edges(kt, 300, why);
+           lc_every_length(kt, 300, why) + lc_page_edges(kt, 300, why) +
+           lc_boundaries(kt, why);
 }
 
 #endif /* SBF_LANES_CHECK_H_47A1D9E2 */

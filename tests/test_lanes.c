@@ -128,12 +128,16 @@ LANES_TEST(batch_sizes, "batches of every size 0..45, 63..65, 100, 1000: lengths
 LANES_TEST(alignments, "random lengths 0..1000 starting at every offset 0..63 of a line",
            cr_assert_eq(lc_alignments(kt, why), 0, "%s", why))
 
-LANES_TEST(every_length, "every length 0..600 (17 keys of it), and 0..600 in one mixed batch",
+LANES_TEST(every_length, "every length 0..600 (37 keys of it), and 0..600 in one mixed batch",
            cr_assert_eq(lc_every_length(kt, 600, why), 0, "%s", why))
 
-LANES_TEST(page_edges, "keys of 0..600 bytes ending at an unreadable page, or starting after "
-                       "one: nothing read outside a key",
+LANES_TEST(page_edges, "keys of 0..600 bytes (mixed, and one length a batch) ending at an "
+                       "unreadable page, or starting after one: nothing read outside a key",
            cr_assert_eq(lc_page_edges(kt, 600, why), 0, "%s", why))
+
+LANES_TEST(boundaries, "lengths at every path boundary (16, 64, 128, 256 bytes and around) "
+                       "mixed in batches of 37, ending at an unreadable page or not",
+           cr_assert_eq(lc_boundaries(kt, why), 0, "%s", why))
 
 /* One 100 KB key among short ones (it finishes in scalar code), then all long. */
 static void long_keys(const sbfi_kernels *kt, char *why)
