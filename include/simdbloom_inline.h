@@ -430,6 +430,42 @@ SBF_INL void sbf_inl_blocked_set(uint64_t *blk, const uint32_t *p, uint32_t k)
 }
 #undef SBF_INL_SET
 
+/* The same with each position given as the byte offset of its 32-bit word
+ * (off[i], a multiple of 4) and its bit in that word (bits[i]): one load of
+ * each and one OR into memory per position (the vector paths build both
+ * arrays for all positions at once). */
+#if defined(__GNUC__)
+typedef uint32_t sbf_inl_u32 __attribute__((may_alias)); /* words of a uint64_t block */
+#else
+typedef uint32_t sbf_inl_u32;
+#endif
+#define SBF_INL_OR(i) \
+    *(sbf_inl_u32 *)(void *)((unsigned char *)blk + off[i]) |= bits[i]
+SBF_INL void sbf_inl_blocked_or(uint64_t *blk, const uint32_t *off, const uint32_t *bits,
+                                uint32_t k)
+{
+    switch (k) {
+    case 16: SBF_INL_OR(15); /* fall through */
+    case 15: SBF_INL_OR(14); /* fall through */
+    case 14: SBF_INL_OR(13); /* fall through */
+    case 13: SBF_INL_OR(12); /* fall through */
+    case 12: SBF_INL_OR(11); /* fall through */
+    case 11: SBF_INL_OR(10); /* fall through */
+    case 10: SBF_INL_OR(9);  /* fall through */
+    case 9: SBF_INL_OR(8);   /* fall through */
+    case 8: SBF_INL_OR(7);   /* fall through */
+    case 7: SBF_INL_OR(6);   /* fall through */
+    case 6: SBF_INL_OR(5);   /* fall through */
+    case 5: SBF_INL_OR(4);   /* fall through */
+    case 4: SBF_INL_OR(3);   /* fall through */
+    case 3: SBF_INL_OR(2);   /* fall through */
+    case 2: SBF_INL_OR(1);   /* fall through */
+    case 1: SBF_INL_OR(0);   /* fall through */
+    default: break;
+    }
+}
+#undef SBF_INL_OR
+
 /* ------------------------------------------------------- vector probes
  * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
  * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
