@@ -604,8 +604,10 @@ SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
         const sbf_inl_h2 h2 = sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, &h1);
         return sbf_inl_view_has(v, h1, h2);
     }
-    if (v->query == SBF_VIEW_PARQUET) /* its own path: a shared one cost 0.6 ns */
-        return sbf_inl_view_has(v, h1, sbf_inl_key8(v, SBF_VIEW_PARQUET, key, &h1));
+    if (v->query == SBF_VIEW_PARQUET) { /* its own path: a shared one cost 0.6 ns */
+        const sbf_inl_h2 h2 = sbf_inl_key8(v, SBF_VIEW_PARQUET, key, &h1);
+        return sbf_inl_view_has(v, h1, h2);
+    }
     unsigned char b[8];
     for (int i = 0; i < 8; i++)
         b[i] = (unsigned char)(key >> (8 * i));
@@ -622,8 +624,10 @@ SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
         const sbf_inl_h2 h2 = sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, &h1);
         return sbf_inl_view_put(v, h1, h2);
     }
-    if (v->add == SBF_VIEW_PARQUET)
-        return sbf_inl_view_put(v, h1, sbf_inl_key8(v, SBF_VIEW_PARQUET, key, &h1));
+    if (v->add == SBF_VIEW_PARQUET) {
+        const sbf_inl_h2 h2 = sbf_inl_key8(v, SBF_VIEW_PARQUET, key, &h1);
+        return sbf_inl_view_put(v, h1, h2);
+    }
     unsigned char b[8];
     for (int i = 0; i < 8; i++)
         b[i] = (unsigned char)(key >> (8 * i));
