@@ -191,7 +191,7 @@ check-cxx: $(LIB_A)
 	  case $$path in portable) fl="$(INLINE_FLAGS_portable)";; avx2) fl="$(INLINE_FLAGS_avx2)";; \
 	    *) fl="$(INLINE_FLAGS_avx512)";; esac; \
 	  echo "  CXX     tests/cxx_header.cpp (-std=$$std, inline $$path)"; \
-	  $(CXX) -std=$$std $(CXXWARN) -Iinclude $$fl $(filter -fsanitize=%,$(CFLAGS)) \
+	  $(CXX) -std=$$std -O2 $(CXXWARN) -Iinclude $$fl $(filter -fsanitize=%,$(CFLAGS)) \
 	    tests/cxx_header.cpp -o $(BUILD)/sbf-cxx-$$std $(LDFLAGS) $(LIB_A) $(LIBS) && \
 	  $(BUILD)/sbf-cxx-$$std || exit 1; \
 	done; done

@@ -67,7 +67,17 @@
 #  error "SBF_INLINE_ISA: 1 (portable), 3 (AVX2) or 4 (AVX-512)"
 #endif
 #if SBF_INL_AVX512 || SBF_INL_AVX2
-#  include <immintrin.h>
+/* GCC 12 (before 12.3) warns in its own AVX-512 headers, C++ only, from
+ * -O1 with -Wall ("__Y may be used uninitialized": GCC bug 105593); quiet
+ * there for the code these headers define. */
+#  if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#    include <immintrin.h>
+#    pragma GCC diagnostic pop
+#  else
+#    include <immintrin.h>
+#  endif
 #endif
 
 #if defined(__GNUC__)
