@@ -17,6 +17,9 @@ int main(void)
     if (rc != SBF_OK) { fprintf(stderr, "%s\n", sbf_strerror(rc)); return 1; }
     sbf_add(f, "hello", 5);
     int ok = sbf_contains(f, "hello", 5) == 1 && sbf_version() == SBF_VERSION_NUMBER;
+    /* declared in simdbloom.h's parts, installed beside it */
+    ok = ok && sbf_format_from_name("sbf") == SBF_FORMAT_SBF && SBF_PQ_INT64 == 2;
+    sbf_parquet_close(NULL);
     sbf_free(f);
     printf("%s %s\n", ok ? "ok" : "FAIL", sbf_version_string());
     return ok ? 0 : 1;
