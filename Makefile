@@ -19,7 +19,17 @@ VERSION_MAJOR := $(shell sed -n 's/^\#define SBF_VERSION_MAJOR \([0-9]*\)/\1/p' 
 VERSION_MINOR := $(shell sed -n 's/^\#define SBF_VERSION_MINOR \([0-9]*\)/\1/p' include/simdbloom.h)
 VERSION_RELEASE := $(shell sed -n 's/^\#define SBF_VERSION_RELEASE \([0-9]*\)/\1/p' include/simdbloom.h)
 VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_RELEASE)
-SONAME  := libsimdbloom.so.$(VERSION_MAJOR)
+# The soname names the ABI: a program linked against one soname runs against
+# any library of that soname. While the major version is 0, every minor
+# release may change the ABI (0.2 grew sbf_params and struct sbf_info and
+# added functions), so the soname carries MAJOR.MINOR (libsimdbloom.so.0.2)
+# and a program built against 0.1 is refused by 0.2 at load time instead of
+# misreading a struct; from 1.0 on, only a major release changes it.
+ifeq ($(VERSION_MAJOR),0)
+  SONAME := libsimdbloom.so.$(VERSION_MAJOR).$(VERSION_MINOR)
+else
+  SONAME := libsimdbloom.so.$(VERSION_MAJOR)
+endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wundef -Wvla -Wformat=2
