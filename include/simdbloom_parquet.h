@@ -60,9 +60,11 @@ typedef struct sbf_parquet sbf_parquet;
  * sbf_parquet_read_bloom). sbf_parquet_open_mem reads a whole file image
  * in memory, which must outlive the object.
  * Returns SBF_OK, SBF_E_NULL, SBF_E_IO (open, fstat, read; not a regular
- * file), SBF_E_TRUNCATED, SBF_E_FORMAT (no PAR1 magic, malformed footer),
- * SBF_E_UNSUPPORTED (encrypted footer or column metadata), SBF_E_TOO_LARGE
- * (footer over 1 GiB), SBF_E_NOMEM. Thread safe.
+ * file: a directory with errno EISDIR, a FIFO, device or socket EINVAL,
+ * refused without blocking, as the loaders), SBF_E_TRUNCATED, SBF_E_FORMAT
+ * (no PAR1 magic, malformed footer), SBF_E_UNSUPPORTED (encrypted footer or
+ * column metadata), SBF_E_TOO_LARGE (footer over 1 GiB), SBF_E_NOMEM.
+ * Thread safe.
  */
 SBF_API int sbf_parquet_open(sbf_parquet **out, const char *path, const char **why);
 SBF_API int sbf_parquet_open_mem(sbf_parquet **out, const void *buf, size_t len,
