@@ -128,7 +128,8 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
     {                                                                          \
         if (PIPE_KEY8 && (fam == SBFI_KERN_BLOCKED || fam == SBFI_KERN_SPLIT) &&  \
             SBFI_LIKELY(len == 8))                                             \
-            return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1); \
+            return sbfi_count_plain(                                           \
+                f, pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1)); \
         return add_key_all_##name(f, key, len);                                \
     }                                                                          \
     static int contains_key_##name(const sbf_filter *f, const void *key,       \
