@@ -228,11 +228,17 @@ lanes5_run(const void *const *keys, const uint64_t *lens, int ng, uint64_t steps
             else
                 lanes5_chunk(keys + 8 * g, lens + 8 * g, 16 * b, blk[g].lo, blk[g].hi, 4, short0);
         }
-        for (uint64_t s = 0; s < n; s++) {
-            const lv at = lv_set1(b + s);
+        /* the steps, unrolled (a whole chunk's four the common case) */
+        lv at = lv_set1(b);
+        const lv one = lv_set1(1);
+        LANES5_UNROLL
+        for (int s = 0; s < 4; s++) {
+            if ((uint64_t)s == n)
+                break;
             LANES5_UNROLL
             for (int g = 0; g < ng; g++)
                 lanes5_step(&h1[g], &h2[g], blk[g].lo[s], blk[g].hi[s], lv_gt(nb[g], at));
+            at = lv_add(at, one);
         }
     }
 }
