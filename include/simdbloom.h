@@ -287,7 +287,12 @@ SBF_API size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
  * sbf_add_keys returns how many keys changed the filter (set a bit, or for
  * counting raised a counter from 0: sbf_add's 1), at most n; on an
  * SBF_CONCURRENT filter as seen by the calling thread (two threads adding
- * one key may both count it). sbf_contains_keys returns how many may be
+ * one key may both count it). changed, when not NULL, gets n bytes:
+ * changed[i] = 1 if key i changed the filter, else 0, as sbf_add would
+ * return adding the keys one by one in order (a key that an earlier one of
+ * the batch made present gets 0), in the same thread's view when
+ * concurrent; NULL costs nothing; nothing is written on an error.
+ * sbf_contains_keys returns how many may be
  * present and writes out[i] as sbf_contains_u64. Errors, as size_t (see
  * sbf_is_error), checked before anything changes: SBF_E_NULL (f or keys
  * NULL; n > 0 with no form, or a form's pointer NULL; a NULL ptrs[i] with
@@ -305,7 +310,8 @@ typedef struct sbf_keys {
     const uint64_t *offsets;
     const uint32_t *offsets32;
 } sbf_keys;
-SBF_API size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys);
+SBF_API size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys,
+                            uint8_t *changed);
 SBF_API size_t sbf_contains_keys(const sbf_filter *f, const sbf_keys *keys,
                                  uint8_t *out);
 
