@@ -307,15 +307,17 @@ static int item_cmp(const void *a, const void *b)
 }
 
 /* first[i] = 1 when item i is absent (present[i] == 0) and no earlier item
- * has its bytes: the items a command can add. Returns their count. */
+ * has its bytes: the items a command can add. Returns their count. first
+ * may be present itself. */
 static size_t first_absent(const void *const *ptr, const size_t *len, size_t n,
                            const uint8_t *present, uint8_t *first)
 {
     item_ref *r = sbfr_alloc((n ? n : 1) * sizeof *r);
     size_t m = 0, count = 0;
     for (size_t i = 0; i < n; i++) {
+        const int absent = !present[i];
         first[i] = 0;
-        if (!present[i])
+        if (absent)
             r[m++] = (item_ref){ptr[i], len[i], i};
     }
     qsort(r, m, sizeof *r, item_cmp);
@@ -419,42 +421,82 @@ static int one_link_fits(const sbfr_chain *c, const void *const *ptr, const size
     return fits ? 0 : SBFR_ADD_FULL;
 }
 
+/* The adds of a command that needs no new sub-filter, in one batched pass
+ * into the newest that tells per item whether it changed the filter: every
+ * item (counting) or those in no older sub-filter (old[i] == 0, which is
+ * out[] on entry). On return out[i] = 1 for an item absent at its turn, as
+ * sbfr_chain_add1 answers one by one (an earlier item of the command may
+ * have made it present: the pass adds in order). Returns the new items. */
+static long long add_to_newest(sbfr_chain *c, const void *const *ptr, const size_t *len,
+                               size_t n, uint8_t *out, uint8_t *tmp, const char **why)
+{
+    sbfr_link *last = &c->links[c->nlinks - 1];
+    const int counting = c->layout == SBF_COUNTING;
+    const int every = counting || memchr(out, 1, n) == NULL;
+    sbf_keys k = {.n = n, .ptrs = ptr, .lens = len};
+    const void **p2 = NULL;
+    size_t *l2 = NULL;
+    if (!every) { /* items an older sub-filter holds stay out of the newest */
+        p2 = sbfr_alloc(n * sizeof *p2);
+        l2 = sbfr_alloc(n * sizeof *l2);
+        k.n = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!out[i]) {
+                p2[k.n] = ptr[i];
+                l2[k.n++] = len[i];
+            }
+        k.ptrs = p2;
+        k.lens = l2;
+    }
+    const size_t r = sbf_add_keys(last->f, &k, tmp);
+    sbfr_free(p2);
+    sbfr_free(l2);
+    if (sbf_is_error(r)) { /* refused before any change */
+        *why = sbf_strerror(-(int)(SIZE_MAX - r) - 1);
+        return SBFR_ADD_FAILED;
+    }
+    long long added = 0;
+    for (size_t i = 0, j = 0; i < n; i++) {
+        const int old = out[i];
+        out[i] = !old && tmp[every ? i : j];
+        j += every || !old;
+        added += out[i];
+    }
+    sbfr_chain_count(c, c->nlinks - 1, counting ? (long long)n : added);
+    return added;
+}
+
 long long sbfr_chain_add_all(sbfr_chain *c, const void *const *ptr, const size_t *len,
                              size_t n, uint8_t *out, uint8_t *tmp, uint64_t cap,
                              const char **why)
 {
-    sbfr_links_contains_batch(c, c->nlinks, ptr, len, n, out, tmp);
     sbfr_link *last = &c->links[c->nlinks - 1];
     const uint64_t room = last->items < last->capacity ? last->capacity - last->items : 0;
-    size_t absent = 0;
-    for (size_t i = 0; i < n; i++)
-        absent += !out[i];
-    /* Most commands fit with room to spare, which counting every absent
-     * item (duplicates too) shows without sorting them. */
-    const int tight = c->layout == SBF_COUNTING ? n > room : absent > room;
-    if (tight) {
-        const size_t need = first_absent(ptr, len, n, out, tmp);
-        int rv = 0;
-        if (c->layout == SBF_COUNTING || (c->expansion == 0 && need > room))
-            rv = one_link_fits(c, ptr, len, n, tmp, why);
-        else if (need > room)
-            rv = make_spares(c, need, room, cap, why);
-        if (rv < 0)
-            return rv;
-    }
-    long long added = 0;
-    if (c->layout != SBF_COUNTING && c->nspare == 0) {
-        /* No growth: each absent item into the newest; its add reports
-         * whether it set a bit, so an item an earlier one of this command
-         * made present answers 0, as one by one. The batched pass also
-         * brought the newest sub-filter's lines into cache for these adds. */
+    /* out[i]: an older sub-filter holds item i, which is then not added */
+    sbfr_links_contains_batch(c, c->nlinks - 1, ptr, len, n, out, tmp);
+    /* Most commands fit with room to spare, which n <= room shows without
+     * asking the newest sub-filter or sorting the items. */
+    if (n > room) {
+        sbf_contains_batch(last->f, ptr, len, n, tmp);
+        size_t absent = 0;
         for (size_t i = 0; i < n; i++) {
-            out[i] = !out[i] && sbf_add(last->f, ptr[i], len[i]) == 1;
-            added += out[i];
+            tmp[i] |= out[i]; /* present anywhere */
+            absent += !tmp[i];
         }
-        sbfr_chain_count(c, c->nlinks - 1, added);
-        return added;
+        if (c->layout == SBF_COUNTING || absent > room) {
+            const size_t need = first_absent(ptr, len, n, tmp, tmp);
+            int rv = 0;
+            if (c->layout == SBF_COUNTING || (c->expansion == 0 && need > room))
+                rv = one_link_fits(c, ptr, len, n, tmp, why);
+            else if (need > room)
+                rv = make_spares(c, need, room, cap, why);
+            if (rv < 0)
+                return rv;
+        }
     }
+    if (c->nspare == 0)
+        return add_to_newest(c, ptr, len, n, out, tmp, why);
+    long long added = 0;
     for (size_t i = 0; i < n; i++) {
         /* cannot fail: the spares cover the worst case */
         int rv = sbfr_chain_add1(c, ptr[i], len[i], SBFR_NO_CAP, why);
