@@ -112,6 +112,21 @@ SBF_API const char *sbf_layout_name(int layout);
  * SBF_E_LAYOUT (NULL too). Thread safe. */
 SBF_API int sbf_layout_from_name(const char *name);
 
+/* What a layout is, for code that would otherwise compare layout ids:
+ * asked for a layout and k (0: its smallest k), before any filter exists. */
+struct sbf_layout_info {
+    const char *name;       /* sbf_layout_name */
+    uint32_t cell_bits;     /* bits per cell: 1, or 4 where cells are counters
+                               (counting: sbf_remove works, every add counts) */
+    uint32_t block_bits;    /* the block all of a key's cells lie in, at this
+                               k, as sbf_info says: 512, 256 for 8-word
+                               split-block; 0: anywhere in the filter (classic) */
+    uint32_t k_min, k_max, k_step; /* the k it takes: k_min, k_min + k_step, .. */
+};
+/* Fills *out. Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT (no such layout),
+ * SBF_E_K (a k the layout does not take). Thread safe. */
+SBF_API int sbf_layout_info(int layout, uint32_t k, struct sbf_layout_info *out);
+
 /*
  * A caller's allocator (sbf_params.allocator, sbf_deserialize_ex,
  * sbf_import_guava_ex): a filter made with one takes every byte it holds
