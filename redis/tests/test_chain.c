@@ -324,8 +324,8 @@ Test(chain, block_layouts_go_classic_past_the_floor,
         cr_assert_eq(sbf_size(SBF_BLOCKED, 65536, x->error, &bits, &k) == SBF_OK &&
                          sbf_size(SBF_CLASSIC, 65536, x->error, &cbits, &ck) == SBF_OK &&
                          (double)bits <= 1.5 * (double)cbits,
-                     x->layout == SBF_BLOCKED, "link %u: layout %d", l, x->layout);
-        if (l > 0 && c->links[l - 1].layout == SBF_CLASSIC)
+                     x->layout == c->layout, "link %u: layout %d", l, x->layout);
+        if (l > 0 && c->links[l - 1].layout == SBFR_FLOOR_LAYOUT)
             cr_assert_eq(x->layout, SBF_CLASSIC, "classic stays classic");
     }
     cr_assert_leq(c->bytes, ref->bytes * 3 / 2, "%llu bytes against %llu all-classic",
