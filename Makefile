@@ -287,6 +287,24 @@ bench-check: deps
 bench-baseline: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
 
+# ----------------------------------------------------------- DuckDB oracle
+# tests/duckdb/: DuckDB (npm @duckdb/node-api, its binary inside the package)
+# writes Parquet files with Bloom filters; our filters must be byte-identical
+# and DuckDB's probe must agree with ours. `make duckdb-setup` installs the
+# package into $(BUILD)/duckdb (and nodejs/npm with apt-get when missing).
+DUCKDB_CHECK := $(BUILD)/sbf-duckdb-check
+$(DUCKDB_CHECK): $(BUILD)/obj/tests/duckdb/check.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+duckdb-setup:
+	DUCKDB_DIR=$(BUILD)/duckdb bash tests/duckdb/setup.sh
+
+test-duckdb: $(CLI_BIN) $(DUCKDB_CHECK)
+	DUCKDB_DIR=$(BUILD)/duckdb bash tests/duckdb/run.sh $(BUILD)
+
+.PHONY: duckdb-setup test-duckdb
+
 # simdbloom beside its SIMD peers (Boost.Bloom, RocksDB, fastfilter,
 # libbloom): the driver in ../shared/peers/ when that folder is there; the
 # project itself never copies peer code (bench/README.md, "Peers").

@@ -20,9 +20,9 @@ int cmd_verify(int argc, char **argv)
     sbf_filter *f = open_filter(a.pos[0], OPEN_VERIFY, &fmt);
     size_t len;
     sbf_data(f, &len);
-    if (fmt == FMT_GUAVA)
-        printf("%s: ok (a Guava filter: no checksum; it parses, %zu bytes of data)\n",
-               a.pos[0], len);
+    if (fmt == FMT_GUAVA || fmt == FMT_PARQUET)
+        printf("%s: ok (a %s filter: no checksum; it parses, %zu bytes of data)\n",
+               a.pos[0], format_names[fmt], len);
     else
         printf("%s: ok (%s, %zu bytes of data, checksums verified)\n", a.pos[0],
                format_names[fmt], len);

@@ -14,8 +14,10 @@
  *   LANES_MIN_GROUP       a last group of fewer keys is hashed in scalar code
  *   LANES_VECTOR_BODY     0: every body block in scalar code (lanes only for
  *                         tails and finalisation), where vector blocks lose
- *   LANES_SCALAR_SHORT    MurmurHash3 of a group whose keys all have one
- *                         length below this stays scalar (0: never)
+ *   LANES_SCALAR_SHORT    MurmurHash3 of a group whose keys are all shorter
+ *   LANES_SCALAR_TAIL     than SHORT, or all of one length with fewer than
+ *                         TAIL tail bytes (len & 15), stays scalar (SHORT 0:
+ *                         never)
  *   lv, lm                a vector of LANES uint64_t; a lane mask
  *   lv_set1(x)            x in every lane
  *   lv_load(p) lv_store(p, v)   LANES words at p (any alignment)
@@ -52,7 +54,7 @@
 #include "sbf_internal.h"
 
 #if !defined(LANES) || !defined(LANES_SCALAR_MAX) || !defined(LANES_MIN_GROUP) || \
-    !defined(LANES_VECTOR_BODY) || !defined(LANES_SCALAR_SHORT)
+    !defined(LANES_VECTOR_BODY) || !defined(LANES_SCALAR_SHORT) || !defined(LANES_SCALAR_TAIL)
 #  error "define the lane operations (simd/lanes_<isa>.h) before simd/lanes.h"
 #endif
 #ifndef LANES_SCALAR_SLACK
@@ -199,7 +201,8 @@ static inline void lanes_end_short(const lanes_grp *g, lv *lo, lv *hi)
     *lo = lv_blend(lt16, *lo, lv_sllv(lanes_words_at(first),
                                       LV_SLL(lv_sub(lv_set1(16), g->len), 3)));
     *hi = lv_blend(lt16, *hi, lanes_words_at(last));
-    unsigned tiny = lv_bits(lv_gt(lv_set1(8), g->len));
+    /* 1..7 bytes (an empty key's lo, hi are 0 already) */
+    unsigned tiny = lv_bits(lv_gt(lv_set1(8), g->len)) & lv_bits(lv_gt(g->len, lv_set1(0)));
     if (tiny != 0) {
         uint64_t w[LANES] = { 0 };
         for (; tiny != 0; tiny &= tiny - 1) { /* only those lanes */
@@ -215,8 +218,8 @@ static inline void lanes_end16(const lanes_grp *g, lv *lo, lv *hi)
     const lm ge16 = lv_gt(g->len, lv_set1(15));
     lanes_blocks_at(lv_blend(ge16, lanes_zero_addr(),
                              lv_add(g->p, lv_sub(g->len, lv_set1(16)))), lo, hi);
-    if (lv_any(lv_gt(lv_set1(16), g->len)))
-        lanes_end_short(g, lo, hi);
+    if (lv_bits(lv_gt(lv_set1(16), g->len)) & lv_bits(lv_gt(g->len, lv_set1(0))))
+        lanes_end_short(g, lo, hi); /* some key of 1..15 bytes */
 }
 
 static inline void lanes_end32(const lanes_grp *g, lv w[4])
@@ -237,8 +240,8 @@ static inline void lanes_end32(const lanes_grp *g, lv w[4])
                             lv_sllv(w[0], lv_sub(u, c64)));
         w[1] = lv_blend(lt32, w[1], hi);
         w[0] = lv_blend(lt32, w[0], lv_sllv(w[0], u));
-        if (lv_any(lv_gt(lv_set1(16), g->len)))
-            lanes_end_short(g, &w[2], &w[3]);
+        if (lv_bits(lv_gt(lv_set1(16), g->len)) & lv_bits(lv_gt(g->len, lv_set1(0))))
+            lanes_end_short(g, &w[2], &w[3]); /* some key of 1..15 bytes */
     }
 }
 

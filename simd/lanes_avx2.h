@@ -21,6 +21,9 @@
 #ifndef LANES_SCALAR_SHORT
 #  define LANES_SCALAR_SHORT 9
 #endif
+#ifndef LANES_SCALAR_TAIL
+#  define LANES_SCALAR_TAIL 3
+#endif
 #ifndef LANES_VECTOR_BODY
 #  define LANES_VECTOR_BODY 0
 #endif

@@ -25,6 +25,9 @@
 #ifndef LANES_SCALAR_SHORT
 #  define LANES_SCALAR_SHORT 0
 #endif
+#ifndef LANES_SCALAR_TAIL
+#  define LANES_SCALAR_TAIL 0
+#endif
 #ifndef LANES_VECTOR_BODY
 #  define LANES_VECTOR_BODY 1
 #endif

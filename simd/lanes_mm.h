@@ -122,11 +122,13 @@ LANES_ENTRY void lanes_hash_bytes(const void *const *keys, const size_t *lens, s
     for (; i + LANES <= n; i += LANES) {
         const lanes_grp g = lanes_group(keys + i, (const uint64_t *)(lens + i));
 #if LANES_SCALAR_SHORT > 0
-        /* one short length in the whole group: the scalar hash's branches
-         * predict, and it is faster than lanes on some ISAs */
-        if (lens[i] < LANES_SCALAR_SHORT &&
-            lv_bits(lv_gt(g.len, lv_set1(lens[i]))) == 0 &&
-            lv_bits(lv_gt(lv_set1(lens[i]), g.len)) == 0) {
+        /* every key shorter than LANES_SCALAR_SHORT, or one length with a
+         * tail of under LANES_SCALAR_TAIL bytes: the scalar hash is cheap
+         * there and beats lanes on some ISAs */
+        const lv first = lv_set1(lens[i]);
+        if (lv_bits(lv_gt(g.len, lv_set1(LANES_SCALAR_SHORT - 1))) == 0 ||
+            ((lens[i] & 15) + 1 <= LANES_SCALAR_TAIL &&
+             (lv_bits(lv_gt(first, g.len)) | lv_bits(lv_gt(g.len, first))) == 0)) {
             for (size_t j = i; j < i + LANES; j++)
                 sbfi_hash_key(keys[j], lens[j], seed, &h1[j], &h2[j]);
             continue;

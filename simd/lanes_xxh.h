@@ -154,12 +154,21 @@ LANES_ENTRY void lanes_xxh64_bytes(const void *const *keys, const size_t *lens, 
                               uint64_t *h)
 {
     size_t i = 0;
-    for (; i + LANES <= n; i += LANES) {
+    while (i + LANES <= n) {
         const lanes_grp g = lanes_group(keys + i, (const uint64_t *)(lens + i));
-        if (lv_any(lv_gt(lv_set1(8), g.len))) /* short keys: scalar is faster */
-            sbfi_xxh64_bytes_scalar(keys + i, lens + i, LANES, h + i);
-        else
+        if (!lv_any(lv_gt(lv_set1(8), g.len))) {
             lanes_xxh_group(&g, h + i);
+            i += LANES;
+            continue;
+        }
+        /* a key under 8 bytes: the scalar XXH64 is faster for such groups
+         * (one call for the run of them) */
+        size_t j = i + LANES;
+        while (j + LANES <= n &&
+               lv_any(lv_gt(lv_set1(8), lv_load((const uint64_t *)(lens + j)))))
+            j += LANES;
+        sbfi_xxh64_bytes_scalar(keys + i, lens + i, j - i, h + i);
+        i = j;
     }
     const size_t m = n - i;
     if (m == 0)

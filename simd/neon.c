@@ -289,8 +289,8 @@ const sbfi_kernels sbfi_kernels_neon = {
                       contains_counting },
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
-    /* hashes of many keys in lanes (simd/lanes_neon.h) */
+    /* hashes of many keys: lanes where they win (simd/lanes_neon.h) */
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,
-    .xxh64_bytes = lanes_xxh64_bytes,
+    .xxh64_bytes = sbfi_xxh64_bytes_scalar,
 };

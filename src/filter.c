@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE 1
 #include "sbf_internal.h"
+#include "parquet_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,6 +74,8 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         f->containsn = kt->contains_u64[l];
     }
     f->flags = flags;
+    if (f->lay->hash == SBFI_HASH_XXH64) /* parquet: XXH64 in lanes, src/parquet_ops.c */
+        sbfi_pq_bind(f);
     return SBF_OK;
 }
 
@@ -208,6 +211,8 @@ static int check_batch(const void *const *keys, const size_t *lens, size_t n)
 static size_t batch(sbf_filter *f, const void *const *keys, const size_t *lens,
                     size_t n, uint8_t *out, int is_add)
 {
+    if (f->lay->hash == SBFI_HASH_XXH64) /* parquet */
+        return sbfi_pq_batch(f, keys, lens, n, out, is_add);
     uint64_t h1[SBFI_BATCH], h2[SBFI_BATCH];
     size_t found = 0;
     const int atomic = (f->flags & SBF_CONCURRENT) != 0;

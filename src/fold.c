@@ -40,7 +40,7 @@ static uint64_t nib_add_sat(uint64_t a, uint64_t b)
 
 static int foldable(const sbf_filter *f, uint32_t times)
 {
-    SBFI_RETURN_IF(f->layout == SBF_CLASSIC, SBF_E_UNSUPPORTED);
+    SBFI_RETURN_IF(!f->lay->multiply_shift, SBF_E_UNSUPPORTED);
     SBFI_RETURN_IF(times == 0, SBF_E_PARAM);
     SBFI_RETURN_IF(times >= 63 || (f->nblocks >> times) == 0, SBF_E_ODD_BLOCKS);
     SBFI_RETURN_IF((f->nblocks & ((UINT64_C(1) << times) - 1)) != 0, SBF_E_ODD_BLOCKS);
@@ -61,12 +61,13 @@ int sbf_fold(sbf_filter **out, const sbf_filter *f, uint32_t times)
     SBFI_FORWARD_IF_ERROR(sbfi_make(&g, &a));
     SBFI_ASSERT(g->nblocks * span == f->nblocks && g->block_bytes == f->block_bytes);
     const size_t wpb = f->block_bytes / 8; /* 64-bit words per block (4 or 8) */
+    const int counts = sbfi_counts(f->lay);
     for (uint64_t b = 0; b < g->nblocks; b++) {
         uint64_t *d = g->words + b * wpb;
         for (uint64_t j = 0; j < span; j++) {
             const size_t s = (size_t)((b * span + j) * wpb);
             for (size_t w = 0; w < wpb; w++)
-                d[w] = f->layout == SBF_COUNTING ? nib_add_sat(d[w], word_at(f, s + w))
+                d[w] = counts ? nib_add_sat(d[w], word_at(f, s + w))
                                                  : d[w] | word_at(f, s + w);
         }
     }
@@ -86,7 +87,7 @@ static double block_hit(const sbf_filter *f, uint64_t b)
 {
     const size_t wpb = f->block_bytes / 8;
     const size_t base = (size_t)(b * wpb);
-    if (f->layout == SBF_SPLIT_BLOCK) {
+    if (f->lay->kernel == SBFI_KERN_SPLIT) { /* one bit per 32-bit word */
         double p = 1.0;
         for (size_t w = 0; w < wpb; w++) {
             const uint64_t v = word_at(f, base + w);
@@ -95,13 +96,13 @@ static double block_hit(const sbf_filter *f, uint64_t b)
         }
         return p;
     }
+    const int counts = sbfi_counts(f->lay);
     unsigned set = 0;
     for (size_t w = 0; w < wpb; w++) {
         const uint64_t v = word_at(f, base + w);
-        set += f->layout == SBF_COUNTING ? nonzero_nibbles(v)
-                                         : (unsigned)__builtin_popcountll(v);
+        set += counts ? nonzero_nibbles(v) : (unsigned)__builtin_popcountll(v);
     }
-    const double cells = f->layout == SBF_COUNTING ? 128.0 : 512.0;
+    const double cells = (double)f->lay->block_bits / f->lay->cell_bits;
     return pow((double)set / cells, (double)f->k);
 }
 
@@ -109,7 +110,7 @@ double sbf_fpp_estimate(const sbf_filter *f)
 {
     if (f == NULL)
         return NAN;
-    if (f->layout == SBF_CLASSIC) {
+    if (!f->lay->multiply_shift) { /* classic: one block of m bits */
         uint64_t set = 0;
         for (size_t i = 0; i < (size_t)(f->bits / 64); i++)
             set += (uint64_t)__builtin_popcountll(word_at(f, i));
@@ -129,7 +130,7 @@ int sbf_fold_to(sbf_filter **out, const sbf_filter *f, double fpp, uint32_t *tim
         *times_out = 0;
     SBFI_RETURN_IF(out == NULL || f == NULL, SBF_E_NULL);
     SBFI_RETURN_IF(!(fpp > 0.0 && fpp < 1.0), SBF_E_FPP);
-    SBFI_RETURN_IF(f->layout == SBF_CLASSIC, SBF_E_UNSUPPORTED);
+    SBFI_RETURN_IF(!f->lay->multiply_shift, SBF_E_UNSUPPORTED);
     sbf_filter *cur;
     SBFI_FORWARD_IF_ERROR(sbf_copy(&cur, f));
     uint32_t t = 0;

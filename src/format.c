@@ -10,6 +10,7 @@
 /* Detection order: magic first, Guava's (no magic) last. */
 static const sbfi_format *const forms[] = {
     &sbfi_format_sbf,
+    &sbfi_format_parquet, /* a header that parses and sizes the whole buffer */
     &sbfi_format_guava,
 };
 #define NFORMS (sizeof forms / sizeof forms[0])

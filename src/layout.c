@@ -13,6 +13,17 @@
  * them on every ISA). */
 _Static_assert(sizeof SBF_SALT / sizeof SBF_SALT[0] == SBFI_NSALT, "16 salts");
 
+/* Parquet's salts (apache/parquet-format BloomFilter.md, "salt"): the
+ * spec's eight, one per 32-bit word of a 256-bit block; k is 8, so the
+ * entries past 8 are never used. */
+static const uint32_t salt_parquet[SBFI_NSALT] = {
+    0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+    0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u,
+};
+
+/* Parquet readers take any block count z < 2^31 (BloomFilter.md). */
+#define PARQUET_MAX_BITS (UINT64_C(256) * INT32_MAX)
+
 /* Classic uses no salts. The pipelines load a layout's salts when they set
  * up, for every family: a row of zeros keeps those loads valid. */
 static const uint32_t salt_none[SBFI_NSALT];
@@ -57,6 +68,19 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
         .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
         .max_bits = SBF_MAX_BITS,
         .fpr = SBFI_FPR_BLOCKED, .sizing = SBFI_SIZE_SEARCH,
+    },
+    /* Parquet's split-block filter: the split kernels with the spec's salts
+     * and shift 27, fed XXH64 (seed 0) mapped to (h1, h2) as TEAM.md
+     * "Parquet as a layout" says, so the multiply-shift block is the spec's
+     * ((h >> 32) * z) >> 32 and every 32-bit lane of h2 is its x. */
+    [SBF_PARQUET] = {
+        .id = SBF_PARQUET, .name = "parquet",
+        .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_XXH64,
+        .salt = salt_parquet, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .block_bits = 256, .multiply_shift = 1,
+        .k_min = 8, .k_max = 8, .k_step = 1,
+        .max_bits = PARQUET_MAX_BITS,
+        .fpr = SBFI_FPR_SPLIT, .sizing = SBFI_SIZE_PARQUET,
     },
 };
 

@@ -94,11 +94,12 @@ enum {
 /* How sbf_size picks bits and k for (n, fpp). */
 enum {
     SBFI_SIZE_GUAVA = 0,    /* Guava 31.1's formulas, exactly */
-    SBFI_SIZE_SEARCH = 1    /* smallest block count whose own formula fits */
+    SBFI_SIZE_SEARCH = 1,   /* smallest block count whose own formula fits */
+    SBFI_SIZE_PARQUET = 2   /* Parquet writers' rule (src/parquet_size.c) */
 };
 
 /* Number of layout ids (0 .. SBFI_NLAYOUTS - 1; every id has a row). */
-#define SBFI_NLAYOUTS 4
+#define SBFI_NLAYOUTS 5
 
 typedef struct sbfi_layout {
     int id;                 /* sbf_layout: the frozen public number */

@@ -255,8 +255,11 @@ int sbf_copy(sbf_filter **out, const sbf_filter *f)
     return SBF_OK;
 }
 
-/* Lines (8 words) sbf_info_ex's SBF_INFO_SAMPLE reads at most: 1 MiB. */
-#define INFO_SAMPLE_LINES 16384u
+/* SBF_INFO_SAMPLE reads 256 evenly spaced runs of 64 lines (4 KiB: one
+ * page of a mapping, so one fault each), 1 MiB in all. */
+#define INFO_SAMPLE_RUNS 256u
+#define INFO_RUN_LINES 64u
+#define INFO_SAMPLE_LINES (INFO_SAMPLE_RUNS * INFO_RUN_LINES)
 
 typedef struct cell_count {
     uint64_t set, sat; /* set bits (counting: non-zero counters), saturated */
@@ -281,7 +284,9 @@ static void count_words(const sbf_filter *f, size_t from, size_t to, cell_count 
 }
 
 /* The used words (an unverified mapping may hold padding bits): all, or
- * with `sample` INFO_SAMPLE_LINES evenly spaced lines when there are more. */
+ * with `sample` INFO_SAMPLE_RUNS evenly spaced runs when there are more
+ * lines than they hold. Keys spread over blocks by hash, so neighbouring
+ * lines are as good a sample as distant ones, and a run costs one page. */
 static void count_cells(const sbf_filter *f, int sample, cell_count *c)
 {
     memset(c, 0, sizeof *c);
@@ -290,10 +295,17 @@ static void count_cells(const sbf_filter *f, int sample, cell_count *c)
         count_words(f, 0, nw, c);
         return;
     }
-    for (size_t s = 0; s < INFO_SAMPLE_LINES; s++) {
-        const size_t line = (size_t)((unsigned __int128)s * lines / INFO_SAMPLE_LINES);
-        const size_t end = line * 8 + 8 < nw ? line * 8 + 8 : nw;
-        count_words(f, line * 8, end, c);
+    const size_t runs = lines / INFO_RUN_LINES; /* whole runs: > INFO_SAMPLE_RUNS */
+    if (f->mem == SBFI_MEM_FILE) /* ask for every run's page at once: the reads overlap */
+        for (size_t s = 0; s < INFO_SAMPLE_RUNS; s++) {
+            const size_t run = (size_t)((unsigned __int128)s * runs / INFO_SAMPLE_RUNS);
+            (void)madvise(f->words + run * INFO_RUN_LINES * 8, INFO_RUN_LINES * SBFI_LINE,
+                          MADV_WILLNEED);
+        }
+    for (size_t s = 0; s < INFO_SAMPLE_RUNS; s++) {
+        const size_t run = (size_t)((unsigned __int128)s * runs / INFO_SAMPLE_RUNS);
+        const size_t from = run * INFO_RUN_LINES * 8;
+        count_words(f, from, from + INFO_RUN_LINES * 8, c);
     }
 }
 

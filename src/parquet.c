@@ -5,7 +5,10 @@
  */
 #include "sbf_internal.h"
 #include "parquet_int.h"
+#include "persist.h"
 #include "thrift.h"
+
+#include <stdlib.h>
 
 /* Which member of a one-member union the header names. */
 enum { PQ_ALGORITHM = 2, PQ_HASH = 3, PQ_COMPRESSION = 4 };
@@ -114,3 +117,91 @@ size_t sbfi_pq_header_write(unsigned char *out, uint32_t num_bytes)
     SBFI_ASSERT(at != SIZE_MAX);
     return at;
 }
+
+/* ------------------------------------------------ the Parquet form of a filter */
+
+int sbf_export_parquet(const sbf_filter *f, void **buf, size_t *len)
+{
+    if (buf != NULL)
+        *buf = NULL;
+    if (len != NULL)
+        *len = 0;
+    SBFI_RETURN_IF(f == NULL || buf == NULL || len == NULL, SBF_E_NULL);
+    SBFI_RETURN_IF(f->layout != SBF_PARQUET, SBF_E_UNSUPPORTED);
+    const uint64_t nb = f->bits / 8; /* whole 32-byte blocks, < 2^31 (max_bits) */
+    SBFI_ASSERT(nb % 32 == 0 && nb <= INT32_MAX);
+    unsigned char head[SBFI_PQ_HEADER_MAX];
+    const size_t hl = sbfi_pq_header_write(head, (uint32_t)nb);
+    unsigned char *p = malloc(hl + (size_t)nb);
+    SBFI_RETURN_IF(p == NULL, SBF_E_NOMEM);
+    memcpy(p, head, hl);
+    if (f->flags & SBF_CONCURRENT) { /* adds may run: relaxed loads */
+        for (size_t i = 0; i < (size_t)nb / 8; i++) {
+            const uint64_t w = __atomic_load_n(&f->words[i], __ATOMIC_RELAXED);
+            memcpy(p + hl + i * 8, &w, 8);
+        }
+    } else {
+        memcpy(p + hl, f->words, (size_t)nb); /* little-endian words: the spec's bytes */
+    }
+    *buf = p;
+    *len = hl + (size_t)nb;
+    return SBF_OK;
+}
+
+int sbfi_pq_import(sbf_filter **out, const void *buf, size_t len,
+                   const sbf_allocator *allocator, const char **why)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (out == NULL || (buf == NULL && len != 0))
+        return set_why(why, "a required pointer argument is NULL", SBF_E_NULL);
+    size_t hl;
+    uint32_t nb;
+    SBFI_FORWARD_IF_ERROR(sbfi_pq_header_parse(buf, len, &hl, &nb, why));
+    if (len - hl < nb)
+        return set_why(why, "parquet: the bitset is shorter than its header says",
+                       SBF_E_TRUNCATED);
+    if (len - hl > nb)
+        return set_why(why, "parquet: bytes follow the bitset", SBF_E_TRAILING);
+    sbfi_make_args a = { 0 };
+    a.layout = SBF_PARQUET;
+    a.bits = (uint64_t)nb * 8;
+    a.k = 8;
+    a.added_unknown = 1; /* the form carries no count */
+    a.allocator = allocator;
+    sbf_filter *f;
+    const int e = sbfi_make(&f, &a);
+    if (e != SBF_OK)
+        return set_why(why, sbf_strerror(e), e);
+    memcpy(f->words, (const unsigned char *)buf + hl, nb);
+    *out = f;
+    return SBF_OK;
+}
+
+int sbf_import_parquet(sbf_filter **out, const void *buf, size_t len)
+{
+    return sbfi_pq_import(out, buf, len, NULL, NULL);
+}
+
+static int pq_decode(sbf_filter **out, const void *buf, size_t len,
+                     const sbf_allocator *allocator)
+{
+    return sbfi_pq_import(out, buf, len, allocator, NULL);
+}
+
+/* A BloomFilterHeader that parses, followed by exactly its bitset. */
+static int pq_detect(const unsigned char *head, size_t avail, uint64_t total)
+{
+    size_t hl;
+    uint32_t nb;
+    return sbfi_pq_header_parse(head, avail, &hl, &nb, NULL) == SBF_OK &&
+           total == (uint64_t)hl + nb;
+}
+
+const sbfi_format sbfi_format_parquet = {
+    .id = SBF_FORMAT_PARQUET,
+    .name = "parquet",
+    .detect = pq_detect,
+    .encode = sbf_export_parquet,
+    .decode = pq_decode,
+};

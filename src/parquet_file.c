@@ -464,3 +464,16 @@ int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf, size_t *
     *len = (size_t)total;
     return SBF_OK;
 }
+
+int sbf_parquet_filter(sbf_filter **out, const sbf_parquet *pq, size_t i, const char **why)
+{
+    if (out != NULL)
+        *out = NULL;
+    void *buf;
+    size_t len;
+    SBFI_FORWARD_IF_ERROR(sbf_parquet_read_bloom(pq, i, &buf, &len, why));
+    const int e = sbfi_pq_import(out, buf, len, NULL, why);
+    free(buf);
+    return e;
+}
+

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simdbloom.h"
+
 /* Longest header sbfi_pq_header_write makes (numBytes up to INT32_MAX). */
 #define SBFI_PQ_HEADER_MAX 32u
 
@@ -27,5 +29,30 @@ int sbfi_pq_header_parse(const void *p, size_t len, size_t *hdr_len,
 /* Writes the header for num_bytes (as parquet-java, Arrow and DuckDB write
  * it: fields in order, short form); returns its length (<= SBFI_PQ_HEADER_MAX). */
 size_t sbfi_pq_header_write(unsigned char *out, uint32_t num_bytes);
+
+/* sbf_import_parquet with an allocator and a reason (src/parquet.c). */
+int sbfi_pq_import(sbf_filter **out, const void *buf, size_t len,
+                   const sbf_allocator *allocator, const char **why);
+
+/* The parquet layout's hot paths (src/parquet_ops.c): hash with XXH64 (the
+ * ISA table's lanes), probe with the split-block family. sbfi_bind calls
+ * sbfi_pq_bind for a layout whose hash is SBFI_HASH_XXH64; the
+ * variable-length batches of src/filter.c call sbfi_pq_batch. */
+void sbfi_pq_bind(sbf_filter *f);
+size_t sbfi_pq_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
+                     size_t n, uint8_t *out, int is_add);
+/* n XXH64 hashes added to f, or probed into out (may be NULL): the count
+ * that may be present. */
+size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out, int is_add);
+
+/*
+ * sbf_size for the parquet layout (src/parquet_size.c), as Parquet writers
+ * size their filters (parquet-java, Arrow: BloomFilter.md "Sizing"): bits
+ * per distinct value -8 / ln(1 - fpp^(1/8)), at least 256 bits (32 bytes),
+ * rounded up to a power of two. Writers cap the size at 128 MiB; past it
+ * this returns SBF_E_TOO_LARGE instead of a filter that misses fpp (give
+ * bits explicitly for larger ones). k is always 8. n > 0, fpp in (0, 1).
+ */
+int sbfi_size_parquet(uint64_t n, double fpp, uint64_t *bits, uint32_t *k);
 
 #endif

@@ -71,6 +71,7 @@ typedef struct sbfi_format {
 
 extern const sbfi_format sbfi_format_sbf;    /* src/persist.c */
 extern const sbfi_format sbfi_format_guava;  /* src/persist.c */
+extern const sbfi_format sbfi_format_parquet; /* src/parquet.c */
 
 /* The entry of a format id, or NULL. */
 const sbfi_format *sbfi_format_get(int id);

@@ -10,6 +10,7 @@
  */
 #include "sbf_internal.h"
 #include "fpr_internal.h"
+#include "parquet_int.h"
 
 #include <math.h>
 
@@ -18,7 +19,7 @@
  * its block size (k_step > 1: split-block) takes its smallest k. */
 static uint32_t derive_k(const sbfi_layout *d, uint64_t n, uint64_t bits)
 {
-    if (d->k_step > 1)
+    if (d->k_step > 1 || d->k_min == d->k_max)
         return d->k_min;
     const double cells = (double)bits / d->cell_bits;
     const double kk = floor(cells / (double)(n ? n : 1) * log(2.0) + 0.5);
@@ -404,5 +405,7 @@ int sbf_size(int layout, uint64_t n, double fpp, uint64_t *bits, uint32_t *k)
         n = 1;
     if (d->sizing == SBFI_SIZE_GUAVA)
         return size_classic(d, n, fpp, kin, bits, k);
+    if (d->sizing == SBFI_SIZE_PARQUET)
+        return sbfi_size_parquet(n, fpp, bits, k);
     return size_blocks(d, n, fpp, kin, bits, k);
 }

@@ -38,6 +38,9 @@ static const setting exact[] = {
     { SBF_COUNTING, 512 * 4, 8, 11, 48 },
     { SBF_COUNTING, 512 * 2, 16, 0x7fffffffu, 48 },
     { SBF_COUNTING, 512 * 1, 16, 3, 160 }, /* most counters saturate at 15 */
+    /* parquet (issue 18): XXH64 and the spec's salts; 1 block, 5 blocks */
+    { SBF_PARQUET, 256 * 1, 8, 0, 12 },
+    { SBF_PARQUET, 256 * 5, 8, 0, 48 },
 };
 
 /* Larger filters (about 4 MiB, sizes that are not powers of two, so the
@@ -49,6 +52,7 @@ static const setting digest[] = {
     { SBF_SPLIT_BLOCK, 256 * 131071, 8, 3, 100000 },
     { SBF_SPLIT_BLOCK, 512 * 65521, 16, 0, 100000 },
     { SBF_COUNTING, 512 * 65521, 6, 0, 100000 },
+    { SBF_PARQUET, 256 * 131071, 8, 0, 100000 },
 };
 
 static const char *layout_macro(int layout)
@@ -57,6 +61,7 @@ static const char *layout_macro(int layout)
     case SBF_CLASSIC: return "SBF_CLASSIC";
     case SBF_BLOCKED: return "SBF_BLOCKED";
     case SBF_SPLIT_BLOCK: return "SBF_SPLIT_BLOCK";
+    case SBF_PARQUET: return "SBF_PARQUET";
     default: return "SBF_COUNTING";
     }
 }

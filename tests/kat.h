@@ -252,6 +252,7 @@ static inline const char *kat_layout_name(int layout)
     case SBF_BLOCKED: return "blocked";
     case SBF_SPLIT_BLOCK: return "split-block";
     case SBF_COUNTING: return "counting";
+    case SBF_PARQUET: return "parquet";
     default: return "?";
     }
 }

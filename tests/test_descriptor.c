@@ -89,7 +89,7 @@ Test(descriptor, geometry, .description = "k rules, granules, largest sizes and 
     cr_assert_eq(sbfi_granule_bits(SBF_COUNTING, 3), 512);
     cr_assert_eq(sbfi_max_bits(SBF_CLASSIC), UINT64_C(64) * INT32_MAX);
     cr_assert_eq(sbfi_max_bits(SBF_BLOCKED), SBF_MAX_BITS);
-    cr_assert_eq(sbfi_check_geometry(4, 512, 8), SBF_E_LAYOUT);
+    cr_assert_eq(sbfi_check_geometry(5, 512, 8), SBF_E_LAYOUT);
     cr_assert_eq(sbfi_check_geometry(-1, 512, 8), SBF_E_LAYOUT);
     cr_assert_eq(sbfi_check_geometry(SBF_SPLIT_BLOCK, 256 * 3, 16), SBF_E_PARAM);
     cr_assert_eq(sbfi_check_geometry(SBF_SPLIT_BLOCK, 256 * 3, 8), SBF_OK);
@@ -119,6 +119,6 @@ Test(descriptor, formulas, .description = "each layout's formula is the one its 
                        sbf_fpp_blocked(n, bits / 4, 7, 128), 0);
     cr_assert_float_eq(sbf_fpp_layout(SBF_SPLIT_BLOCK, n, bits, 8),
                        sbf_fpp_split_block(n, bits, 8), 0);
-    cr_assert(sbf_fpp_layout(4, n, bits, 8) != sbf_fpp_layout(4, n, bits, 8)); /* NaN */
+    cr_assert(sbf_fpp_layout(5, n, bits, 8) != sbf_fpp_layout(5, n, bits, 8)); /* NaN */
     cr_assert(sbf_fpp_spread(-1, n, bits, 8) != sbf_fpp_spread(-1, n, bits, 8));
 }

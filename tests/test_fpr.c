@@ -401,7 +401,7 @@ Test(fpr, layout_dispatch, .description = "sbf_fpp_layout picks each layout's fo
     cr_assert_eq(sbf_fpp_layout(SBF_COUNTING, 100000, 4001792, 7),
                  sbf_fpp_blocked(100000, 4001792 / 4, 7, 128));
     cr_assert(isnan(sbf_fpp_layout(-1, 100, 1024, 7)));
-    cr_assert(isnan(sbf_fpp_layout(4, 100, 1024, 7)));
+    cr_assert(isnan(sbf_fpp_layout(5, 100, 1024, 7)));
 }
 
 /* ------------------------------------------------------ counting saturation */
@@ -668,8 +668,8 @@ Test(fpr, size_bad_arguments, .description = "exact error codes; outputs untouch
         cr_assert_eq(sbf_size(layout, 100, 0.01, &bits, NULL), SBF_E_NULL);
     }
     cr_assert_eq(sbf_size(-1, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
-    cr_assert_eq(sbf_size(4, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
-    cr_assert_eq(sbf_size(4, 100, NAN, &bits, &k), SBF_E_LAYOUT);
+    cr_assert_eq(sbf_size(5, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
+    cr_assert_eq(sbf_size(5, 100, NAN, &bits, &k), SBF_E_LAYOUT);
     cr_assert_eq(sbf_size(-1, 100, 0.01, NULL, NULL), SBF_E_NULL);
     cr_assert(bits == 99 && k == 0);
 

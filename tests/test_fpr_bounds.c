@@ -216,7 +216,7 @@ Test(fpr_bounds, size_sweep, .timeout = 120,
                                   rc == SBF_E_K || rc == SBF_E_TOO_LARGE,
                               "sbf_size(%d, %llu, %g, %u) = %d", l,
                               (unsigned long long)U64[a], fpps[b], U32[c], rc);
-                    if (l < 0 || l > 3)
+                    if (l < 0 || l > 4)
                         cr_assert_eq(rc, SBF_E_LAYOUT);
                     else if (!(fpps[b] > 0.0 && fpps[b] < 1.0))
                         cr_assert_eq(rc, SBF_E_FPP);
@@ -232,6 +232,10 @@ Test(fpr_bounds, size_sweep, .timeout = 120,
                     case SBF_SPLIT_BLOCK:
                         cr_assert(k == 8 || k == 16);
                         cr_assert_eq(bits % (32u * k), 0);
+                        break;
+                    case SBF_PARQUET: /* a power of two, 256 bits .. 128 MiB */
+                        cr_assert(k == 8 && bits >= 256 && bits <= (UINT64_C(1) << 30));
+                        cr_assert_eq(bits & (bits - 1), 0);
                         break;
                     default:
                         cr_assert(k >= 1 && k <= SBF_MAX_K_BLOCKED);

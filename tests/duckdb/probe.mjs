@@ -1,13 +1,13 @@
 // Asks DuckDB's parquet_bloom_probe about values, one per line of KEYS:
 //   node tests/duckdb/probe.mjs FILE COLUMN TYPE KEYS
-// TYPE is int32, int64, double or string (the `sbf --type` names). Prints,
-// per value, the row groups whose filter does not exclude it, as
-// `sbf parquet query` does: the value, a tab, the row groups joined by ','
-// (or '-' when every row group is excluded).
+// TYPE is int32, int64, double or string (the `sbf --type` names). Prints
+// one line per value, in order, as `sbf parquet query` does: the row groups
+// whose filter does not exclude it, joined by ',' ('-' when all do).
 import { createRequire } from 'module';
+import { resolve } from 'path';
 import { readFileSync } from 'fs';
 
-const require = createRequire((process.env.DUCKDB_DIR || '.') + '/');
+const require = createRequire(resolve(process.env.DUCKDB_DIR || '.') + '/');
 const { DuckDBInstance } = require('@duckdb/node-api');
 const [file, column, type, keys] = process.argv.slice(2);
 const SQL_TYPE = { int32: 'INTEGER', int64: 'BIGINT', double: 'DOUBLE', string: 'VARCHAR' };
@@ -26,6 +26,6 @@ for (const v of lines) {
       FROM parquet_bloom_probe(${quote(file)}, ${quote(column)}, ${quote(v)}::${SQL_TYPE[type]})
       ORDER BY row_group_id`)).getRowObjects();
   const may = rows.filter((r) => !r.bloom_filter_excludes).map((r) => String(r.row_group_id));
-  out.push(`${v}\t${may.length ? may.join(',') : '-'}`);
+  out.push(may.length ? may.join(',') : '-');
 }
 process.stdout.write(out.join('\n') + '\n');

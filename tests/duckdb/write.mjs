@@ -12,9 +12,10 @@
 // DuckDB writes a filter only for dictionary-encoded chunks, so the
 // distinct counts stay below DICTIONARY_SIZE_LIMIT.
 import { createRequire } from 'module';
+import { resolve } from 'path';
 import { writeFileSync } from 'fs';
 
-const require = createRequire((process.env.DUCKDB_DIR || '.') + '/');
+const require = createRequire(resolve(process.env.DUCKDB_DIR || '.') + '/');
 const { DuckDBInstance } = require('@duckdb/node-api');
 
 const out = process.argv[2];
