@@ -15,6 +15,10 @@
  * pipeline calls the table entry directly). Each ISA and peer is timed in
  * turn, o->reps rounds interleaved, the best kept: the ratios are in-run.
  *
+ * SBFB_LANES=sweep in the environment adds strings of one length each (0, 1,
+ * 4, 7, 8, 9, 15, 16, 17, 24, 31, 32, 48, 64, 100, 256, 1000 bytes) and the
+ * mixes 0..8, 0..16, 0..1000: where a kernel would lose to the scalar hash.
+ *
  * Under valgrind (callgrind) the section times nothing: it runs each
  * workload once per ISA the emulated CPU has, each bracketed by callgrind
  * client requests, dumped as "lanes.<isa>.<what> <keys>" (instructions per
@@ -42,7 +46,7 @@
 
 typedef struct lanes_row {
     const char *hash;      /* "xxh64", "murmur3" */
-    const char *keys;      /* "u64", "str 8..64", "str 80..120" */
+    char keys[24];         /* "u64", "str 8..64", "str 80..120", "str 16" */
     int isa;               /* sbf_isa, or -1: the peer (one-key function) */
     double ns, ratio;      /* per key; peer ns / this ns */
 } lanes_row;
@@ -94,7 +98,7 @@ static void lanes_strings(uint64_t seed, size_t lo, size_t hi, unsigned char **a
 {
     sbfb_rng g;
     sbfb_rng_seed(&g, seed);
-    *arena = sbfb_xmalloc(LN_KEYS * hi);
+    *arena = sbfb_xmalloc(LN_KEYS * hi + 1);
     size_t at = 0;
     for (size_t i = 0; i < LN_KEYS; i++) {
         len[i] = lo + sbfb_rng_next(&g) % (hi - lo + 1);
@@ -133,7 +137,7 @@ static void lanes_measure(const sbfb_opts *o, sbfb_results *r, lanes_ctx *x, int
     for (int i = 0; i < n; i++) {
         lanes_row *row = sbfb_ext_add(r, &sbfb_sec_lanes, sizeof *row);
         row->hash = hash;
-        row->keys = keys;
+        snprintf(row->keys, sizeof row->keys, "%s", keys);
         row->isa = isas[i];
         row->ns = best[i];
         row->ratio = best[n - 1] / best[i];
@@ -163,6 +167,29 @@ static void lanes_count(lanes_ctx *x, int kind, const char *what)
 }
 #endif
 
+/* Strings of one length each, and a few mixes (SBFB_LANES=sweep). */
+static void lanes_sweep(const sbfb_opts *o, sbfb_results *r, lanes_ctx *x, const void **ptr,
+                        size_t *len)
+{
+    static const size_t one[] = { 0, 1, 4, 7, 8, 9, 15, 16, 17, 24, 31, 32, 48, 64, 100, 256,
+                                  1000 };
+    static const size_t mix[][2] = { { 0, 8 }, { 0, 16 }, { 0, 1000 } };
+    const size_t n1 = sizeof one / sizeof one[0], n = n1 + sizeof mix / sizeof mix[0];
+    for (size_t i = 0; i < n; i++) {
+        const size_t lo = i < n1 ? one[i] : mix[i - n1][0], hi = i < n1 ? one[i] : mix[i - n1][1];
+        char name[24];
+        unsigned char *arena;
+        if (lo == hi)
+            snprintf(name, sizeof name, "str %zu", lo);
+        else
+            snprintf(name, sizeof name, "str %zu..%zu", lo, hi);
+        lanes_strings(o->seed + 100 + i, lo, hi, &arena, ptr, len);
+        lanes_measure(o, r, x, 1, "murmur3", name);
+        lanes_measure(o, r, x, 2, "xxh64", name);
+        free(arena);
+    }
+}
+
 static void lanes_run(const sbfb_opts *o, sbfb_results *r)
 {
     static const struct { size_t lo, hi; const char *name, *tag; } strs[2] = {
@@ -185,6 +212,9 @@ static void lanes_run(const sbfb_opts *o, sbfb_results *r)
     } else {
         lanes_measure(o, r, &x, 0, "xxh64", "u64");
     }
+    const char *env = getenv("SBFB_LANES");
+    if (!counting && env != NULL && strstr(env, "sweep") != NULL)
+        lanes_sweep(o, r, &x, ptr, len);
     for (int s = 0; s < 2; s++) {
         unsigned char *arena;
         lanes_strings(o->seed + 1 + (uint64_t)s, strs[s].lo, strs[s].hi, &arena, ptr, len);

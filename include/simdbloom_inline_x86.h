@@ -80,10 +80,14 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
     if (_mm512_mask_test_epi32_mask(km, _mm512_rorv_epi32(word, pos),
                                     _mm512_set1_epi32(1)) == km)
         return 0;
-    uint32_t p[16];
-    _mm512_storeu_si512(p, pos);
-    SBF_INL_IN_MEMORY(p);
-    sbf_inl_blocked_set(blk, p, k);
+    /* per position: its 32-bit word's byte offset (p >> 5) * 4, and its
+     * bit, 1 rotated by p (the count is taken mod 32) */
+    uint32_t off[16], bits[16];
+    _mm512_storeu_si512(off, _mm512_slli_epi32(_mm512_srli_epi32(pos, 5), 2));
+    _mm512_storeu_si512(bits, _mm512_rolv_epi32(_mm512_set1_epi32(1), pos));
+    SBF_INL_IN_MEMORY(off);
+    SBF_INL_IN_MEMORY(bits);
+    sbf_inl_blocked_or(blk, off, bits, k);
     return 1;
 }
 
@@ -179,6 +183,7 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
     if (k > 8)
         _mm256_storeu_si256((__m256i *)(p + 8),
                             _mm256_srli_epi32(sbf_inl_prod8(salt + 8, h2), SBF_SHIFT_BLOCKED));
+    SBF_INL_IN_MEMORY(p);
     sbf_inl_blocked_set(blk, p, k);
     return 1;
 }

@@ -424,15 +424,21 @@ long long sbfr_chain_add_all(sbfr_chain *c, const void *const *ptr, const size_t
                              const char **why)
 {
     sbfr_links_contains_batch(c, c->nlinks, ptr, len, n, out, tmp);
-    const size_t need = first_absent(ptr, len, n, out, tmp);
     sbfr_link *last = &c->links[c->nlinks - 1];
     const uint64_t room = last->items < last->capacity ? last->capacity - last->items : 0;
-    if (c->layout == SBF_COUNTING || (c->expansion == 0 && need > room)) {
-        int rv = one_link_fits(c, ptr, len, n, tmp, why);
-        if (rv < 0)
-            return rv;
-    } else if (need > room) {
-        int rv = make_spares(c, need, room, cap, why);
+    size_t absent = 0;
+    for (size_t i = 0; i < n; i++)
+        absent += !out[i];
+    /* Most commands fit with room to spare, which counting every absent
+     * item (duplicates too) shows without sorting them. */
+    const int tight = c->layout == SBF_COUNTING ? n > room : absent > room;
+    if (tight) {
+        const size_t need = first_absent(ptr, len, n, out, tmp);
+        int rv = 0;
+        if (c->layout == SBF_COUNTING || (c->expansion == 0 && need > room))
+            rv = one_link_fits(c, ptr, len, n, tmp, why);
+        else if (need > room)
+            rv = make_spares(c, need, room, cap, why);
         if (rv < 0)
             return rv;
     }

@@ -27,6 +27,8 @@ from test_commands import (test_batch_equals_single, test_errors, test_nonscalin
                            test_replies_resp2, test_resp3, test_scaling_and_fpr)
 from test_extras import (test_binary_items, test_extras, test_key_commands,  # noqa: E402
                          test_redis_py)
+from flow_run import run_redisbloom, run_valkey_flow  # noqa: E402
+from test_cluster import test_cluster  # noqa: E402
 from test_fuzz import fuzz_server  # noqa: E402
 from test_memory import test_maxmemory  # noqa: E402
 from test_operate import run_all as operate_all  # noqa: E402
@@ -83,6 +85,9 @@ def main():
         operate_all(run, a.module, workdir)
         run("maxmemory", lambda: test_maxmemory(a.module, workdir))
         run("fuzz", lambda: fuzz_server(a, workdir))
+        run("cluster", lambda: test_cluster(a.module, workdir))
+        run_redisbloom(run, a.module, workdir)
+        run_valkey_flow(run, a.module, workdir)
     finally:
         primary.stop()
         if harness.FAILED == 0:

@@ -29,10 +29,14 @@
 #if defined(SBFI_KERNEL_SIMDE)
 /* defines sbfi_kernels_simde (at the end) */
 #elif defined(SBFI_KERNEL_AVX2)
-/* defines sbfi_kernels_avx2 (at the end) */
-#  if !defined(__AVX2__)
-#    error "the avx2 kernels must be compiled with -mavx2"
+/* defines sbfi_kernels_avx2 (at the end). Its registry entry requires
+ * SBFI_FEAT_AVX2: every feature in it a compiler can enable is checked
+ * here, and the assertion fails when one is added there without a check. */
+#  if !defined(__AVX2__) || !defined(__BMI2__)
+#    error "the avx2 kernels must be compiled with -mavx2 -mbmi2 (SBFI_FEAT_AVX2)"
 #  endif
+_Static_assert((SBFI_FEAT_AVX2 & ~SBFI_CPU_OS_STATE) == (SBFI_CPU_AVX2 | SBFI_CPU_BMI2),
+               "simd/avx2.c checks every compiler feature of SBFI_FEAT_AVX2");
 #else
 #  error "define SBFI_KERNEL_AVX2 or SBFI_KERNEL_SIMDE"
 #endif
@@ -209,6 +213,22 @@ static inline void pipe_stage(const pipe_ctx *c, const uint64_t *keys,
 #endif
 }
 
+/* Block addresses of len hashes h1 (whole vectors; h1 zero-padded). */
+static inline void pipe_address(const pipe_ctx *c, const uint64_t *h1, size_t len,
+                                uint64_t *a)
+{
+#if !defined(SBFI_KERNEL_AVX2)
+    for (size_t i = 0; i < len; i++)
+        a[i] = c->words + (sbfi_block_index(h1[i], c->nblocks) << c->log2_block);
+#else
+    for (size_t i = 0; i < len; i += 4) {
+        const v256 off = simde_mm256_sllv_epi64(
+            block_index(simde_mm256_load_si256((const void *)(h1 + i)), c->nb), c->shift);
+        simde_mm256_store_si256((void *)(a + i), simde_mm256_add_epi64(c->base, off));
+    }
+#endif
+}
+
 static inline v256 bcast_h2(uint64_t h2)
 {
     return simde_mm256_set1_epi64x((int64_t)h2);
@@ -342,6 +362,33 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
 }
 #endif
 
+#if !defined(SBFI_KERNEL_AVX2)
+/* The portable build's blocked add tests each word as it sets it: its probe
+ * is the scalar loop above, and asking it first cost 80 instructions per
+ * key (callgrind, k = 7). */
+#define PIPE_HAVE_BLOCKED_ADD 1
+static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
+{
+    uint64_t *w = (uint64_t *)blk;
+    SBFI_FOR_POS(i, k) {
+        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
+        w[p >> 6] |= UINT64_C(1) << (p & 63);
+    }
+}
+
+static inline int pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
+{
+    uint64_t *w = (uint64_t *)blk, miss = 0;
+    SBFI_FOR_POS(i, k) {
+        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
+        const uint64_t bit = UINT64_C(1) << (p & 63), old = w[p >> 6];
+        miss |= bit & ~old;
+        w[p >> 6] = old | bit;
+    }
+    return miss != 0;
+}
+#endif
+
 /* Split-block: one bit per 32-bit word, bit = prod >> 27. */
 static inline v256 split_mask(v256 x, v256 salt)
 {
@@ -377,15 +424,20 @@ static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
 }
 #endif
 
-static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
+/* Returns whether a bit was clear (testc of the words it loads anyway). */
+static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 {
     const v256 x = bcast_h2(h2);
     v256 *p = (v256 *)blk;
-    simde_mm256_store_si256(p, simde_mm256_or_si256(simde_mm256_load_si256(p),
-                                                    split_mask(x, c->salt_lo)));
-    if (c->k > 8)
-        simde_mm256_store_si256(p + 1, simde_mm256_or_si256(simde_mm256_load_si256(p + 1),
-                                                            split_mask(x, c->salt_hi)));
+    const v256 m0 = split_mask(x, c->salt_lo), w0 = simde_mm256_load_si256(p);
+    int all = simde_mm256_testc_si256(w0, m0);
+    simde_mm256_store_si256(p, simde_mm256_or_si256(w0, m0));
+    if (c->k > 8) {
+        const v256 m1 = split_mask(x, c->salt_hi), w1 = simde_mm256_load_si256(p + 1);
+        all &= simde_mm256_testc_si256(w1, m1);
+        simde_mm256_store_si256(p + 1, simde_mm256_or_si256(w1, m1));
+    }
+    return !all;
 }
 
 #if defined(SBFI_KERNEL_AVX2)
@@ -441,27 +493,36 @@ static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
     simde_mm256_storeu_si256((void *)(m + 4), hi);
 }
 
-/* SWAR: +1 where inc has a nibble's low bit, unless the counter is 15. */
-static inline v256 nib_inc(v256 v, v256 inc)
+/* SWAR: +1 where inc has a nibble's low bit, unless the counter is 15;
+ * *zero gets the low bits of inc's counters that were 0 (the shifts are
+ * the saturation test's). */
+static inline v256 nib_inc(v256 v, v256 inc, v256 *zero)
 {
-    v256 sat = simde_mm256_and_si256(v, simde_mm256_srli_epi64(v, 1));
-    sat = simde_mm256_and_si256(sat, simde_mm256_srli_epi64(v, 2));
-    sat = simde_mm256_and_si256(sat, simde_mm256_srli_epi64(v, 3));
+    const v256 s1 = simde_mm256_srli_epi64(v, 1), s2 = simde_mm256_srli_epi64(v, 2),
+               s3 = simde_mm256_srli_epi64(v, 3);
+    const v256 sat = simde_mm256_and_si256(simde_mm256_and_si256(v, s1),
+                                           simde_mm256_and_si256(s2, s3));
+    const v256 nz = simde_mm256_or_si256(simde_mm256_or_si256(v, s1),
+                                         simde_mm256_or_si256(s2, s3));
+    *zero = simde_mm256_or_si256(*zero, simde_mm256_andnot_si256(nz, inc));
     return simde_mm256_add_epi64(v, simde_mm256_andnot_si256(sat, inc));
 }
 
-static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
-                                     uint32_t k)
+/* Returns whether a counter rose from 0. */
+static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
+                                    uint32_t k)
 {
-    v256 lo, hi;
+    v256 lo, hi, zero = simde_mm256_setzero_si256();
     v256 *p = (v256 *)blk;
     mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE, &lo, &hi);
-    simde_mm256_store_si256(p, nib_inc(simde_mm256_load_si256(p), lo));
-    simde_mm256_store_si256(p + 1, nib_inc(simde_mm256_load_si256(p + 1), hi));
+    simde_mm256_store_si256(p, nib_inc(simde_mm256_load_si256(p), lo, &zero));
+    simde_mm256_store_si256(p + 1, nib_inc(simde_mm256_load_si256(p + 1), hi, &zero));
+    return !all_zero(zero);
 }
 #endif
 
 #include "pipeline.h"
+#include "pipe_key.h"
 /* Hashes of many keys in lanes (simd/lanes.h): native AVX2 only. The
  * portable build of them measured 1.3-5x slower than the scalar references
  * on x86-64 (SIMDe emulates the 64-bit lane arithmetic with SSE2), so its
@@ -475,9 +536,7 @@ static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
 const sbfi_kernels sbfi_kernels_avx2 = {
     SBFI_ID_AVX2,
     .hash_u64 = hash_u64,
-    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
-    .contains_u64 = { contains_classic, contains_blocked, contains_split,
-                      contains_counting },
+    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
     /* hashes of many keys: lanes where they win (simd/lanes_avx2.h) */
@@ -489,9 +548,7 @@ const sbfi_kernels sbfi_kernels_avx2 = {
 const sbfi_kernels sbfi_kernels_simde = {
     SBFI_ID_SIMDE,
     .hash_u64 = hash_u64,
-    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
-    .contains_u64 = { contains_classic, contains_blocked, contains_split,
-                      contains_counting },
+    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
 #if defined(SBFI_SIMDE_LANES)

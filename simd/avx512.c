@@ -17,10 +17,17 @@
 #if !defined(SBFI_KERNEL_AVX512)
 #  error "define SBFI_KERNEL_AVX512"
 #endif
+/* The registry entry requires SBFI_FEAT_AVX512: every feature in it a
+ * compiler can enable is checked here, and the assertion fails when one is
+ * added there without a check. */
 #if !defined(__AVX512F__) || !defined(__AVX512DQ__) || !defined(__AVX512VL__) || \
-    !defined(__AVX512BW__)
-#  error "the avx512 kernels must be compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl"
+    !defined(__AVX512BW__) || !defined(__AVX2__) || !defined(__BMI2__)
+#  error "the avx512 kernels must be compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2 (SBFI_FEAT_AVX512)"
 #endif
+_Static_assert((SBFI_FEAT_AVX512 & ~SBFI_CPU_OS_STATE) ==
+                   (SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ |
+                    SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL),
+               "simd/avx512.c checks every compiler feature of SBFI_FEAT_AVX512");
 
 typedef simde__m512i v512;
 typedef simde__m256i v256;
@@ -152,6 +159,17 @@ static inline void pipe_stage(const pipe_ctx *c, const uint64_t *keys,
     }
 }
 
+/* Block addresses of len hashes h1 (whole vectors; h1 zero-padded). */
+static inline void pipe_address(const pipe_ctx *c, const uint64_t *h1, size_t len,
+                                uint64_t *a)
+{
+    for (size_t i = 0; i < len; i += 8) {
+        const v512 off = simde_mm512_sllv_epi64(
+            block_index(simde_mm512_load_si512((const void *)(h1 + i)), c->nb), c->shift);
+        simde_mm512_store_si512((void *)(a + i), simde_mm512_add_epi64(c->base, off));
+    }
+}
+
 static inline v512 bcast_h2(uint64_t h2)
 {
     return simde_mm512_set1_epi64((int64_t)h2);
@@ -201,20 +219,24 @@ static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
     return simde_mm256_testc_si256(simde_mm256_load_si256((const void *)blk), m);
 }
 
-static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
+/* Returns whether a bit was clear (tested on the words it loads anyway). */
+static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 {
     if (c->k > 8) {
         const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
         const v512 m = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1),
                                               simde_mm512_srli_epi32(prod, SBFI_SHIFT_SPLIT));
-        simde_mm512_store_si512(blk, simde_mm512_or_si512(simde_mm512_load_si512(blk), m));
-        return;
+        const v512 w = simde_mm512_load_si512(blk);
+        simde_mm512_store_si512(blk, simde_mm512_or_si512(w, m));
+        return simde_mm512_test_epi32_mask(simde_mm512_andnot_si512(w, m), m) != 0;
     }
     const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
                                               simde_mm512_castsi512_si256(c->salt));
     const v256 m = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1),
                                           simde_mm256_srli_epi32(prod, SBFI_SHIFT_SPLIT));
-    simde_mm256_store_si256(blk, simde_mm256_or_si256(simde_mm256_load_si256(blk), m));
+    const v256 w = simde_mm256_load_si256(blk);
+    simde_mm256_store_si256(blk, simde_mm256_or_si256(w, m));
+    return !simde_mm256_testc_si256(w, m);
 }
 
 /* The block of a concurrent filter: eight relaxed atomic loads gathered in
@@ -258,28 +280,33 @@ static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
     simde_mm512_storeu_si512((void *)m, mask512(c, h2, k, shift, scale));
 }
 
-/* SWAR on the whole block: +1 where inc has a nibble's low bit, unless 15. */
-static inline void pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
-                                     uint32_t k)
+/* SWAR on the whole block: +1 where inc has a nibble's low bit, unless 15.
+ * Returns whether one of those counters was 0 (the saturation test's
+ * shifts, OR-ed). */
+static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
+                                    uint32_t k)
 {
     const v512 inc = mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE);
     const v512 v = simde_mm512_load_si512(blk);
-    v512 sat = simde_mm512_and_si512(v, simde_mm512_srli_epi64(v, 1));
-    sat = simde_mm512_and_si512(sat, simde_mm512_srli_epi64(v, 2));
-    sat = simde_mm512_and_si512(sat, simde_mm512_srli_epi64(v, 3));
+    const v512 s1 = simde_mm512_srli_epi64(v, 1), s2 = simde_mm512_srli_epi64(v, 2),
+               s3 = simde_mm512_srli_epi64(v, 3);
+    const v512 sat = simde_mm512_and_si512(simde_mm512_and_si512(v, s1),
+                                           simde_mm512_and_si512(s2, s3));
+    const v512 nz = simde_mm512_or_si512(simde_mm512_or_si512(v, s1),
+                                         simde_mm512_or_si512(s2, s3));
     /* inc & ~sat (inc has only nibble low bits, so no mask constant) */
     simde_mm512_store_si512(blk, simde_mm512_add_epi64(v, simde_mm512_andnot_si512(sat, inc)));
+    return simde_mm512_test_epi64_mask(simde_mm512_andnot_si512(nz, inc), inc) != 0;
 }
 
 #include "pipeline.h"
+#include "pipe_key.h"
 #include "lanes_avx512.h"
 
 const sbfi_kernels sbfi_kernels_avx512 = {
     SBFI_ID_AVX512,
     .hash_u64 = hash_u64,
-    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
-    .contains_u64 = { contains_classic, contains_blocked, contains_split,
-                      contains_counting },
+    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
     /* hashes of many keys in lanes (simd/lanes.h) */

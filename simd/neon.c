@@ -20,6 +20,14 @@
 #if !defined(SBFI_KERNEL_NEON)
 #  error "define SBFI_KERNEL_NEON"
 #endif
+/* The registry entry requires SBFI_FEAT_NEON (AdvSIMD). On aarch64 the
+ * compiler must enable it; elsewhere SIMDe emulates it (a test build: the
+ * table is never chosen there, detection reads the aarch64 hwcaps). */
+#if defined(__aarch64__) && !defined(__ARM_NEON)
+#  error "the neon kernels need AdvSIMD (__ARM_NEON): SBFI_FEAT_NEON"
+#endif
+_Static_assert(SBFI_FEAT_NEON == SBFI_CPU_ASIMD,
+               "simd/neon.c checks every compiler feature of SBFI_FEAT_NEON");
 
 typedef simde_uint64x2_t u64x2;
 typedef simde_uint32x4_t u32x4;
@@ -172,6 +180,14 @@ static inline void pipe_stage(const pipe_ctx *c, const uint64_t *keys,
     }
 }
 
+/* Block addresses of len hashes h1 (umulh is one instruction here). */
+static inline void pipe_address(const pipe_ctx *c, const uint64_t *h1, size_t len,
+                                uint64_t *a)
+{
+    for (size_t i = 0; i < len; i++)
+        a[i] = c->base + (sbfi_block_index(h1[i], c->nb) << c->shift);
+}
+
 static inline u32x4 bcast_h2(uint64_t h2)
 {
     return simde_vreinterpretq_u32_u64(simde_vdupq_n_u64(h2));
@@ -268,25 +284,29 @@ static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
     return simde_vmaxvq_u32(miss) == 0;
 }
 
-static inline void pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
+/* Returns whether a bit was clear (bic of the words it loads anyway). */
+static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 {
     const u32x4 x = bcast_h2(h2);
     uint32_t *w = (uint32_t *)blk;
     const int nv = c->k > 8 ? 4 : 2;
-    for (int j = 0; j < nv; j++)
-        simde_vst1q_u32(w + 4 * j, simde_vorrq_u32(simde_vld1q_u32(w + 4 * j),
-                                                   split_mask(x, c->salt[j])));
+    u32x4 miss = simde_vdupq_n_u32(0);
+    for (int j = 0; j < nv; j++) {
+        const u32x4 m = split_mask(x, c->salt[j]), old = simde_vld1q_u32(w + 4 * j);
+        miss = simde_vorrq_u32(miss, simde_vbicq_u32(m, old));
+        simde_vst1q_u32(w + 4 * j, simde_vorrq_u32(old, m));
+    }
+    return simde_vmaxvq_u32(miss) != 0;
 }
 
 #include "pipeline.h"
+#include "pipe_key.h"
 #include "lanes_neon.h"
 
 const sbfi_kernels sbfi_kernels_neon = {
     SBFI_ID_NEON,
     .hash_u64 = hash_u64,
-    .add_u64 = { add_classic, add_blocked, add_split, add_counting },
-    .contains_u64 = { contains_classic, contains_blocked, contains_split,
-                      contains_counting },
+    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
     /* single keys and SBF_CONCURRENT (issue 8) */
     PIPE_HOT_ENTRIES,
     /* hashes of many keys: lanes where they win (simd/lanes_neon.h) */

@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE 1
 #include "sbf_internal.h"
-#include "parquet_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -65,58 +64,20 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         SBFI_RETURN_IF(f->stripes == NULL, SBF_E_FLAGS); /* sbfi_make's */
         f->add1 = kt->add_key_atomic[l];
         f->contains1 = kt->contains_key_atomic[l];
-        f->addn = kt->add_u64_atomic[l];
-        f->containsn = kt->contains_u64_atomic[l];
+        f->addn = kt->add_batch_atomic[l];
+        f->containsn = kt->contains_batch_atomic[l];
     } else {
         f->add1 = kt->add_key[l];
         f->contains1 = kt->contains_key[l];
-        f->addn = kt->add_u64[l];
-        f->containsn = kt->contains_u64[l];
+        f->addn = kt->add_batch[l];
+        f->containsn = kt->contains_batch[l];
+    }
+    if (f->hash != SBFI_HASH_MURMUR3) { /* the single-key kernels hash with MurmurHash3 */
+        f->add1 = sbfi_add_key_any;
+        f->contains1 = sbfi_contains_key_any;
     }
     f->flags = flags;
-    if (f->lay->hash == SBFI_HASH_XXH64) /* parquet: XXH64 in lanes, src/parquet_ops.c */
-        sbfi_pq_bind(f);
     return SBF_OK;
-}
-
-/* Each thread counts into one stripe (its slot, given on first use), so
- * threads adding at once do not share a cache line for the count. */
-static unsigned stripe_slot(void)
-{
-    static unsigned next;
-#if defined(__GNUC__)
-    static _Thread_local unsigned slot __attribute__((tls_model("initial-exec")));
-#else
-    static _Thread_local unsigned slot;
-#endif
-    if (SBFI_UNLIKELY(slot == 0))
-        slot = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % SBFI_NSTRIPES + 1;
-    return slot - 1;
-}
-
-/* keys_added: adds minus removes, kept mod 2^64 in f->added (plain) or in
- * f->added plus the stripes (concurrent), so one sequence of calls gives
- * one count on either kind; a sum above INT64_MAX (more removes than adds)
- * reads 0. */
-void sbfi_count_added(sbf_filter *f, uint64_t n)
-{
-    if (f->stripes == NULL)
-        f->added += n;
-    else
-        (void)__atomic_fetch_add(&f->stripes[stripe_slot() * SBFI_STRIPE], n,
-                                 __ATOMIC_RELAXED);
-}
-
-/* SBF_KEYS_UNKNOWN when the count is not known (Guava import, union). */
-uint64_t sbfi_keys_added(const sbf_filter *f)
-{
-    if (__atomic_load_n(&f->added_unknown, __ATOMIC_RELAXED))
-        return SBF_KEYS_UNKNOWN;
-    uint64_t sum = f->added;
-    if (f->stripes != NULL)
-        for (unsigned i = 0; i < SBFI_NSTRIPES; i++)
-            sum += __atomic_load_n(&f->stripes[i * SBFI_STRIPE], __ATOMIC_RELAXED);
-    return sum > (uint64_t)INT64_MAX ? 0 : sum;
 }
 
 /* keys_added becomes value, or not known (exclusive access only). */
@@ -137,11 +98,7 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    if (SBFI_UNLIKELY(f->stripes != NULL))
-        sbfi_count_added(f, 1);
-    else
-        f->added++;
-    return f->add1(f, key, len);
+    return f->add1(f, key, len); /* it counts keys_added (sbfi_count_plain) */
 }
 
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
@@ -157,29 +114,46 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
     SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
     SBFI_RETURN_IF(!sbfi_counts(f->lay), SBF_E_UNSUPPORTED);
     uint64_t h1, h2;
-    sbfi_hash_key(key, len, f->seed, &h1, &h2);
+    sbfi_hash_one(f, key, len, &h1, &h2);
     if (f->flags & SBF_CONCURRENT) {
         SBFI_RETURN_IF(!sbfi_contains_hashed_atomic(f, h1, h2), SBF_E_NOT_PRESENT);
         sbfi_counting_remove_atomic(f, h1, h2);
-        sbfi_count_added(f, UINT64_MAX); /* -1 mod 2^64 */
+        if (!sbfi_contains_hashed_atomic(f, h1, h2)) /* its answer changed */
+            sbfi_count_added(f, UINT64_MAX);          /* -1 mod 2^64 */
         return SBF_OK;
     }
     SBFI_RETURN_IF(!sbfi_contains_hashed(f, h1, h2), SBF_E_NOT_PRESENT);
     sbfi_counting_remove(f, h1, h2);
-    f->added -= 1; /* mod 2^64, as a concurrent filter's stripes */
+    if (!sbfi_contains_hashed(f, h1, h2))
+        f->added -= 1; /* mod 2^64, as a concurrent filter's stripes */
     return SBF_OK;
 }
 
-/* ---------------------------------------------------------------- batches */
+/* ---------------------------------------------------------------- batches
+ * Every form goes to the one pipeline (simd/pipeline.h) bound at creation:
+ * f->addn / f->containsn, the filter's ISA and kernel family, atomic for
+ * SBF_CONCURRENT. */
+
+int sbf_is_error(size_t r)
+{
+    return r >= (size_t)-255;
+}
+
+/* Adds through the pipeline; the count of keys that changed the filter. */
+static size_t add_keys(sbf_filter *f, const sbfi_keys *k, size_t n)
+{
+    SBFI_ASSERT(sbfi_filter_ok(f));
+    const size_t changed = n ? f->addn(f, k, n) : 0;
+    sbfi_count_added(f, changed);
+    return changed;
+}
 
 int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(keys == NULL && n != 0, SBF_E_NULL);
-    SBFI_ASSERT(sbfi_filter_ok(f));
-    if (n)
-        f->addn(f, keys, n);
-    sbfi_count_added(f, n);
+    const sbfi_keys k = { .kind = SBFI_KEYS_U64, .u64 = keys };
+    (void)add_keys(f, &k, n);
     return SBF_OK;
 }
 
@@ -189,15 +163,11 @@ size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n,
     if (f == NULL || (keys == NULL && n != 0))
         return SIZE_MAX;
     SBFI_ASSERT(sbfi_filter_ok(f));
-    return n ? f->containsn(f, keys, n, out) : 0;
+    const sbfi_keys k = { .kind = SBFI_KEYS_U64, .u64 = keys };
+    return n ? f->containsn(f, &k, n, out) : 0;
 }
 
-int sbf_is_error(size_t r)
-{
-    return r >= (size_t)-255;
-}
-
-static int check_batch(const void *const *keys, const size_t *lens, size_t n)
+static int check_ptrs(const void *const *keys, const size_t *lens, size_t n)
 {
     if (n == 0)
         return SBF_OK;
@@ -207,55 +177,88 @@ static int check_batch(const void *const *keys, const size_t *lens, size_t n)
     return SBF_OK;
 }
 
-/* Variable-length keys: scalar hashing, pipelined memory accesses. */
-static size_t batch(sbf_filter *f, const void *const *keys, const size_t *lens,
-                    size_t n, uint8_t *out, int is_add)
-{
-    if (f->lay->hash == SBFI_HASH_XXH64) /* parquet */
-        return sbfi_pq_batch(f, keys, lens, n, out, is_add);
-    uint64_t h1[SBFI_BATCH], h2[SBFI_BATCH];
-    size_t found = 0;
-    const int atomic = (f->flags & SBF_CONCURRENT) != 0;
-    for (size_t base = 0; base < n; base += SBFI_BATCH) {
-        const size_t len = n - base < SBFI_BATCH ? n - base : SBFI_BATCH;
-        for (size_t j = 0; j < len; j++) {
-            sbfi_hash_key(keys[base + j], lens[base + j], f->seed, &h1[j], &h2[j]);
-            sbfi_prefetch_hashed(f, h1[j], h2[j]);
-        }
-        for (size_t j = 0; j < len; j++) {
-            if (is_add) {
-                if (atomic)
-                    sbfi_add_hashed_atomic(f, h1[j], h2[j]);
-                else
-                    sbfi_add_hashed(f, h1[j], h2[j]);
-            } else {
-                const int r = atomic ? sbfi_contains_hashed_atomic(f, h1[j], h2[j])
-                                     : sbfi_contains_hashed(f, h1[j], h2[j]);
-                found += (size_t)r;
-                if (out)
-                    out[base + j] = (uint8_t)r;
-            }
-        }
-    }
-    return found;
-}
-
 int sbf_add_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
                   size_t n)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
-    SBFI_FORWARD_IF_ERROR(check_batch(keys, lens, n));
-    (void)batch(f, keys, lens, n, NULL, 1);
-    sbfi_count_added(f, n);
+    SBFI_FORWARD_IF_ERROR(check_ptrs(keys, lens, n));
+    const sbfi_keys k = { .kind = SBFI_KEYS_PTRS, .ptrs = keys, .lens = lens };
+    (void)add_keys(f, &k, n);
     return SBF_OK;
 }
 
 size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
                           const size_t *lens, size_t n, uint8_t *out)
 {
-    if (f == NULL || check_batch(keys, lens, n) != SBF_OK)
+    if (f == NULL || check_ptrs(keys, lens, n) != SBF_OK)
         return SIZE_MAX;
-    return batch((sbf_filter *)(uintptr_t)f, keys, lens, n, out, 0);
+    const sbfi_keys k = { .kind = SBFI_KEYS_PTRS, .ptrs = keys, .lens = lens };
+    return n ? f->containsn(f, &k, n, out) : 0;
+}
+
+/* Packed keys: offsets non-decreasing; data NULL only when all are empty. */
+static int check_packed(const sbf_keys *p, size_t n)
+{
+    SBFI_RETURN_IF(p->offsets != NULL && p->offsets32 != NULL, SBF_E_PARAM);
+    SBFI_RETURN_IF(p->offsets == NULL && p->offsets32 == NULL, SBF_E_NULL);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t lo = p->offsets ? p->offsets[i] : p->offsets32[i];
+        const uint64_t hi = p->offsets ? p->offsets[i + 1] : p->offsets32[i + 1];
+        SBFI_RETURN_IF(hi < lo, SBF_E_PARAM);
+        SBFI_RETURN_IF(hi > lo && p->data == NULL, SBF_E_NULL);
+    }
+    return SBF_OK;
+}
+
+/* The public form as the pipeline's, checked: exactly one form, and every
+ * pointer it needs. */
+static int keys_form(const sbf_keys *p, sbfi_keys *k)
+{
+    SBFI_RETURN_IF(p == NULL, SBF_E_NULL);
+    const int u = p->u64 != NULL, s = p->ptrs != NULL || p->lens != NULL,
+              o = p->data != NULL || p->offsets != NULL || p->offsets32 != NULL;
+    SBFI_RETURN_IF(u + s + o > 1, SBF_E_PARAM);
+    memset(k, 0, sizeof *k);
+    if (p->n == 0)
+        return SBF_OK;
+    SBFI_RETURN_IF(u + s + o == 0, SBF_E_NULL);
+    if (u) {
+        k->kind = SBFI_KEYS_U64;
+        k->u64 = p->u64;
+    } else if (s) {
+        SBFI_FORWARD_IF_ERROR(check_ptrs(p->ptrs, p->lens, p->n));
+        k->kind = SBFI_KEYS_PTRS;
+        k->ptrs = p->ptrs;
+        k->lens = p->lens;
+    } else {
+        SBFI_FORWARD_IF_ERROR(check_packed(p, p->n));
+        k->kind = p->offsets ? SBFI_KEYS_OFF64 : SBFI_KEYS_OFF32;
+        k->data = p->data;
+        k->off64 = p->offsets;
+        k->off32 = p->offsets32;
+    }
+    return SBF_OK;
+}
+
+size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys)
+{
+    sbfi_keys k;
+    int rc = sbfi_writable(f);
+    if (rc == SBF_OK)
+        rc = keys_form(keys, &k);
+    if (rc != SBF_OK)
+        return (size_t)rc;
+    return add_keys(f, &k, keys->n);
+}
+
+size_t sbf_contains_keys(const sbf_filter *f, const sbf_keys *keys, uint8_t *out)
+{
+    sbfi_keys k;
+    const int rc = f == NULL ? SBF_E_NULL : keys_form(keys, &k);
+    if (rc != SBF_OK)
+        return (size_t)rc;
+    SBFI_ASSERT(sbfi_filter_ok(f));
+    return keys->n ? f->containsn(f, &k, keys->n, out) : 0;
 }
 
 /* ------------------------------------------------------- info and set ops */

@@ -32,6 +32,9 @@ void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
                              size_t n, uint64_t *h)
 {
     static const unsigned char none[1];
-    for (size_t i = 0; i < n; i++)
-        h[i] = (uint64_t)XXH64(keys[i] != NULL ? keys[i] : none, lens[i], 0);
+    for (size_t i = 0; i < n; i++) {
+        const void *k = keys[i];
+        const size_t len = lens[i];
+        h[i] = (uint64_t)XXH64(len != 0 ? k : none, len, 0);
+    }
 }

@@ -13,13 +13,8 @@
  * them on every ISA). */
 _Static_assert(sizeof SBF_SALT / sizeof SBF_SALT[0] == SBFI_NSALT, "16 salts");
 
-/* Parquet's salts (apache/parquet-format BloomFilter.md, "salt"): the
- * spec's eight, one per 32-bit word of a 256-bit block; k is 8, so the
- * entries past 8 are never used. */
-static const uint32_t salt_parquet[SBFI_NSALT] = {
-    0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
-    0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u,
-};
+/* Parquet's salts are SBF_SALT_PARQUET (include/simdbloom_inline.h, with
+ * the XXH64 -> (h1, h2) map sbf_parquet_pair): the format's facts, once. */
 
 /* Parquet readers take any block count z < 2^31 (BloomFilter.md). */
 #define PARQUET_MAX_BITS (UINT64_C(256) * INT32_MAX)
@@ -76,7 +71,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_PARQUET] = {
         .id = SBF_PARQUET, .name = "parquet",
         .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_XXH64,
-        .salt = salt_parquet, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .salt = SBF_SALT_PARQUET, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
         .block_bits = 256, .multiply_shift = 1,
         .k_min = 8, .k_max = 8, .k_step = 1,
         .max_bits = PARQUET_MAX_BITS,
@@ -166,6 +161,7 @@ void sbfi_set_geometry(sbf_filter *f, int layout, uint64_t bits, uint32_t k)
     f->layout = layout;
     f->lay = d;
     memcpy(f->salt, d->salt, sizeof f->salt);
+    f->hash = d->hash;
     f->bits = bits;
     f->k = k;
     f->block_bytes = (uint32_t)(g / 8);

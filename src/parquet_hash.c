@@ -11,8 +11,7 @@ int sbf_add_xxh64(sbf_filter *f, const uint64_t *h, size_t n)
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(h == NULL && n != 0, SBF_E_NULL);
     SBFI_RETURN_IF(f->lay->hash != SBFI_HASH_XXH64, SBF_E_UNSUPPORTED);
-    (void)sbfi_pq_by_hash(f, h, n, NULL, 1);
-    sbfi_count_added(f, n);
+    sbfi_count_added(f, sbfi_pq_by_hash(f, h, n, NULL, 1)); /* adds that changed it */
     return SBF_OK;
 }
 

@@ -34,15 +34,9 @@ size_t sbfi_pq_header_write(unsigned char *out, uint32_t num_bytes);
 int sbfi_pq_import(sbf_filter **out, const void *buf, size_t len,
                    const sbf_allocator *allocator, const char **why);
 
-/* The parquet layout's hot paths (src/parquet_ops.c): hash with XXH64 (the
- * ISA table's lanes), probe with the split-block family. sbfi_bind calls
- * sbfi_pq_bind for a layout whose hash is SBFI_HASH_XXH64; the
- * variable-length batches of src/filter.c call sbfi_pq_batch. */
-void sbfi_pq_bind(sbf_filter *f);
-size_t sbfi_pq_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
-                     size_t n, uint8_t *out, int is_add);
 /* n XXH64 hashes added to f, or probed into out (may be NULL): the count
- * that may be present. */
+ * that may be present (src/parquet_ops.c; keys go through the layout's
+ * hash stage in the batch pipeline, simd/pipeline.h). */
 size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out, int is_add);
 
 /*

@@ -1,24 +1,20 @@
 /*
- * The parquet layout's hot paths: XXH64 (seed 0) of the key in the ISA
- * table's lanes (xxh64_u64, xxh64_bytes), mapped to (h1, h2) as TEAM.md
- * "Parquet as a layout" says, then the split-block family's probes with the
- * filter's salts (the spec's). Until the batch pipeline has an XXH64 hash
- * stage, batches are hashed here in lanes and probed here, scalar, each
- * block prefetched 16 keys ahead; concurrent filters use src/scalar.c's
- * atomic family functions.
+ * Parquet filters by hash: adds and probes of XXH64 values the caller
+ * already has (src/parquet_hash.c), mapped to (h1, h2) as TEAM.md "Parquet
+ * as a layout" says, then the split-block family's probes with the
+ * filter's salts (the spec's). Keys (single, batches of every form) go
+ * through the layout's XXH64 hash stage in the one batch pipeline
+ * (simd/pipeline.h) and src/scalar.c's sbfi_*_key_any.
  */
 #include "sbf_internal.h"
 #include "parquet_int.h"
-
-#define PQ_CHUNK 1024u /* keys hashed per lane call */
 
 /* The spec's block ((h >> 32) * z) >> 32 is the multiply-shift (h1 * z) >> 64
  * of h1 = h's high half in place; every 32-bit lane of h2 is the spec's
  * x = (uint32_t)h. */
 static inline void pq_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
 {
-    *h1 = h & UINT64_C(0xffffffff00000000);
-    *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
+    sbf_parquet_pair(h, h1, h2); /* include/simdbloom_inline.h */
 }
 
 /* The spec's block of h: ((h >> 32) * z) >> 32, as 8 32-bit words. */
@@ -59,7 +55,8 @@ static size_t by_hash_plain(sbf_filter *f, const uint64_t *h, size_t n, uint8_t 
         if (i + PQ_AHEAD < n)
             SBFI_PREFETCH(pq_block(f, h[i + PQ_AHEAD]));
         uint32_t *blk = pq_block(f, h[i]);
-        if (is_add) {
+        if (is_add) { /* found: how many keys changed the filter (keys_added) */
+            found += (size_t)!pq_check(blk, salt, (uint32_t)h[i]);
             pq_insert(blk, salt, (uint32_t)h[i]);
             continue;
         }
@@ -71,7 +68,8 @@ static size_t by_hash_plain(sbf_filter *f, const uint64_t *h, size_t n, uint8_t 
     return found;
 }
 
-/* n hashes: add them, or probe them into out (may be NULL). */
+/* n hashes: add them (returns how many changed the filter), or probe them
+ * into out (may be NULL; returns how many may be present). */
 size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out, int is_add)
 {
     if (!(f->flags & SBF_CONCURRENT))
@@ -82,11 +80,11 @@ size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out,
         uint64_t h1[SBFI_BATCH], h2[SBFI_BATCH];
         for (size_t j = 0; j < len; j++) {
             pq_pair(h[base + j], &h1[j], &h2[j]);
-            sbfi_prefetch_hashed(f, h1[j], h2[j]);
+            SBFI_PREFETCH(sbfi_block_ptr(f, h1[j]));
         }
         for (size_t j = 0; j < len; j++) {
             if (is_add) {
-                (void)sbfi_add_hashed_atomic(f, h1[j], h2[j]);
+                found += (size_t)sbfi_add_hashed_atomic(f, h1[j], h2[j]);
                 continue;
             }
             const int r = sbfi_contains_hashed_atomic(f, h1[j], h2[j]);
@@ -94,79 +92,6 @@ size_t sbfi_pq_by_hash(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out,
             if (out != NULL)
                 out[base + j] = (uint8_t)r;
         }
-    }
-    return found;
-}
-
-static uint64_t hash_one(const sbf_filter *f, const void *key, size_t len)
-{
-    uint64_t h;
-    if (len == 8) {
-        uint64_t x;
-        memcpy(&x, key, 8);
-        f->kt->xxh64_u64(&x, 1, &h);
-    } else {
-        f->kt->xxh64_bytes(&key, &len, 1, &h);
-    }
-    return h;
-}
-
-static int add_key(sbf_filter *f, const void *key, size_t len)
-{
-    uint64_t h1, h2;
-    pq_pair(hash_one(f, key, len), &h1, &h2);
-    return f->flags & SBF_CONCURRENT ? sbfi_add_hashed_atomic(f, h1, h2)
-                                     : sbfi_add_hashed(f, h1, h2);
-}
-
-static int contains_key(const sbf_filter *f, const void *key, size_t len)
-{
-    uint64_t h1, h2;
-    pq_pair(hash_one(f, key, len), &h1, &h2);
-    return f->flags & SBF_CONCURRENT ? sbfi_contains_hashed_atomic(f, h1, h2)
-                                     : sbfi_contains_hashed(f, h1, h2);
-}
-
-static size_t u64_op(sbf_filter *f, const uint64_t *keys, size_t n, uint8_t *out, int is_add)
-{
-    uint64_t h[PQ_CHUNK];
-    size_t found = 0;
-    for (size_t at = 0; at < n; at += PQ_CHUNK) {
-        const size_t m = n - at < PQ_CHUNK ? n - at : PQ_CHUNK;
-        f->kt->xxh64_u64(keys + at, m, h);
-        found += sbfi_pq_by_hash(f, h, m, out != NULL ? out + at : NULL, is_add);
-    }
-    return found;
-}
-
-static void add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
-{
-    (void)u64_op(f, keys, n, NULL, 1);
-}
-
-static size_t contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n, uint8_t *out)
-{
-    return u64_op((sbf_filter *)(uintptr_t)f, keys, n, out, 0);
-}
-
-void sbfi_pq_bind(sbf_filter *f)
-{
-    SBFI_ASSERT(f->lay->hash == SBFI_HASH_XXH64 && f->lay->kernel == SBFI_KERN_SPLIT);
-    f->add1 = add_key; /* the atomic choice is made per call, from f->flags */
-    f->contains1 = contains_key;
-    f->addn = add_u64;
-    f->containsn = contains_u64;
-}
-
-size_t sbfi_pq_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
-                     size_t n, uint8_t *out, int is_add)
-{
-    uint64_t h[PQ_CHUNK];
-    size_t found = 0;
-    for (size_t at = 0; at < n; at += PQ_CHUNK) {
-        const size_t m = n - at < PQ_CHUNK ? n - at : PQ_CHUNK;
-        f->kt->xxh64_bytes(keys + at, lens + at, m, h);
-        found += sbfi_pq_by_hash(f, h, m, out != NULL ? out + at : NULL, is_add);
     }
     return found;
 }

@@ -74,6 +74,24 @@ static inline void sbfi_assert_fail(const char *cond, const char *file, int line
 
 typedef struct sbfi_kernels sbfi_kernels;
 
+/* A batch of keys, in one of the forms the public batch functions take
+ * (sbf_keys): the one pipeline (simd/pipeline.h) reads every form. */
+enum {
+    SBFI_KEYS_U64 = 0,    /* u64[i]: its 8 little-endian bytes */
+    SBFI_KEYS_PTRS = 1,   /* ptrs[i], lens[i] bytes (ptrs[i] NULL only if 0) */
+    SBFI_KEYS_OFF64 = 2,  /* data + off64[i] .. data + off64[i + 1] (Arrow large binary) */
+    SBFI_KEYS_OFF32 = 3   /* the same with 32-bit offsets (Arrow binary) */
+};
+typedef struct sbfi_keys {
+    int kind;                 /* SBFI_KEYS_* */
+    const uint64_t *u64;
+    const void *const *ptrs;
+    const size_t *lens;
+    const unsigned char *data;
+    const uint64_t *off64;
+    const uint32_t *off32;
+} sbfi_keys;
+
 /* Who owns a filter's words (src/lifecycle.c, the one owner). */
 enum {
     SBFI_MEM_HEAP = 1,   /* aligned_alloc: the library's, below SBFI_HUGE */
@@ -93,18 +111,21 @@ struct sbf_filter {
     const sbfi_layout *lay; /* its descriptor (src/layout.h) */
     uint32_t block_bytes;   /* 64; 32 for split-block with k = 8; 8 classic */
     uint32_t block_log2;    /* log2(block_bytes) */
+    int hash;               /* lay->hash: SBFI_HASH_* */
     uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
                              * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
     int added_unknown;      /* keys_added is not known (Guava import, union) */
     const sbfi_kernels *kt; /* kernels chosen at creation */
-    /* Hot paths bound at creation (sbfi_bind): single keys and u64 batches,
-     * the atomic variants when the filter is SBF_CONCURRENT. */
+    /* Hot paths bound at creation (sbfi_bind): single keys and batches of
+     * every key form, the atomic variants when the filter is SBF_CONCURRENT.
+     * addn returns how many keys changed the filter (set a bit, or raised a
+     * counter from 0). */
     uint32_t flags;                        /* sbf_params.flags */
     int (*add1)(sbf_filter *f, const void *key, size_t len);
     int (*contains1)(const sbf_filter *f, const void *key, size_t len);
-    void (*addn)(sbf_filter *f, const uint64_t *keys, size_t n);
-    size_t (*containsn)(const sbf_filter *f, const uint64_t *keys, size_t n,
+    size_t (*addn)(sbf_filter *f, const sbfi_keys *keys, size_t n);
+    size_t (*containsn)(const sbf_filter *f, const sbfi_keys *keys, size_t n,
                         uint8_t *out);
     uint64_t *stripes;      /* SBF_CONCURRENT: per-thread keys_added counts */
     /* --- memory (src/lifecycle.c): one owner, one encoding --- */
@@ -126,8 +147,11 @@ static inline int sbfi_writable(const sbf_filter *f)
 
 typedef void (*sbfi_hash_fn)(const uint64_t *keys, size_t n, uint32_t seed,
                              uint64_t *h1, uint64_t *h2);
-typedef void (*sbfi_add_fn)(sbf_filter *f, const uint64_t *keys, size_t n);
-typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const uint64_t *keys,
+/* Batches (simd/pipeline.h): n >= 1 keys of any form; add returns how many
+ * changed the filter, contains how many may be present (out[i] too, when
+ * out is not NULL). */
+typedef size_t (*sbfi_add_fn)(sbf_filter *f, const sbfi_keys *keys, size_t n);
+typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const sbfi_keys *keys,
                                    size_t n, uint8_t *out);
 typedef int (*sbfi_key_add_fn)(sbf_filter *f, const void *key, size_t len);
 typedef int (*sbfi_key_contains_fn)(const sbf_filter *f, const void *key,
@@ -162,15 +186,15 @@ struct sbfi_kernels {
     int isa;                 /* sbf_isa */
     uint32_t features;       /* SBFI_CPU_* bits it requires of the CPU (and OS) */
     sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
-    sbfi_add_fn add_u64[SBFI_NKERNELS];
-    sbfi_contains_fn contains_u64[SBFI_NKERNELS];
+    sbfi_add_fn add_batch[SBFI_NKERNELS];          /* the one pipeline */
+    sbfi_contains_fn contains_batch[SBFI_NKERNELS];
     /* --- single keys and SBF_CONCURRENT (issue 8): kept as one group --- */
     sbfi_key_add_fn add_key[SBFI_NKERNELS];           /* hash + probe, no switch */
     sbfi_key_contains_fn contains_key[SBFI_NKERNELS];
     sbfi_key_add_fn add_key_atomic[SBFI_NKERNELS];    /* word fetch-or / CAS */
     sbfi_key_contains_fn contains_key_atomic[SBFI_NKERNELS]; /* relaxed loads */
-    sbfi_add_fn add_u64_atomic[SBFI_NKERNELS];
-    sbfi_contains_fn contains_u64_atomic[SBFI_NKERNELS];
+    sbfi_add_fn add_batch_atomic[SBFI_NKERNELS];
+    sbfi_contains_fn contains_batch_atomic[SBFI_NKERNELS];
     /* --- hashes of many keys in SIMD lanes (lanes: issues 16.2, 18.1) --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
@@ -189,18 +213,23 @@ struct sbfi_kernels {
 #define SBFI_CPU_OS_ZMM    (1u << 7)  /* XCR0 saves opmask, ZMM_Hi256, Hi16_ZMM */
 #define SBFI_CPU_ASIMD     (1u << 8)  /* aarch64 HWCAP_ASIMD */
 
-/* Each ISA's identity, written once. The features match the flags its
- * object is compiled with (Makefile FLAGS_<name>). */
+/* What each ISA's table requires of the CPU and OS. The features match the
+ * flags its object is compiled with (Makefile FLAGS_<name>), and each
+ * simd/ file checks at compile time (#error, _Static_assert) that its
+ * compiler enables every one of them that a compiler can: all but the OS
+ * state bits, which only detection can know. */
+#define SBFI_CPU_OS_STATE  (SBFI_CPU_OS_YMM | SBFI_CPU_OS_ZMM)
+#define SBFI_FEAT_AVX2     (SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM)
+#define SBFI_FEAT_AVX512   (SBFI_FEAT_AVX2 | SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ | \
+                            SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL | SBFI_CPU_OS_ZMM)
+#define SBFI_FEAT_NEON     SBFI_CPU_ASIMD
+
+/* Each ISA's identity, written once. */
 #define SBFI_ID_SCALAR .name = "scalar", .isa = SBF_ISA_SCALAR, .features = 0
 #define SBFI_ID_SIMDE  .name = "simde", .isa = SBF_ISA_SIMDE, .features = 0
-#define SBFI_ID_AVX2   .name = "avx2", .isa = SBF_ISA_AVX2,                     \
-                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM
-#define SBFI_ID_AVX512 .name = "avx512", .isa = SBF_ISA_AVX512,                 \
-                       .features = SBFI_CPU_AVX2 | SBFI_CPU_BMI2 | SBFI_CPU_OS_YMM | \
-                                   SBFI_CPU_AVX512F | SBFI_CPU_AVX512DQ |       \
-                                   SBFI_CPU_AVX512BW | SBFI_CPU_AVX512VL |      \
-                                   SBFI_CPU_OS_ZMM
-#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .features = SBFI_CPU_ASIMD
+#define SBFI_ID_AVX2   .name = "avx2", .isa = SBF_ISA_AVX2, .features = SBFI_FEAT_AVX2
+#define SBFI_ID_AVX512 .name = "avx512", .isa = SBF_ISA_AVX512, .features = SBFI_FEAT_AVX512
+#define SBFI_ID_NEON   .name = "neon", .isa = SBF_ISA_NEON, .features = SBFI_FEAT_NEON
 
 extern const sbfi_kernels sbfi_kernels_scalar;  /* src/scalar.c */
 extern const sbfi_kernels sbfi_kernels_simde;   /* simd/avx2.c, no flags */
@@ -221,9 +250,12 @@ void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
 /* Operations on hashes (used by the variable-length paths). */
 int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
-void sbfi_prefetch_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
+
 void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2);
 
+/* Single keys of layouts hashed by another stage than MurmurHash3. */
+int sbfi_add_key_any(sbf_filter *f, const void *key, size_t len);
+int sbfi_contains_key_any(const sbf_filter *f, const void *key, size_t len);
 /* SBF_CONCURRENT (issue 8). Atomic twins of the per-key operations, the
  * scalar definition the atomic kernels of every ISA reproduce. */
 int sbfi_add_hashed_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
@@ -236,6 +268,20 @@ int sbfi_bind(sbf_filter *f, uint32_t flags);
 /* keys_added: exact for plain filters, approximate under concurrency. */
 uint64_t sbfi_keys_added(const sbf_filter *f);
 void sbfi_count_added(sbf_filter *f, uint64_t n);
+/* One add that returned r (1: it changed the filter) counted in keys_added,
+ * by the add1 kernels themselves (so sbf_add stays one tail call): plain
+ * filters in f->added, concurrent ones in the calling thread's stripe. */
+static inline int sbfi_count_plain(sbf_filter *f, int r)
+{
+    f->added += (uint64_t)r;
+    return r;
+}
+static inline int sbfi_count_atomic(sbf_filter *f, int r)
+{
+    if (r)
+        sbfi_count_added(f, 1);
+    return r;
+}
 /* The generic-length MurmurHash3 without the argument checks. */
 void sbfi_murmur3(const void *key, size_t len, uint32_t seed, uint64_t *h1,
                   uint64_t *h2);
@@ -455,6 +501,29 @@ static inline void sbfi_hash_key(const void *key, size_t len, uint32_t seed,
     }
 }
 
+/* Parquet's XXH64 h as the (h1, h2) every multiply-shift kernel reads
+ * (TEAM.md "Parquet as a layout"): (h1 * z) >> 64 is the spec's
+ * ((h >> 32) * z) >> 32, and every 32-bit lane of h2 is the spec's x. */
+static inline void sbfi_xxh64_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
+{
+    *h1 = h & UINT64_C(0xffffffff00000000);
+    *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
+}
+
+/* (h1, h2) of one key under the filter's hash stage (its layout's: the
+ * u64 path above for MurmurHash3; XXH64 mapped by sbfi_xxh64_pair). */
+static inline void sbfi_hash_one(const sbf_filter *f, const void *key, size_t len,
+                                 uint64_t *h1, uint64_t *h2)
+{
+    if (SBFI_LIKELY(f->hash == SBFI_HASH_MURMUR3)) {
+        sbfi_hash_key(key, len, f->seed, h1, h2);
+        return;
+    }
+    uint64_t h;
+    sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
+    sbfi_xxh64_pair(h, h1, h2);
+}
+
 /* The 512-bit mask (8 words) with bit (prod[i] >> shift) << scale set for
  * i < k: blocked positions (SBFI_SHIFT_BLOCKED, scale 0) or counting
  * increments (SBFI_SHIFT_COUNTING, scale SBFI_NIB_SCALE: the low bit of
@@ -504,23 +573,28 @@ static inline uint64_t sbfi_nib_dec(uint64_t v, uint64_t dec)
  * not written, so a shared line is not taken exclusive for nothing. Which
  * words need a fetch-or is decided first, branch-free, then only those are
  * visited: a test per word mispredicted about half the time. */
-static inline void sbfi_or_words_atomic(uint64_t *w, const uint64_t *m,
-                                        unsigned n)
+static inline int sbfi_or_words_atomic(uint64_t *w, const uint64_t *m,
+                                       unsigned n)
 {
     unsigned need = 0;
     for (unsigned i = 0; i < n; i++)
         need |= (unsigned)((__atomic_load_n(&w[i], __ATOMIC_RELAXED) & m[i]) != m[i]) << i;
+    const int changed = need != 0; /* some bit was clear, in this thread's view */
     for (; need != 0; need &= need - 1) {
         const unsigned i = (unsigned)__builtin_ctz(need);
         (void)__atomic_fetch_or(&w[i], m[i], __ATOMIC_RELAXED);
     }
+    return changed;
 }
 
 /* Saturating +1 (SWAR) of the counters in inc, word by word with CAS;
- * only the words with an increment are visited. */
-static inline void sbfi_inc_words_atomic(uint64_t *w, const uint64_t *inc)
+ * only the words with an increment are visited. Returns whether one of
+ * them was 0 in the word each CAS replaced (a counter this call raised
+ * from 0). */
+static inline int sbfi_inc_words_atomic(uint64_t *w, const uint64_t *inc)
 {
     unsigned todo = 0;
+    uint64_t raised = 0;
     for (unsigned i = 0; i < 8; i++)
         todo |= (unsigned)(inc[i] != 0) << i;
     for (; todo != 0; todo &= todo - 1) {
@@ -529,8 +603,11 @@ static inline void sbfi_inc_words_atomic(uint64_t *w, const uint64_t *inc)
         while (!__atomic_compare_exchange_n(&w[i], &old, sbfi_nib_inc(old, inc[i]),
                                             1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
+        raised |= inc[i] & ~sbfi_nibnz(old);
     }
+    return raised != 0;
 }
+
 
 /* A copy of n words read with relaxed atomic loads: a query of a
  * concurrent filter races with adds, so it never reads with plain loads.

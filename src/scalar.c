@@ -310,35 +310,16 @@ int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
     return family[f->lay->kernel].contains_atomic(f, h1, h2);
 }
 
-void sbfi_prefetch_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2)
-{
-    if (f->lay->multiply_shift) {
-        SBFI_PREFETCH(sbfi_block_ptr(f, h1));
-        return;
-    }
-    /* Classic: the first few of the k lines (each costs a division); none
-     * below SBFI_HUGE, where the caches hold the filter and the divisions
-     * are the cost (simd/pipeline.h measured 1.7x slower negative lookups). */
-    if (f->bytes < SBFI_HUGE)
-        return;
-    const uint32_t kp = f->k < 4 ? f->k : 4;
-    uint64_t c = h1;
-    for (uint32_t i = 0; i < kp; i++) {
-        SBFI_PREFETCH(&f->words[sbfi_classic_bit(c, f->bits) >> 6]);
-        c += h2;
-    }
-}
-
 /* ------------------------------------------------------------ single keys
  * Table entries: hash (the u64 path for 8-byte keys) and the family's probe,
  * with no switch on the layout. */
 
-#define KEY_ENTRIES(name, add_op, contains_op)                                 \
+#define KEY_ENTRIES(name, add_op, contains_op, count)                          \
     static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
     {                                                                          \
         uint64_t h1, h2;                                                       \
         sbfi_hash_key(key, len, f->seed, &h1, &h2);                            \
-        return add_op(f, h1, h2);                                              \
+        return count(f, add_op(f, h1, h2)); /* keys_added */                   \
     }                                                                          \
     static int contains_key_##name(const sbf_filter *f, const void *key,       \
                                    size_t len)                                 \
@@ -348,103 +329,134 @@ void sbfi_prefetch_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2)
         return contains_op(f, h1, h2);                                         \
     }
 
-KEY_ENTRIES(classic, classic_add, classic_contains)
-KEY_ENTRIES(blocked, blocked_add, blocked_contains)
-KEY_ENTRIES(split, split_add, split_contains)
-KEY_ENTRIES(counting, counting_add, counting_contains)
-KEY_ENTRIES(atomic, sbfi_add_hashed_atomic, sbfi_contains_hashed_atomic)
+KEY_ENTRIES(classic, classic_add, classic_contains, sbfi_count_plain)
+KEY_ENTRIES(blocked, blocked_add, blocked_contains, sbfi_count_plain)
+KEY_ENTRIES(split, split_add, split_contains, sbfi_count_plain)
+KEY_ENTRIES(counting, counting_add, counting_contains, sbfi_count_plain)
+KEY_ENTRIES(atomic, sbfi_add_hashed_atomic, sbfi_contains_hashed_atomic, sbfi_count_atomic)
 
-/* ------------------------------------------------------ batched, u64 keys */
-
-/* Pipeline: batch b+1 is hashed and prefetched before batch b is probed.
- * `fam` is a constant in each instance below, so the family row's calls
- * are direct and inlined. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline size_t pipeline(sbf_filter *f, const uint64_t *keys, size_t n,
-                              uint8_t *out, int is_add, const int atomic, const int fam)
+/* Single keys of a layout whose hash stage is not MurmurHash3 (sbfi_bind
+ * binds these for it, so the MurmurHash3 kernels test nothing per key):
+ * the layout's hash, then the family's reference operation. */
+int sbfi_add_key_any(sbf_filter *f, const void *key, size_t len)
 {
-    uint64_t h1[2][SBFI_BATCH], h2[2][SBFI_BATCH];
-    size_t found = 0, cur = 0;
-    size_t len = n < SBFI_BATCH ? n : SBFI_BATCH;
-    sbfi_hash_u64_scalar(keys, len, f->seed, h1[0], h2[0]);
-    for (size_t j = 0; j < len; j++)
-        sbfi_prefetch_hashed(f, h1[0][j], h2[0][j]);
-    for (size_t base = 0; base < n; base += SBFI_BATCH) {
-        const size_t next = base + SBFI_BATCH;
-        const size_t nlen = next >= n ? 0 : (n - next < SBFI_BATCH ? n - next : SBFI_BATCH);
-        if (nlen) {
-            sbfi_hash_u64_scalar(keys + next, nlen, f->seed, h1[cur ^ 1], h2[cur ^ 1]);
-            for (size_t j = 0; j < nlen; j++)
-                sbfi_prefetch_hashed(f, h1[cur ^ 1][j], h2[cur ^ 1][j]);
-        }
-        for (size_t j = 0; j < len; j++) {
-            if (is_add) {
-                if (atomic)
-                    family[fam].add_atomic(f, h1[cur][j], h2[cur][j]);
-                else
-                    family[fam].add(f, h1[cur][j], h2[cur][j]);
-            } else {
-                const int r = atomic ? family[fam].contains_atomic(f, h1[cur][j], h2[cur][j])
-                                     : family[fam].contains(f, h1[cur][j], h2[cur][j]);
-                found += (size_t)r;
-                if (out)
-                    out[base + j] = (uint8_t)r;
-            }
-        }
-        cur ^= 1;
-        len = nlen;
-    }
-    return found;
+    uint64_t h1, h2;
+    sbfi_hash_one(f, key, len, &h1, &h2);
+    return (f->flags & SBF_CONCURRENT) ? sbfi_count_atomic(f, sbfi_add_hashed_atomic(f, h1, h2))
+                                       : sbfi_count_plain(f, sbfi_add_hashed(f, h1, h2));
 }
 
-#define BATCH_ENTRIES(fam, name)                                               \
-    static void add_u64_##name(sbf_filter *f, const uint64_t *keys, size_t n) \
-    {                                                                          \
-        (void)pipeline(f, keys, n, NULL, 1, 0, fam);                           \
-    }                                                                          \
-    static size_t contains_u64_##name(const sbf_filter *f,                     \
-                                      const uint64_t *keys, size_t n,          \
-                                      uint8_t *out)                            \
-    {                                                                          \
-        /* The contains path never writes through f. */                       \
-        return pipeline((sbf_filter *)(uintptr_t)f, keys, n, out, 0, 0, fam);  \
-    }                                                                          \
-    static void add_u64_atomic_##name(sbf_filter *f, const uint64_t *keys,    \
-                                      size_t n)                                \
-    {                                                                          \
-        (void)pipeline(f, keys, n, NULL, 1, 1, fam);                           \
-    }                                                                          \
-    static size_t contains_u64_atomic_##name(const sbf_filter *f,              \
-                                             const uint64_t *keys, size_t n,   \
-                                             uint8_t *out)                     \
-    {                                                                          \
-        return pipeline((sbf_filter *)(uintptr_t)f, keys, n, out, 0, 1, fam);  \
+int sbfi_contains_key_any(const sbf_filter *f, const void *key, size_t len)
+{
+    uint64_t h1, h2;
+    sbfi_hash_one(f, key, len, &h1, &h2);
+    return (f->flags & SBF_CONCURRENT) ? sbfi_contains_hashed_atomic(f, h1, h2)
+                                       : sbfi_contains_hashed(f, h1, h2);
+}
+
+/* ------------------------------------------------------------- batches
+ * The one pipeline (simd/pipeline.h) with the reference's probes as its
+ * hooks: the scalar ISA's batches take the same steps, prefetches and hash
+ * stage as every vector ISA's. */
+
+typedef struct pipe_ctx {
+    const uint32_t *salt;
+    uintptr_t words;
+    uint64_t nblocks;
+    uint32_t log2_block, k, seed;
+} pipe_ctx;
+
+static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
+{
+    c->salt = f->salt;
+    c->k = f->k;
+}
+
+static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
+{
+    pipe_ctx_init_key(c, f);
+    c->words = (uintptr_t)f->words;
+    c->nblocks = f->nblocks;
+    c->log2_block = f->block_log2;
+    c->seed = f->seed;
+}
+
+static inline void pipe_address(const pipe_ctx *c, const uint64_t *h1, size_t len,
+                                uint64_t *a)
+{
+    for (size_t i = 0; i < len; i++)
+        a[i] = c->words + (sbfi_block_index(h1[i], c->nblocks) << c->log2_block);
+}
+
+static inline void pipe_stage(const pipe_ctx *c, const uint64_t *keys, size_t len,
+                              uint64_t *a, uint64_t *h2, int classic)
+{
+    for (size_t i = 0; i < len; i++) {
+        uint64_t x1;
+        sbfi_murmur3_u64(keys[i], c->seed, &x1, &h2[i]);
+        a[i] = classic ? x1
+                       : c->words + (sbfi_block_index(x1, c->nblocks) << c->log2_block);
     }
+}
 
-BATCH_ENTRIES(SBFI_KERN_CLASSIC, classic)
-BATCH_ENTRIES(SBFI_KERN_BLOCKED, blocked)
-BATCH_ENTRIES(SBFI_KERN_SPLIT, split)
-BATCH_ENTRIES(SBFI_KERN_COUNTING, counting)
+static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[16])
+{
+    for (uint32_t i = 0; i < SBFI_NSALT; i++)
+        prod[i] = sbfi_lane32(h2, i) * c->salt[i];
+}
 
-#define BY_FAMILY(prefix)                                                      \
-    { [SBFI_KERN_CLASSIC] = prefix##classic, [SBFI_KERN_BLOCKED] = prefix##blocked, \
-      [SBFI_KERN_SPLIT] = prefix##split, [SBFI_KERN_COUNTING] = prefix##counting }
+static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    return blocked_probe(c->salt, (const uint64_t *)blk, c->k, h2);
+}
+
+static inline int pipe_split_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    return split_probe(c->salt, (const uint64_t *)blk, c->k, h2);
+}
+
+static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    return counting_probe(c->salt, (const uint64_t *)blk, c->k, h2);
+}
+
+static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
+{
+    uint32_t *w = (uint32_t *)blk, m[16], miss = 0;
+    sbfi_split_mask(c->salt, h2, c->k, m);
+    for (uint32_t i = 0; i < c->k; i++) {
+        miss |= m[i] & ~w[i];
+        w[i] |= m[i];
+    }
+    return miss != 0;
+}
+
+/* The reference's blocked add: the key's mask, OR-ed in; whether a bit of
+ * it was clear. */
+#define PIPE_HAVE_BLOCKED_ADD 1
+static inline int pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
+{
+    uint64_t *w = (uint64_t *)blk, m[8], miss = 0;
+    sbfi_blocked_mask(c->salt, h2, k, m);
+    for (int i = 0; i < 8; i++) {
+        miss |= m[i] & ~w[i];
+        w[i] |= m[i];
+    }
+    return miss != 0;
+}
+
+#include "../simd/pipeline.h"
 
 const sbfi_kernels sbfi_kernels_scalar = {
     SBFI_ID_SCALAR,
     .hash_u64 = sbfi_hash_u64_scalar,
-    .add_u64 = BY_FAMILY(add_u64_),
-    .contains_u64 = BY_FAMILY(contains_u64_),
+    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
     /* single keys and SBF_CONCURRENT (issue 8) */
-    .add_key = BY_FAMILY(add_key_),
-    .contains_key = BY_FAMILY(contains_key_),
+    .add_key = PIPE_BY_FAMILY(add_key_),
+    .contains_key = PIPE_BY_FAMILY(contains_key_),
     .add_key_atomic = { add_key_atomic, add_key_atomic, add_key_atomic, add_key_atomic },
     .contains_key_atomic = { contains_key_atomic, contains_key_atomic, contains_key_atomic,
                              contains_key_atomic },
-    .add_u64_atomic = BY_FAMILY(add_u64_atomic_),
-    .contains_u64_atomic = BY_FAMILY(contains_u64_atomic_),
     /* hashes of many keys (src/lanes.c) */
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,

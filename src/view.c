@@ -9,8 +9,11 @@
  * (the header hashes with MurmurHash3 only). */
 static unsigned inline_kind(const sbf_filter *f)
 {
-    if ((f->flags & SBF_CONCURRENT) || f->lay->hash != SBFI_HASH_MURMUR3)
-        return SBF_VIEW_CALL; /* atomics, other hashes: the library's kernels */
+    if (f->flags & SBF_CONCURRENT)
+        return SBF_VIEW_CALL; /* atomics: the library's kernels */
+    if (f->lay->hash == SBFI_HASH_XXH64) /* parquet: split-block, k = 8 */
+        return f->lay->kernel == SBFI_KERN_SPLIT && f->k == 8 ? SBF_VIEW_PARQUET
+                                                              : SBF_VIEW_CALL;
     switch (f->lay->kernel) {
     case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED;
     case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
@@ -58,9 +61,10 @@ int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
     SBFI_ASSERT(sbfi_filter_ok(f));
-    sbfi_count_added(f, 1);
-    return (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
-                                       : sbfi_add_hashed(f, h1, h2);
+    const int r = (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
+                                              : sbfi_add_hashed(f, h1, h2);
+    sbfi_count_added(f, (uint64_t)r); /* keys_added: adds that changed the filter */
+    return r;
 }
 
 int sbf_contains_hash(const sbf_filter *f, uint64_t h1, uint64_t h2)

@@ -35,7 +35,9 @@ static void hash8(uint64_t key, uint32_t seed, uint64_t out[2])
     out[1] = sbf_inl_h2_u64(sbf_inl_hash8(key, (uint64_t)seed ^ 8, &out[0]));
 }
 
+static uint64_t xxh64_u64(uint64_t key) { return sbf_xxh64_u64_inline(key); }
+
 const inline_ops INLINE_OPS = {
     OPS_NAME, OPS_ISA, contains_u64, add_u64, contains, add, contains_hash, add_hash,
-    murmur3_u64, murmur3_bytes, hash8,
+    murmur3_u64, murmur3_bytes, hash8, xxh64_u64,
 };

@@ -20,6 +20,7 @@ typedef struct inline_ops {
     void (*murmur3_bytes)(const void *key, size_t len, uint32_t seed, uint64_t out[2]);
     /* the 8-byte hash the probes use (on AVX-512 partly in vector lanes) */
     void (*hash8)(uint64_t key, uint32_t seed, uint64_t out[2]);
+    uint64_t (*xxh64_u64)(uint64_t key);
 } inline_ops;
 
 /* Weak: a variant not built for this target is NULL. */

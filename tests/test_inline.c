@@ -43,6 +43,16 @@ static size_t key_of(size_t i, const unsigned char *stream, unsigned char u[8],
     return i % 41;
 }
 
+/* The (h1, h2) pair a layout's hash makes of a key: MurmurHash3, or for
+ * SBF_PARQUET its XXH64 through sbf_parquet_pair. */
+static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint64_t h[2])
+{
+    if (layout == SBF_PARQUET)
+        sbf_parquet_pair(sbf_xxh64(key, len), &h[0], &h[1]);
+    else
+        sbf_murmur3_x64_128(key, len, seed, h);
+}
+
 static int via_view(const inline_ops *o, const sbf_view *v, int add, size_t i,
                     const void *key, size_t len, uint64_t x, uint32_t seed)
 {
@@ -51,7 +61,7 @@ static int via_view(const inline_ops *o, const sbf_view *v, int add, size_t i,
     if (i % 3 == 1)
         return add ? o->add(v, key, len) : o->contains(v, key, len);
     uint64_t h[2];
-    sbf_murmur3_x64_128(key, len, seed, h);
+    pair_of(v->layout, key, len, seed, h);
     return add ? o->add_hash(v, h[0], h[1]) : o->contains_hash(v, h[0], h[1]);
 }
 
@@ -125,6 +135,7 @@ static const geometry geoms[] = {
     { SBF_SPLIT_BLOCK, 8, 256 * 19, 11 }, { SBF_SPLIT_BLOCK, 8, 256 * 19, 0 },
     { SBF_SPLIT_BLOCK, 16, 512 * 9, 11 },
     { SBF_COUNTING, 7, 512 * 40, 11 }, { SBF_COUNTING, 16, 512 * 40, 0 },
+    { SBF_PARQUET, 8, 256 * 19, 0 },   { SBF_PARQUET, 8, 256 * 64, 0 },
 };
 
 static void check_variant(int which)
@@ -167,6 +178,8 @@ Test(inline, hashes, .description = "the inline MurmurHash3 forms equal sbf_murm
                           (unsigned long long)x);
                 cr_assert(b[0] == ref[0] && b[1] == ref[1], "%s: probe hash of %llx", o->name,
                           (unsigned long long)x);
+                cr_assert_eq(o->xxh64_u64(x), sbf_xxh64(&x, 8), "%s: XXH64 of %llx", o->name,
+                             (unsigned long long)x);
             }
             for (size_t len = 0; len <= 80; len++) {
                 uint64_t ref[2], a[2];
@@ -205,9 +218,9 @@ Test(inline, hash_calls, .description = "sbf_add_hash / sbf_contains_hash equal 
                 uint64_t h[2];
                 const size_t len = i % 33;
                 const void *key = bytes + i % 31;
-                sbf_murmur3_x64_128(key, len, geoms[gi].seed, h);
+                pair_of(geoms[gi].layout, key, len, geoms[gi].seed, h);
                 cr_assert_eq(sbf_add(a, key, len), sbf_add_hash(b, h[0], h[1]));
-                sbf_murmur3_x64_128(bytes + i % 29, len + 1, geoms[gi].seed, h);
+                pair_of(geoms[gi].layout, bytes + i % 29, len + 1, geoms[gi].seed, h);
                 cr_assert_eq(sbf_contains(a, bytes + i % 29, len + 1),
                              sbf_contains_hash(b, h[0], h[1]));
             }

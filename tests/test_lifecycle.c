@@ -260,12 +260,16 @@ Test(lifecycle, every_way_one_owner,
 
 /* ----------------------------------------------------- unknown counts */
 
-/* A classic seed-0 filter of n keys, through Guava's form and back. */
-static sbf_filter *via_guava(uint64_t n, sbf_filter **orig)
+/* A classic seed-0 filter of n keys, through Guava's form and back;
+ * *changed: the keys that changed the original. */
+static sbf_filter *via_guava(uint64_t n, sbf_filter **orig, size_t *changed)
 {
     sbf_filter *f = tu_make(SBF_CLASSIC, n, 0.01, 0, 0, 0);
     uint64_t *keys = equiv_keys((size_t)n, 5);
-    cr_assert_eq(sbf_add_u64(f, keys, (size_t)n), SBF_OK);
+    sbf_keys k = { 0 };
+    k.n = (size_t)n;
+    k.u64 = keys;
+    *changed = sbf_add_keys(f, &k);
     free(keys);
     void *buf;
     size_t len;
@@ -280,17 +284,20 @@ static sbf_filter *via_guava(uint64_t n, sbf_filter **orig)
 Test(lifecycle, unknown_counts,
      .description = "issue 20: Guava imports, unions and intersections say their key count is unknown and report the estimate and the rate at it")
 {
-    sbf_filter *orig, *g = via_guava(100000, &orig);
+    sbf_filter *orig;
+    size_t changed;
+    sbf_filter *g = via_guava(100000, &orig, &changed);
     struct sbf_info a, b;
     cr_assert_eq(sbf_info(orig, &a), SBF_OK);
     cr_assert_eq(sbf_info(g, &b), SBF_OK);
-    cr_assert_eq(a.keys_added, 100000);
+    cr_assert_eq(a.keys_added, changed);
+    cr_assert(changed > 99000 && changed <= 100000, "%zu", changed);
     cr_assert_eq(b.keys_added, SBF_KEYS_UNKNOWN, "Guava's form has no count");
     cr_assert(b.est_cardinality > 97000 && b.est_cardinality < 103000, "%g", b.est_cardinality);
     cr_assert_eq(b.fpp_now, b.fpp_estimated, "unknown: the rate at the estimate");
     cr_assert(b.fpp_now > 0.005 && b.fpp_now < 0.02, "%g: about the 1%% it was sized for",
               b.fpp_now);
-    cr_assert_eq(a.fpp_now, sbf_fpp_theory(orig, 100000));
+    cr_assert_eq(a.fpp_now, sbf_fpp_theory(orig, changed));
     cr_assert_eq(a.fpp_estimated, b.fpp_estimated, "the same bits, the same estimate");
     /* stays unknown through adds, copies, files; sbf_clear knows again */
     cr_assert_geq(sbf_add(g, "x", 1), 0);
@@ -359,6 +366,121 @@ Test(lifecycle, full_filter_estimate,
     sbf_free(f);
 }
 
+/* ------------------------------------------------------ what keys_added is */
+
+Test(lifecycle, keys_added_counts_changes,
+     .description = "issue 20: keys_added counts adds that changed the filter (re-adding keys counts nothing), on plain and concurrent filters, through every add call")
+{
+    uint64_t *keys = equiv_keys(3000, 21);
+    for (size_t li = 0; li < 4; li++)
+        for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags++) {
+            sbf_params p = params(layouts[li], 1 << 16, flags, NULL);
+            sbf_filter *f;
+            cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+            sbf_keys k = { 0 };
+            k.n = 1000;
+            k.u64 = keys;
+            const size_t c1 = sbf_add_keys(f, &k);
+            cr_assert(c1 > 900 && c1 <= 1000, "%zu", c1);
+            size_t c2 = 0;
+            for (int i = 1000; i < 2000; i++)
+                c2 += (size_t)sbf_add(f, &keys[i], 8);
+            cr_assert_eq(sbf_add_u64(f, keys + 2000, 1000), SBF_OK);
+            struct sbf_info in;
+            cr_assert_eq(sbf_info(f, &in), SBF_OK);
+            const uint64_t once = in.keys_added;
+            cr_assert(once >= c1 + c2 && once <= c1 + c2 + 1000);
+            /* every key again, by every call: nothing changes, nothing counts */
+            k.n = 3000;
+            cr_assert_eq(sbf_add_keys(f, &k), 0);
+            cr_assert_eq(sbf_add_u64(f, keys, 3000), SBF_OK);
+            const void *ptrs[100];
+            size_t lens[100];
+            for (int i = 0; i < 100; i++) {
+                ptrs[i] = &keys[i];
+                lens[i] = 8;
+            }
+            cr_assert_eq(sbf_add_batch(f, ptrs, lens, 100), SBF_OK);
+            for (int i = 0; i < 3000; i++)
+                cr_assert_eq(sbf_add(f, &keys[i], 8), 0);
+            cr_assert_eq(sbf_info(f, &in), SBF_OK);
+            cr_assert_eq(in.keys_added, once, "layout %d flags %u: re-adding inflated it",
+                         layouts[li], flags);
+            sbf_free(f);
+        }
+    free(keys);
+}
+
+/* One sequence of adds and removals on a small counting filter (shared
+ * counters, saturation, removals of false positives); the count keys_added
+ * should have, replayed with sbf_contains before each add and after each
+ * removal. */
+static uint64_t count_sequence(sbf_filter *f, const uint64_t *keys, uint64_t seed)
+{
+    uint64_t expect = 0, s = seed;
+    for (int step = 0; step < 3000; step++) {
+        const uint64_t r = tu_splitmix64(&s);
+        const uint64_t *key = &keys[r % 300];
+        if ((r >> 32) % 3 != 0) {
+            const int before = sbf_contains(f, key, 8);
+            cr_assert_eq(sbf_add(f, key, 8), !before, "the add's return is the change");
+            expect += (uint64_t)!before;
+        } else if (sbf_remove(f, key, 8) == SBF_OK) {
+            expect -= (uint64_t)(sbf_contains(f, key, 8) == 0);
+        }
+    }
+    return expect;
+}
+
+Test(lifecycle, keys_added_one_meaning,
+     .description = "issue 20: the same calls give the same keys_added on a plain and an SBF_CONCURRENT filter, removals of saturated and false-positive keys included")
+{
+    /* a key added 16 times saturates its counter; removing it 20 times then
+     * always succeeds and never makes it absent; a new key counts once */
+    for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags++) {
+        sbf_params p = params(SBF_COUNTING, 512, flags, NULL);
+        p.k = 1;
+        sbf_filter *f;
+        cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+        const uint64_t a = 1;
+        for (int i = 0; i < 16; i++)
+            cr_assert_eq(sbf_add(f, &a, 8), i == 0);
+        for (int i = 0; i < 20; i++)
+            cr_assert_eq(sbf_remove(f, &a, 8), SBF_OK);
+        uint64_t c = 2;
+        while (sbf_contains(f, &c, 8))
+            c++;
+        cr_assert_eq(sbf_add(f, &c, 8), 1);
+        struct sbf_info in;
+        cr_assert_eq(sbf_info(f, &in), SBF_OK);
+        cr_assert_eq(in.keys_added, 2, "flags %u", flags);
+        sbf_free(f);
+    }
+    /* random sequences on every layout that removes */
+    uint64_t *keys = equiv_keys(300, 33);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        uint64_t got[2], want[2];
+        for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags++) {
+            sbf_params p = params(SBF_COUNTING, 1024, flags, NULL);
+            p.k = 3;
+            sbf_filter *f;
+            cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+            want[flags] = count_sequence(f, keys, seed);
+            struct sbf_info in;
+            cr_assert_eq(sbf_info(f, &in), SBF_OK);
+            got[flags] = in.keys_added;
+            sbf_free(f);
+        }
+        cr_assert_eq(want[0], want[1], "seed %llu: the same sequence", (unsigned long long)seed);
+        cr_assert_eq(got[0], got[1], "seed %llu: plain %llu, concurrent %llu",
+                     (unsigned long long)seed, (unsigned long long)got[0],
+                     (unsigned long long)got[1]);
+        cr_assert_eq(got[0], want[0] > (uint64_t)INT64_MAX ? 0 : want[0],
+                     "seed %llu: the replayed count", (unsigned long long)seed);
+    }
+    free(keys);
+}
+
 /* ------------------------------------- info and copy during concurrent adds */
 
 #define RACE_ADDERS 2
@@ -369,6 +491,7 @@ typedef struct race {
     const uint64_t *keys;
     atomic_size_t done[RACE_ADDERS]; /* keys of adder t added so far */
     atomic_int adders_left;
+    atomic_size_t changed;           /* what the adds returned, summed */
 } race;
 
 typedef struct racer {
@@ -380,14 +503,23 @@ static void *race_adder(void *arg)
 {
     const racer *w = arg;
     const uint64_t *mine = w->r->keys + (size_t)w->id * RACE_KEYS;
+    size_t changed = 0;
     for (size_t i = 0; i < RACE_KEYS; i += 50) {
-        if ((i / 50) & 1)
-            cr_assert_eq(sbf_add_u64(w->r->f, mine + i, 50), SBF_OK);
-        else
-            for (size_t j = i; j < i + 50; j++)
-                cr_assert_geq(sbf_add(w->r->f, &mine[j], 8), 0);
+        if ((i / 50) & 1) {
+            sbf_keys k = { 0 };
+            k.n = 50;
+            k.u64 = mine + i;
+            changed += sbf_add_keys(w->r->f, &k);
+        } else {
+            for (size_t j = i; j < i + 50; j++) {
+                const int r = sbf_add(w->r->f, &mine[j], 8);
+                cr_assert_geq(r, 0);
+                changed += (size_t)r;
+            }
+        }
         atomic_store_explicit(&w->r->done[w->id], i + 50, memory_order_release);
     }
+    atomic_fetch_add(&w->r->changed, changed);
     atomic_fetch_sub(&w->r->adders_left, 1);
     return NULL;
 }
@@ -429,6 +561,7 @@ Test(lifecycle, info_and_copy_during_adds,
         for (int t = 0; t < RACE_ADDERS; t++)
             atomic_init(&r.done[t], 0);
         atomic_init(&r.adders_left, RACE_ADDERS);
+        atomic_init(&r.changed, 0);
         pthread_t th[RACE_ADDERS];
         racer w[RACE_ADDERS];
         for (int t = 0; t < RACE_ADDERS; t++) {
@@ -441,7 +574,7 @@ Test(lifecycle, info_and_copy_during_adds,
             pthread_join(th[t], NULL);
         struct sbf_info in;
         cr_assert_eq(sbf_info(r.f, &in), SBF_OK);
-        cr_assert_eq(in.keys_added, (uint64_t)RACE_ADDERS * RACE_KEYS);
+        cr_assert_eq(in.keys_added, atomic_load(&r.changed));
         sbf_free(r.f);
     }
     free(keys);

@@ -115,8 +115,8 @@ Test(single, tables, .description = "every compiled-in table fills the single-ke
             continue; /* a placeholder, not compiled in */
         for (int l = 0; l < SBFI_NKERNELS; l++)
             cr_assert(kt->add_key[l] && kt->contains_key[l] && kt->add_key_atomic[l] &&
-                          kt->contains_key_atomic[l] && kt->add_u64_atomic[l] &&
-                          kt->contains_u64_atomic[l],
+                          kt->contains_key_atomic[l] && kt->add_batch_atomic[l] &&
+                          kt->contains_batch_atomic[l],
                       "%s layout %d: a NULL single-key or concurrent entry", kt->name, l);
     }
 }

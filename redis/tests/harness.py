@@ -23,6 +23,10 @@ FAILED = 0
 ASAN_PRELOAD = None
 
 
+def FAILED_COUNT():
+    return FAILED
+
+
 def check(cond, what):
     global PASSED, FAILED
     if cond:
@@ -158,10 +162,11 @@ class Server:
         os.makedirs(self.dir, exist_ok=True)
         self.proc = None
         self.port = None
+        self.port_fn = free_port
 
     def start(self):
         for attempt in range(5):
-            self.port = free_port()
+            self.port = self.port_fn()
             args = ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port),
                     "--dir", self.dir, "--logfile", "redis.log", "--save", "",
                     "--enable-debug-command", "yes", "--daemonize", "no",

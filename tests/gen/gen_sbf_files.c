@@ -2,7 +2,9 @@
  * Writes the known-answer files of simdbloom's own format, one per layout:
  *   gen_sbf_files PREFIX   ->  PREFIX_classic.bin, PREFIX_blocked.bin, ...
  * through sbf_serialize. tests/vectors/sbf_v2_*.bin were written by this
- * program at the commit that introduced format 2; tests/vectors/sbf_v1_*.bin
+ * program at the commit that introduced format 2 (their keys-added field,
+ * 150, counts add calls as writers then did; today's counts the adds that
+ * changed the filter, so a rerun differs there and in the header checksum); tests/vectors/sbf_v1_*.bin
  * by the same program built against commit 6f0bfd5, the last that wrote
  * version 1; tests/vectors/sbf_v2_unknown_count.bin (the classic filter
  * through Guava's form: a key count not known, doc/format.md) by this

@@ -1,6 +1,7 @@
 /*
- * Times sbf_save, sbf_load and sbf_map on a 1 GiB filter (not part of make
- * test; numbers for the README and the issue notes):
+ * Times sbf_save, sbf_load, sbf_map, sbf_info(_ex) of a mapping and
+ * sbf_verify_file on a 1 GiB filter (not part of make test; numbers for the
+ * README and the issue notes):
  *   make && cc -std=c11 -O2 -Iinclude tests/gen/time_files.c build/libsimdbloom.a -lm \
  *      -o build/time_files && build/time_files /var/tmp/big.sbf
  * "warm": the file is in the page cache; "cold": its pages were dropped
@@ -82,6 +83,23 @@ int main(int argc, char **argv)
         hits = sbf_contains_u64(g, keys, 1000000, NULL);
         printf("           the same 1e6 probes again:               %8.1f ms\n", (now() - t) * 1e3);
         sbf_free(g);
+        struct sbf_info in;
+        if (cold) drop(path);
+        t = now();
+        CHECK(sbf_map(&g, path, SBF_MAP_NO_VERIFY));
+        CHECK(sbf_info_ex(g, &in, SBF_INFO_SAMPLE));
+        printf("sbf_map    %s, no verify, sbf_info_ex(SAMPLE): %8.1f ms\n", c, (now() - t) * 1e3);
+        sbf_free(g);
+        if (cold) drop(path);
+        t = now();
+        CHECK(sbf_map(&g, path, SBF_MAP_NO_VERIFY));
+        CHECK(sbf_info(g, &in));
+        printf("sbf_map    %s, no verify, sbf_info (full):      %8.1f ms\n", c, (now() - t) * 1e3);
+        sbf_free(g);
+        if (cold) drop(path);
+        t = now();
+        CHECK(sbf_verify_file(path, NULL, NULL));
+        printf("sbf_verify_file %s (16 MiB pieces):            %8.1f ms\n", c, (now() - t) * 1e3);
         if (!cold) {
             CHECK(sbf_load(&g, path));
             t = now();

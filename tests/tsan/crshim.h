@@ -38,6 +38,7 @@ extern jmp_buf shim_skip;
 #define cr_assert_neq(a, b, ...) SHIM_CHECK((a) != (b), #a " != " #b)
 #define cr_assert_geq(a, b, ...) SHIM_CHECK((a) >= (b), #a " >= " #b)
 #define cr_assert_lt(a, b, ...) SHIM_CHECK((a) < (b), #a " < " #b)
+#define cr_assert_leq(a, b, ...) SHIM_CHECK((a) <= (b), #a " <= " #b)
 #define cr_assert_gt(a, b, ...) SHIM_CHECK((a) > (b), #a " > " #b)
 #define cr_assert_null(p, ...) SHIM_CHECK((p) == NULL, #p " == NULL")
 #define cr_assert_not_null(p, ...) SHIM_CHECK((p) != NULL, #p " != NULL")

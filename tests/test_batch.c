@@ -1,0 +1,292 @@
+/*
+ * The one batch pipeline (simd/pipeline.h): every key form (u64, pointer +
+ * length, Arrow-style data + 64- or 32-bit offsets), plain and
+ * SBF_CONCURRENT, on every ISA, gives the filter bytes and answers of
+ * sbf_add / sbf_contains key by key; sbf_add_keys counts exactly the keys
+ * whose sbf_add would return 1; the XXH64 hash stage (the parquet layout's)
+ * maps every key as sbfi_xxh64_pair says; and every refused argument is
+ * refused before anything changes.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "simdbloom.h"
+#include "sbf_internal.h"
+#include "equiv.h"
+
+/* String keys: lengths 0..64 (every tail length, every body count up to
+ * four blocks), bytes from a generator; packed back to back in `data`. */
+typedef struct strs {
+    size_t n;
+    unsigned char *data;
+    uint64_t *off;      /* n + 1, starting at `skew` (a sliced Arrow array) */
+    uint32_t *off32;
+    const void **ptr;
+    size_t *len;
+} strs;
+
+static void strs_make(strs *s, size_t n, uint64_t seed, size_t skew)
+{
+    s->n = n;
+    s->off = malloc((n + 1) * sizeof *s->off);
+    s->off32 = malloc((n + 1) * sizeof *s->off32);
+    s->ptr = malloc((n + 1) * sizeof *s->ptr);
+    s->len = malloc((n + 1) * sizeof *s->len);
+    s->data = malloc(skew + n * 64 + 1);
+    cr_assert(s->off && s->off32 && s->ptr && s->len && s->data);
+    uint64_t at = skew;
+    for (size_t i = 0; i < n; i++) {
+        s->off[i] = at;
+        const size_t len = (size_t)(equiv_splitmix(&seed) % 65);
+        for (size_t b = 0; b < len; b++)
+            s->data[at + b] = (unsigned char)equiv_splitmix(&seed);
+        at += len;
+    }
+    s->off[n] = at;
+    for (size_t i = 0; i <= n; i++)
+        s->off32[i] = (uint32_t)s->off[i];
+    for (size_t i = 0; i < n; i++) {
+        s->ptr[i] = s->data + s->off[i];
+        s->len[i] = (size_t)(s->off[i + 1] - s->off[i]);
+    }
+}
+
+static void strs_free(strs *s)
+{
+    free(s->data);
+    free(s->off);
+    free(s->off32);
+    free(s->ptr);
+    free(s->len);
+}
+
+static int registry_params(int *out)
+{
+    int all[16];
+    const size_t n = sbf_isa_list(all, 16);
+    for (size_t i = 0; i < n && i < 16; i++)
+        out[i] = all[i];
+    return (int)n;
+}
+
+static const geometry geoms[] = {
+    { SBF_CLASSIC, 7, 64 * 3001, 0 },
+    { SBF_BLOCKED, 7, 512 * 97, 1 },
+    { SBF_BLOCKED, 16, 512 * 33, 0 },
+    { SBF_SPLIT_BLOCK, 8, 256 * 101, 5 },
+    { SBF_SPLIT_BLOCK, 16, 512 * 50, 0 },
+    { SBF_COUNTING, 5, 512 * 64, 9 },
+};
+
+static sbf_filter *make(int isa, const geometry *g, uint32_t flags)
+{
+    sbf_params p = { .layout = g->layout, .bits = g->bits, .k = g->k, .seed = g->seed,
+                     .flags = flags };
+    sbf_filter *f = NULL;
+    cr_assert_eq(sbf_isa_set(isa), SBF_OK);
+    cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+    return f;
+}
+
+/* The forms of keys [at, at + n) of s (u64: the u64 keys instead). */
+static sbf_keys form(const strs *s, const uint64_t *u, int which, size_t at, size_t n)
+{
+    sbf_keys k = { .n = n };
+    switch (which) {
+    case 0: k.u64 = u + at; break;
+    case 1: k.ptrs = s->ptr + at; k.lens = s->len + at; break;
+    case 2: k.data = s->data; k.offsets = s->off + at; break;
+    default: k.data = s->data; k.offsets32 = s->off32 + at; break;
+    }
+    return k;
+}
+
+/* One (ISA, geometry, flags): a reference filter built key by key with
+ * sbf_add on the scalar ISA, then every form in batches of 0..70 keys and
+ * one of 1000, on this ISA; bytes, the changed counts and the answers. */
+static void check_forms(int isa, const geometry *g, uint32_t flags)
+{
+    const size_t n = 1500;
+    strs s;
+    strs_make(&s, n, 42 + g->layout, 3);
+    uint64_t *u = equiv_keys(n, 7 + g->layout);
+    for (int which = 0; which < 4; which++) {
+        sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
+        sbf_filter *f = make(isa, g, flags);
+        size_t at = 0, len = 0;
+        while (at < n) {
+            const size_t m = len <= 70 ? len : 1000;
+            const size_t take = m < n - at ? m : n - at;
+            size_t want = 0;
+            for (size_t i = at; i < at + take; i++)
+                want += (size_t)(which == 0 ? sbf_add(ref, &u[i], 8)
+                                            : sbf_add(ref, s.ptr[i], s.len[i]));
+            const sbf_keys k = form(&s, u, which, at, take);
+            const size_t got = sbf_add_keys(f, &k);
+            cr_assert_eq(got, want, "%s layout %d form %d batch %zu at %zu: %zu changed, %zu by sbf_add",
+                         sbf_isa_name(isa), g->layout, which, take, at, got, want);
+            at += take;
+            len++;
+        }
+        cr_assert(equiv_same_bytes(ref, f), "%s layout %d form %d: bytes differ",
+                  sbf_isa_name(isa), g->layout, which);
+        /* answers: the added keys (all present) and other keys */
+        strs q;
+        strs_make(&q, 700, 1000 + (uint64_t)which, 0);
+        uint64_t *v = equiv_keys(700, 99);
+        uint8_t out[700];
+        for (int half = 0; half < 2; half++) {
+            const strs *src = half ? &q : &s;
+            const uint64_t *uk = half ? v : u;
+            const sbf_keys k = form(src, uk, which, 0, 700);
+            memset(out, 0xee, sizeof out);
+            const size_t hits = sbf_contains_keys(f, &k, out);
+            size_t want = 0;
+            for (size_t i = 0; i < 700; i++) {
+                const int r = which == 0 ? sbf_contains(ref, &uk[i], 8)
+                                         : sbf_contains(ref, src->ptr[i], src->len[i]);
+                cr_assert_eq(out[i], r, "%s layout %d form %d key %zu", sbf_isa_name(isa),
+                             g->layout, which, i);
+                cr_assert(half || r == 1, "a false negative");
+                want += (size_t)r;
+            }
+            cr_assert_eq(hits, want);
+            cr_assert_eq(sbf_contains_keys(f, &k, NULL), want);
+        }
+        strs_free(&q);
+        free(v);
+        sbf_free(ref);
+        sbf_free(f);
+    }
+    strs_free(&s);
+    free(u);
+}
+
+ParameterizedTestParameters(batch, forms)
+{
+    static int isas[16];
+    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
+}
+ParameterizedTest(int *isa, batch, forms, .description = "every key form, plain: sbf_add's bytes, answers and changed counts, every layout") {
+    if (!sbf_isa_available(*isa))
+        cr_skip_test("%s not available here", sbf_isa_name(*isa));
+    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
+        check_forms(*isa, &geoms[i], 0);
+}
+
+ParameterizedTestParameters(batch, forms_concurrent)
+{
+    static int isas[16];
+    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
+}
+ParameterizedTest(int *isa, batch, forms_concurrent, .description = "every key form, SBF_CONCURRENT (one thread): the same bytes, answers and changed counts") {
+    if (!sbf_isa_available(*isa))
+        cr_skip_test("%s not available here", sbf_isa_name(*isa));
+    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
+        check_forms(*isa, &geoms[i], SBF_CONCURRENT);
+}
+
+/* ------------------------------------------------------ the XXH64 stage */
+
+/* The bits the XXH64 stage must set: the scalar kernels on sbfi_xxh64_pair
+ * of sbf_xxh64 of each key (the reference of TEAM.md's mapping). */
+static void xxh64_reference(sbf_filter *ref, const strs *s, const uint64_t *u, int which,
+                            size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t h = which == 0 ? sbf_xxh64(&u[i], 8) : sbf_xxh64(s->ptr[i], s->len[i]);
+        uint64_t h1, h2;
+        sbfi_xxh64_pair(h, &h1, &h2);
+        /* the Parquet spec's block ((h >> 32) * z) >> 32 and x = (uint32)h in every lane */
+        cr_assert_eq(sbfi_block_index(h1, ref->nblocks), ((h >> 32) * ref->nblocks) >> 32);
+        for (uint32_t l = 0; l < 8; l++)
+            cr_assert_eq(sbfi_lane32(h2, l), (uint32_t)h);
+        (void)sbfi_add_hashed(ref, h1, h2);
+    }
+}
+
+ParameterizedTestParameters(batch, xxh64_stage)
+{
+    static int isas[16];
+    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
+}
+ParameterizedTest(int *isa, batch, xxh64_stage, .description = "a layout whose hash is XXH64: every form and sbf_add set the bits of (h & ~0 << 32, (uint32)h * 0x100000001)") {
+    if (!sbf_isa_available(*isa))
+        cr_skip_test("%s not available here", sbf_isa_name(*isa));
+    const geometry g = { SBF_SPLIT_BLOCK, 8, 256 * 77, 0 };
+    const size_t n = 600;
+    strs s;
+    strs_make(&s, n, 5, 0);
+    uint64_t *u = equiv_keys(n, 3);
+    for (int which = 0; which < 4; which++) {
+        sbf_filter *ref = make(SBF_ISA_SCALAR, &g, 0);
+        sbf_filter *f = make(*isa, &g, 0), *one = make(*isa, &g, 0);
+        f->hash = one->hash = SBFI_HASH_XXH64; /* the parquet layout's stage */
+        cr_assert_eq(sbfi_bind(one, 0), SBF_OK);
+        xxh64_reference(ref, &s, u, which, n);
+        const sbf_keys k = form(&s, u, which, 0, n);
+        cr_assert_lt(sbf_add_keys(f, &k), (size_t)n + 1);
+        for (size_t i = 0; i < n; i++)
+            (void)(which == 0 ? sbf_add(one, &u[i], 8) : sbf_add(one, s.ptr[i], s.len[i]));
+        cr_assert(equiv_same_bytes(ref, f), "%s form %d: batch bits differ",
+                  sbf_isa_name(*isa), which);
+        cr_assert(equiv_same_bytes(ref, one), "%s form %d: one-key bits differ",
+                  sbf_isa_name(*isa), which);
+        cr_assert_eq(sbf_contains_keys(f, &k, NULL), n);
+        sbf_free(ref);
+        sbf_free(f);
+        sbf_free(one);
+    }
+    strs_free(&s);
+    free(u);
+}
+
+/* ---------------------------------------------------------------- refusals */
+
+Test(batch, refused, .description = "sbf_add_keys / sbf_contains_keys refuse bad forms with their codes, before anything changes") {
+    const geometry g = { SBF_BLOCKED, 7, 512 * 8, 0 };
+    sbf_filter *f = make(SBF_ISA_AUTO, &g, 0);
+    size_t len0;
+    const unsigned char *before = sbf_data(f, &len0);
+    unsigned char *copy = malloc(len0);
+    memcpy(copy, before, len0);
+    uint64_t u[2] = { 1, 2 };
+    const void *ptr[2] = { "ab", NULL };
+    size_t lens[2] = { 2, 1 };
+    uint64_t off[3] = { 0, 2, 1 }; /* decreasing */
+    uint32_t off32[3] = { 0, 2, 3 };
+    uint8_t out[2] = { 7, 7 };
+    const struct { sbf_keys k; int code; } bad[] = {
+        { { .n = 2 }, SBF_E_NULL },                                     /* no form */
+        { { .n = 2, .u64 = u, .ptrs = ptr, .lens = lens }, SBF_E_PARAM }, /* two forms */
+        { { .n = 2, .u64 = u, .offsets32 = off32 }, SBF_E_PARAM },
+        { { .n = 2, .ptrs = ptr, .lens = lens }, SBF_E_NULL },          /* ptr[1] NULL, len 1 */
+        { { .n = 2, .ptrs = ptr }, SBF_E_NULL },                        /* lens NULL */
+        { { .n = 2, .data = "abc", .offsets = off }, SBF_E_PARAM },     /* decreasing */
+        { { .n = 2, .data = "abc", .offsets = off, .offsets32 = off32 }, SBF_E_PARAM },
+        { { .n = 2, .data = "abc" }, SBF_E_NULL },                      /* no offsets */
+        { { .n = 2, .offsets32 = off32 }, SBF_E_NULL },                 /* NULL data, keys not empty */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const size_t r = sbf_add_keys(f, &bad[i].k);
+        cr_assert(sbf_is_error(r), "case %zu", i);
+        cr_assert_eq(r, (size_t)bad[i].code, "case %zu: %zu", i, r);
+        cr_assert_eq(sbf_contains_keys(f, &bad[i].k, out), (size_t)bad[i].code, "case %zu", i);
+    }
+    cr_assert_eq(out[0], 7);
+    cr_assert_eq(memcmp(copy, sbf_data(f, NULL), len0), 0, "a refused call changed the filter");
+    cr_assert_eq(sbf_add_keys(NULL, &(sbf_keys){ .n = 1, .u64 = u }), (size_t)SBF_E_NULL);
+    cr_assert_eq(sbf_add_keys(f, NULL), (size_t)SBF_E_NULL);
+    cr_assert_eq(sbf_contains_keys(NULL, &(sbf_keys){ .n = 1, .u64 = u }, out), (size_t)SBF_E_NULL);
+    cr_assert_eq(sbf_contains_keys(f, NULL, out), (size_t)SBF_E_NULL);
+    /* n = 0 and empty keys with no data are fine */
+    cr_assert_eq(sbf_add_keys(f, &(sbf_keys){ .n = 0 }), 0);
+    const uint32_t empty[3] = { 5, 5, 5 };
+    cr_assert_eq(sbf_add_keys(f, &(sbf_keys){ .n = 2, .offsets32 = empty }), 1);
+    cr_assert_eq(sbf_contains(f, "", 0), 1);
+    free(copy);
+    sbf_free(f);
+}
