@@ -19,7 +19,17 @@ VERSION_MAJOR := $(shell sed -n 's/^\#define SBF_VERSION_MAJOR \([0-9]*\)/\1/p' 
 VERSION_MINOR := $(shell sed -n 's/^\#define SBF_VERSION_MINOR \([0-9]*\)/\1/p' include/simdbloom.h)
 VERSION_RELEASE := $(shell sed -n 's/^\#define SBF_VERSION_RELEASE \([0-9]*\)/\1/p' include/simdbloom.h)
 VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_RELEASE)
-SONAME  := libsimdbloom.so.$(VERSION_MAJOR)
+# The soname names the ABI: a program linked against one soname runs against
+# any library of that soname. While the major version is 0, every minor
+# release may change the ABI (0.2 grew sbf_params and struct sbf_info and
+# added functions), so the soname carries MAJOR.MINOR (libsimdbloom.so.0.2)
+# and a program built against 0.1 is refused by 0.2 at load time instead of
+# misreading a struct; from 1.0 on, only a major release changes it.
+ifeq ($(VERSION_MAJOR),0)
+  SONAME := libsimdbloom.so.$(VERSION_MAJOR).$(VERSION_MINOR)
+else
+  SONAME := libsimdbloom.so.$(VERSION_MAJOR)
+endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wundef -Wvla -Wformat=2
@@ -182,7 +192,8 @@ kat: $(BUILD)/sbf-gen-kat
 	$(BUILD)/sbf-gen-kat > $(KAT_OUT).tmp && mv $(KAT_OUT).tmp $(KAT_OUT)
 
 # The public header as C++: compiled pedantic and warning-free as C++11 and
-# C++17, linked against the library, run.
+# C++17, linked against the library, run. And each part of simdbloom.h
+# (PUBLIC_PARTS) included alone stops at its #error, as C and as C++.
 CXX ?= g++
 CXXWARN := -Wall -Wextra -Werror -pedantic
 check-cxx: $(LIB_A)
@@ -191,10 +202,16 @@ check-cxx: $(LIB_A)
 	  case $$path in portable) fl="$(INLINE_FLAGS_portable)";; avx2) fl="$(INLINE_FLAGS_avx2)";; \
 	    *) fl="$(INLINE_FLAGS_avx512)";; esac; \
 	  echo "  CXX     tests/cxx_header.cpp (-std=$$std, inline $$path)"; \
-	  $(CXX) -std=$$std $(CXXWARN) -Iinclude $$fl $(filter -fsanitize=%,$(CFLAGS)) \
+	  $(CXX) -std=$$std -O2 $(CXXWARN) -Iinclude $$fl $(filter -fsanitize=%,$(CFLAGS)) \
 	    tests/cxx_header.cpp -o $(BUILD)/sbf-cxx-$$std $(LDFLAGS) $(LIB_A) $(LIBS) && \
 	  $(BUILD)/sbf-cxx-$$std || exit 1; \
 	done; done
+	@for h in $(notdir $(PUBLIC_PARTS)); do for cc in "$(CC) -x c" "$(CXX) -x c++"; do \
+	  if echo "#include <$$h>" | $$cc -Iinclude -fsyntax-only - 2>$(BUILD)/sbf-part.err; then \
+	    echo "$$h compiled on its own ($$cc): it must refuse"; exit 1; fi; \
+	  grep -q 'error: .*is part of simdbloom.h' $(BUILD)/sbf-part.err || \
+	    { cat $(BUILD)/sbf-part.err; exit 1; }; \
+	done; done; echo "  parts   $(notdir $(PUBLIC_PARTS)): refused alone (C, C++)"
 
 ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
@@ -374,12 +391,17 @@ bench-redis-insn: $(REDIS_SO)
 .PHONY: redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn
 
 # ---------------------------------------------------------------- install
+# Users include simdbloom.h (and simdbloom_inline.h); simdbloom.h includes
+# its parts, simdbloom_files.h and simdbloom_parquet.h, which refuse to be
+# included alone (make check-cxx checks both).
+PUBLIC_PARTS   := include/simdbloom_files.h include/simdbloom_parquet.h
+PUBLIC_HEADERS := include/simdbloom.h $(PUBLIC_PARTS) include/simdbloom_inline.h \
+                  include/simdbloom_inline_x86.h
 install: lib cli
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(CLI_BIN) $(DESTDIR)$(BINDIR)/sbf
-	install -m 644 include/simdbloom.h include/simdbloom_inline.h include/simdbloom_inline_x86.h \
-	    $(DESTDIR)$(INCDIR)/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCDIR)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libsimdbloom.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -389,8 +411,7 @@ install: lib cli
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sbf
-	rm -f $(DESTDIR)$(INCDIR)/simdbloom.h $(DESTDIR)$(INCDIR)/simdbloom_inline.h \
-	      $(DESTDIR)$(INCDIR)/simdbloom_inline_x86.h $(DESTDIR)$(LIBDIR)/libsimdbloom.a \
+	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(PUBLIC_HEADERS))) $(DESTDIR)$(LIBDIR)/libsimdbloom.a \
 	      $(DESTDIR)$(LIBDIR)/libsimdbloom.so* $(DESTDIR)$(LIBDIR)/pkgconfig/simdbloom.pc
 
 # ------------------------------------------------------------------- fuzz

@@ -23,16 +23,6 @@ SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
     return (uint64_t)_mm_cvtsi128_si64(x);
 }
 
-/* fmix64's multipliers, twice each: one load each instead of a constant
- * built in a register on every call of a function that is not inlined. */
-#if defined(__GNUC__)
-__attribute__((unused, aligned(16)))
-#endif
-static const uint64_t sbf_inl_fmix_c[4] = {
-    UINT64_C(0xff51afd7ed558ccd), UINT64_C(0xff51afd7ed558ccd),
-    UINT64_C(0xc4ceb9fe1a85ec53), UINT64_C(0xc4ceb9fe1a85ec53),
-};
-
 /* sbf_murmur3_u64 with the two fmix64 in the lanes of one vector (vpmullq):
  * bit-exact, and fewer instructions than two scalar fmix64 chains. */
 SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
@@ -42,9 +32,9 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
     __m128i x = _mm_add_epi64(_mm_set1_epi64x((long long)a),
                               _mm_set_epi64x((long long)s8, 0)); /* [h1, h2] */
     x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));
-    x = _mm_mullo_epi64(x, _mm_loadu_si128((const __m128i *)sbf_inl_fmix_c));
+    x = _mm_mullo_epi64(x, _mm_set1_epi64x((long long)UINT64_C(0xff51afd7ed558ccd)));
     x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));
-    x = _mm_mullo_epi64(x, _mm_loadu_si128((const __m128i *)(sbf_inl_fmix_c + 2)));
+    x = _mm_mullo_epi64(x, _mm_set1_epi64x((long long)UINT64_C(0xc4ceb9fe1a85ec53)));
     x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));                  /* [F1, F2] */
     const __m128i s = _mm_add_epi64(x, _mm_shuffle_epi32(x, 0x4e)); /* F1 + F2 */
     const __m128i h = _mm_add_epi64(s, _mm_unpackhi_epi64(_mm_setzero_si128(), x));

@@ -17,6 +17,9 @@ int main(void)
     if (rc != SBF_OK) { fprintf(stderr, "%s\n", sbf_strerror(rc)); return 1; }
     sbf_add(f, "hello", 5);
     int ok = sbf_contains(f, "hello", 5) == 1 && sbf_version() == SBF_VERSION_NUMBER;
+    /* declared in simdbloom.h's parts, installed beside it */
+    ok = ok && sbf_format_from_name("sbf") == SBF_FORMAT_SBF && SBF_PQ_INT64 == 2;
+    sbf_parquet_close(NULL);
     sbf_free(f);
     printf("%s %s\n", ok ? "ok" : "FAIL", sbf_version_string());
     return ok ? 0 : 1;
@@ -28,8 +31,19 @@ LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/app-shared"
 cc "$tmp/app.c" $(pkg-config --cflags simdbloom) "$tmp/prefix/lib/libsimdbloom.a" \
    $(pkg-config --libs-only-other --static simdbloom) -lm -o "$tmp/app-static"
 "$tmp/app-static"
-# The installed shared library exports only sbf_ symbols and has its SONAME.
-readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep -q 'SONAME.*libsimdbloom.so.0'
+# One version everywhere: the header's, pkg-config's, the library's at run
+# time; and the soname rule (Makefile): MAJOR.MINOR while the major is 0
+# (every 0.x minor may change the ABI), MAJOR from 1.0 on.
+v() { sed -n "s/^#define SBF_VERSION_$1 \([0-9]*\)$/\1/p" include/simdbloom.h; }
+version="$(v MAJOR).$(v MINOR).$(v RELEASE)"
+soname=libsimdbloom.so.$(v MAJOR)
+[ "$(v MAJOR)" = 0 ] && soname=libsimdbloom.so.0.$(v MINOR)
+[ "$(pkg-config --modversion simdbloom)" = "$version" ] || { echo "pkg-config version"; exit 1; }
+[ "$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/app-shared")" = "ok $version" ] || exit 1
+readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep -q "(SONAME) *Library soname: \[$soname\]$" ||
+  { echo "soname is not $soname"; readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep SONAME; exit 1; }
+readelf -d "$tmp/app-shared" | grep -q "(NEEDED) *Shared library: \[$soname\]$" || exit 1
+[ "$(readlink "$tmp/prefix/lib/$soname")" = "libsimdbloom.so.$version" ] || exit 1
 # The sbf command is installed and runs.
 "$tmp/prefix/bin/sbf" --help | grep -q '^usage: sbf COMMAND'
-echo "install: 3 passed, 0 failed"
+echo "install: 4 passed, 0 failed ($version, soname $soname)"

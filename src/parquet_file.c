@@ -14,12 +14,10 @@
 #include "sbf_internal.h"
 #include "sbf_endian.h"
 #include "parquet_int.h"
+#include "persist.h"
 #include "thrift.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define PQ_MAX_FOOTER (UINT32_C(1) << 30)
@@ -287,20 +285,7 @@ static int read_at(const sbf_parquet *pq, void *buf, size_t n, uint64_t off)
         memcpy(buf, pq->mem + off, n);
         return SBF_OK;
     }
-    unsigned char *p = buf;
-    while (n > 0) {
-        const ssize_t got = pread(pq->fd, p, n < (1u << 30) ? n : (1u << 30), (off_t)off);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            return SBF_E_IO;
-        if (got == 0)
-            return SBF_E_TRUNCATED;
-        p += got;
-        off += (uint64_t)got;
-        n -= (size_t)got;
-    }
-    return SBF_OK;
+    return sbfi_read_at(pq->fd, buf, n, off);
 }
 
 /* The tail and footer of pq (size known), then the walk. */
@@ -363,24 +348,18 @@ int sbf_parquet_open(sbf_parquet **out, const char *path, const char **why)
         *out = NULL;
     if (out == NULL || path == NULL)
         return fail(why, "a required pointer argument is NULL", SBF_E_NULL);
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return fail(why, "cannot open the file", SBF_E_IO);
-    struct stat st;
-    const int bad = fstat(fd, &st) != 0 ? errno
-                    : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? EINVAL : 0;
-    if (bad != 0) {
-        (void)close(fd);
-        errno = bad;
-        return fail(why, "cannot stat the file, or it is not a regular file", SBF_E_IO);
-    }
+    /* as every loader: a FIFO, device or socket is refused, never waited on */
+    int fd;
+    uint64_t size;
+    if (sbfi_open_regular(path, &fd, &size) != SBF_OK)
+        return fail(why, "cannot open the file, or it is not a regular file", SBF_E_IO);
     sbf_parquet *pq = calloc(1, sizeof *pq);
     if (pq == NULL) {
         (void)close(fd);
         return fail(why, "out of memory", SBF_E_NOMEM);
     }
     pq->fd = fd;
-    pq->size = (uint64_t)st.st_size;
+    pq->size = size;
     const int e = open_common(pq, why);
     if (e != SBF_OK) {
         sbf_parquet_close(pq);

@@ -1,4 +1,5 @@
-// The public headers compile as C++ (g++ -Wall -Wextra -Werror -pedantic,
+// The public headers (simdbloom.h with the parts it includes, and
+// simdbloom_inline.h) compile as C++ (g++ -Wall -Wextra -Werror -pedantic,
 // C++11 and C++17) and link through their extern "C" blocks: `make check-cxx`
 // builds this once per vector path of simdbloom_inline.h (SBF_INLINE_ISA).
 #include "simdbloom.h"
@@ -40,6 +41,17 @@ int main()
             sbf_view_contains_hash(&v, h[0], h[1]) != 1)
             return 1;
     }
+    // one call from each part of simdbloom.h (simdbloom_files.h,
+    // simdbloom_parquet.h): found, and linked through their extern "C"
+    void *buf = nullptr;
+    size_t len = 0;
+    if (sbf_encode(f, SBF_FORMAT_SBF, &buf, &len) != SBF_OK ||
+        sbf_format_detect(buf, len) != SBF_FORMAT_SBF)
+        return 1;
+    sbf_buffer_free(buf);
+    if (sbf_export_parquet(f, &buf, &len) != SBF_E_UNSUPPORTED)
+        return 1;
+    sbf_parquet_close(nullptr);
     int isas[8];
     const size_t n = sbf_isa_list(isas, 8);
     struct sbf_info info;

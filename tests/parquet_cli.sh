@@ -50,6 +50,9 @@ check "extract: the filter finds rg 1's values" test -z "$("$SBF" query "$T/x.sb
 check "extract: a parquet-layout filter" grep -q '^layout *parquet' <<<"$("$SBF" info "$T/x.sbf")"
 check "extract: no such row group" test "$("$SBF" parquet extract "$PQ" --column s --row-group 9 "$T/y.sbf" 2>&1 >/dev/null | grep -c 'no row group 9')" = 1
 check "extract: no such column" test "$("$SBF" parquet query "$PQ" --column zz </dev/null 2>&1 | grep -c "no column 'zz'")" = 1
+mkfifo "$T/fifo.parquet"
+err=$(timeout 30 "$SBF" parquet list "$T/fifo.parquet" 2>&1)
+check "a FIFO is refused at once, not waited on (exit $?: $err)" grep -q 'Invalid argument' <<<"$err"
 err=$("$SBF" parquet list "$SRC/tests/vectors/duckdb_small.values" 2>&1)
 check "a non-Parquet file is refused with a reason ($err)" grep -q 'no PAR1 magic' <<<"$err"
 # --- create --layout parquet, convert to Parquet's form and back

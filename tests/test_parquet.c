@@ -7,10 +7,17 @@
  * written out here once more, independently of the library, as the
  * reference the DuckDB bytes are compared with.
  */
+#define _GNU_SOURCE 1
 #include "testutil.h"
 
 #include "parquet_int.h"
 #include "thrift.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -362,4 +369,51 @@ Test(pq_file, refused, .description = "files the reader does not understand are 
     cr_assert_eq(sbf_parquet_open(&pq, "/", &why), SBF_E_IO);
     free(c);
     free(file);
+}
+
+/* Child: sbf_parquet_open of each not-regular path answers at once with
+ * SBF_E_IO, the errno, *out NULL and a reason; a bit per failed check. */
+static int open_refused(const char *const *paths, const int *errnos, int n)
+{
+    alarm(30); /* a blocked open() ends the child by SIGALRM */
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        sbf_parquet *pq = (sbf_parquet *)&bad;
+        const char *why = NULL;
+        errno = 0;
+        const int rc = sbf_parquet_open(&pq, paths[i], &why);
+        bad |= (rc != SBF_E_IO || errno != errnos[i] || pq != NULL || why == NULL) << i;
+        if (rc == SBF_OK)
+            sbf_parquet_close(pq);
+    }
+    return bad;
+}
+
+Test(pq_file, fifo_refused_without_blocking, .timeout = 60,
+     .description = "issue 20: sbf_parquet_open answers SBF_E_IO/EINVAL for a FIFO (and a link to one) at once, where open() blocked; EISDIR for a directory")
+{
+    char dir[256], fifo[512], link[512];
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/sbf-pq-XXXXXX", t && *t ? t : "/tmp");
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+    snprintf(fifo, sizeof fifo, "%s/p.parquet", dir);
+    snprintf(link, sizeof link, "%s/l.parquet", dir);
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    cr_assert_eq(symlink("p.parquet", link), 0);
+    const pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        const char *const paths[] = { fifo, link, dir };
+        const int errnos[] = { EINVAL, EINVAL, EISDIR };
+        _exit(open_refused(paths, errnos, 3));
+    }
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    unlink(link);
+    unlink(fifo);
+    rmdir(dir);
+    cr_assert(WIFEXITED(st), "the child was killed (signal %d): sbf_parquet_open blocked",
+              WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    cr_assert_eq(WEXITSTATUS(st), 0, "failed checks (bit per path: fifo, link, dir): %#x",
+                 WEXITSTATUS(st));
 }

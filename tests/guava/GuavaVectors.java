@@ -192,7 +192,81 @@ public class GuavaVectors {
     throw new IllegalArgumentException(funnel);
   }
 
+  /** A Guava filter of keys 0..numKeys-1, each key's murmur3_128 bytes, and how many puts changed it. */
+  static final class Built {
+    BloomFilter<Object> bf;
+    final List<byte[]> hashes = new ArrayList<>();
+    int changed;
+  }
+
   @SuppressWarnings("unchecked")
+  static Built build(String funnelName, long expectedN, double fpp, int numKeys, IntFunction<Object> key) {
+    Funnel<Object> funnel =
+        (Funnel<Object>)
+            (Funnel<?>)
+                (funnelName.equals("long")
+                    ? Funnels.longFunnel()
+                    : Funnels.stringFunnel(StandardCharsets.UTF_8));
+    Built b = new Built();
+    b.bf = BloomFilter.create(funnel, expectedN, fpp);
+    HashFunction m3 = Hashing.murmur3_128();
+    for (int i = 0; i < numKeys; i++) {
+      Object kobj = key.apply(i);
+      byte[] fb = funnelBytes(funnelName, kobj);
+      check(m3.hashObject(kobj, funnel).equals(m3.hashBytes(fb)), "funnel bytes for " + kobj);
+      b.hashes.add(m3.hashBytes(fb).asBytes());
+      if (b.bf.put(kobj)) b.changed++;
+    }
+    return b;
+  }
+
+  /** mightContain of the re-implementation (mitz64Put's words) for one key's hash bytes. */
+  static boolean mitz64Contains(long[] words, int k, byte[] hash16) {
+    long bitSize = 64L * words.length;
+    long c = le64(hash16, 0), h2 = le64(hash16, 8);
+    boolean mr = true;
+    for (int j = 0; j < k; j++) {
+      long idx = (c & Long.MAX_VALUE) % bitSize;
+      if ((words[(int) (idx >>> 6)] & (1L << idx)) == 0) mr = false;
+      c += h2;
+    }
+    return mr;
+  }
+
+  /**
+   * guava_<name>_probes.txt: bf.mightContain of numProbes probes, each cross-checked against the
+   * re-implementation's words (mine); returns how many answered true.
+   */
+  static int writeProbes(String name, String funnelName, BloomFilter<Object> bf, long[] mine, int k,
+      int numProbes, IntFunction<Object> probe, String probeDesc) throws IOException {
+    HashFunction m3 = Hashing.murmur3_128();
+    int ones = 0;
+    try (Writer w = open("guava_" + name + "_probes.txt")) {
+      w.write("# probes: " + probeDesc + "; " + numProbes
+          + " mightContain results in probe order, '1'=true '0'=false, 100 per line\n");
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < numProbes; i++) {
+        Object p = probe.apply(i);
+        boolean r = bf.mightContain(p);
+        // cross-check with the re-implementation
+        byte[] h = m3.hashBytes(funnelBytes(funnelName, p)).asBytes();
+        check(mitz64Contains(mine, k, h) == r, name + ": probe " + i + " mismatch");
+        if (r) ones++;
+        line.append(r ? '1' : '0');
+        if (line.length() == 100) {
+          w.write(line.toString());
+          w.write('\n');
+          line.setLength(0);
+        }
+      }
+      if (line.length() > 0) {
+        w.write(line.toString());
+        w.write('\n');
+      }
+    }
+    return ones;
+  }
+
   static void genFilter(
       Writer summary,
       String name,
@@ -206,24 +280,8 @@ public class GuavaVectors {
       IntFunction<Object> probe,
       String probeDesc)
       throws IOException {
-    Funnel<Object> funnel =
-        (Funnel<Object>)
-            (Funnel<?>)
-                (funnelName.equals("long")
-                    ? Funnels.longFunnel()
-                    : Funnels.stringFunnel(StandardCharsets.UTF_8));
-    BloomFilter<Object> bf = BloomFilter.create(funnel, expectedN, fpp);
-    HashFunction m3 = Hashing.murmur3_128();
-    int changed = 0;
-    List<byte[]> hashes = new ArrayList<>();
-    for (int i = 0; i < numKeys; i++) {
-      Object kobj = key.apply(i);
-      byte[] fb = funnelBytes(funnelName, kobj);
-      check(m3.hashObject(kobj, funnel).equals(m3.hashBytes(fb)), "funnel bytes for " + kobj);
-      hashes.add(m3.hashBytes(fb).asBytes());
-      if (bf.put(kobj)) changed++;
-    }
-    byte[] ser = serialize(bf);
+    Built b = build(funnelName, expectedN, fpp, numKeys, key);
+    byte[] ser = serialize(b.bf);
     int k = headerK(ser);
     int words = headerWords(ser);
     check(ser[0] == 1, "strategy ordinal byte == 1 (MURMUR128_MITZ_64)");
@@ -231,7 +289,7 @@ public class GuavaVectors {
 
     // Self-check: independent re-implementation gives the same words.
     long[] mine = new long[words];
-    for (byte[] h : hashes) mitz64Put(mine, k, h);
+    for (byte[] h : b.hashes) mitz64Put(mine, k, h);
     ByteBuffer bb = ByteBuffer.wrap(ser, 6, 8 * words).order(ByteOrder.BIG_ENDIAN);
     for (int i = 0; i < words; i++) check(bb.getLong() == mine[i], name + ": word " + i + " mismatch");
 
@@ -240,43 +298,12 @@ public class GuavaVectors {
     }
     summary.write(
         name + " " + funnelName + " " + expectedN + " " + Double.toString(fpp) + " " + numKeys + " "
-            + keyRule + " " + k + " " + words + " " + changed + "\n");
+            + keyRule + " " + k + " " + words + " " + b.changed + "\n");
 
-    try (Writer w = open("guava_" + name + "_probes.txt")) {
-      w.write("# probes: " + probeDesc + "; " + numProbes
-          + " mightContain results in probe order, '1'=true '0'=false, 100 per line\n");
-      StringBuilder line = new StringBuilder();
-      int ones = 0;
-      for (int i = 0; i < numProbes; i++) {
-        Object p = probe.apply(i);
-        boolean r = bf.mightContain(p);
-        // cross-check with the re-implementation
-        byte[] h = m3.hashBytes(funnelBytes(funnelName, p)).asBytes();
-        long bitSize = 64L * words;
-        long c = le64(h, 0), h2 = le64(h, 8);
-        boolean mr = true;
-        for (int j = 0; j < k; j++) {
-          long idx = (c & Long.MAX_VALUE) % bitSize;
-          if ((mine[(int) (idx >>> 6)] & (1L << idx)) == 0) mr = false;
-          c += h2;
-        }
-        check(mr == r, name + ": probe " + i + " mismatch");
-        if (r) ones++;
-        line.append(r ? '1' : '0');
-        if (line.length() == 100) {
-          w.write(line.toString());
-          w.write('\n');
-          line.setLength(0);
-        }
-      }
-      if (line.length() > 0) {
-        w.write(line.toString());
-        w.write('\n');
-      }
-      // every inserted key must be reported present
-      for (int i = 0; i < numKeys; i++) check(bf.mightContain(key.apply(i)), name + ": false negative");
-      System.out.println(name + ": k=" + k + " words=" + words + " changed=" + changed + " probes_true=" + ones);
-    }
+    int ones = writeProbes(name, funnelName, b.bf, mine, k, numProbes, probe, probeDesc);
+    // every inserted key must be reported present
+    for (int i = 0; i < numKeys; i++) check(b.bf.mightContain(key.apply(i)), name + ": false negative");
+    System.out.println(name + ": k=" + k + " words=" + words + " changed=" + b.changed + " probes_true=" + ones);
   }
 
   static final int LONG_BIG_N = 50000;
