@@ -208,10 +208,11 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
                               const int fam, const int is_add, const int atomic)
 {
     size_t count = 0;
-    if (!is_add) {
+    if (!is_add && fam != SBFI_KERN_CLASSIC) {
         /* queries: the answers first, counted after in a second pass over
          * them (the compiler vectorizes it; two setcc and an add per key in
-         * the probe loop measured slower) */
+         * the probe loop measured slower). Classic keeps its count in the
+         * loop below: its early exits leave the setcc cheap next to them. */
         for (size_t j = 0; j < len; j++) {
             if (fam != SBFI_KERN_CLASSIC && j < nlen)
                 SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
