@@ -383,7 +383,12 @@ bench-redis: $(REDIS_SO)
 	SBF_DEPS_REDIS=1 bash scripts/deps.sh
 	$(REDIS_PY) redis/bench.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
 
-.PHONY: redis test-redis test-redis-unit test-redis-san bench-redis
+# Instructions per item of BF.MADD/BF.MEXISTS x100 inside redis-server
+# (callgrind), against the protocol floor.
+bench-redis-insn: $(REDIS_SO)
+	$(REDIS_PY) redis/bench_insn.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
+
+.PHONY: redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn
 
 # ---------------------------------------------------------------- install
 # Users include simdbloom.h (and simdbloom_inline.h); simdbloom.h includes
@@ -430,6 +435,6 @@ help:
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
 	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
-	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis (REDIS_TEST_ARGS, BENCH_ARGS)"
+	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn (REDIS_TEST_ARGS, BENCH_ARGS)"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

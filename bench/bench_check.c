@@ -53,6 +53,73 @@ static void phase_done(sbfb_results *r, const char *isa, const char *op,
     (void)r;
 }
 
+/* The phases of one layout (the filter's kernels of the active ISA). */
+static int insn_layout(const sbfb_opts *o, sbfb_results *r, int isa, int layout,
+                       const uint64_t *keys, const uint64_t *neg, uint8_t *out,
+                       const sbfb_strs *sneg)
+{
+    (void)o;
+    const char *in = sbf_isa_name(isa);
+    const size_t NS = sneg->n;
+    const char *ln = sbfb_layout_name(layout);
+    sbf_params p = {0};
+    p.layout = layout;
+    p.expected_n = INSN_N;
+    p.fpp = 0.01;
+    p.bits = (uint64_t)INSN_N * 10 * (layout == SBF_COUNTING ? 4 : 1);
+    sbf_filter *f;
+    const int rc = sbf_create(&f, &p);
+    if (rc != SBF_OK) {
+        sbfb_note("sbf_create: %s", sbf_strerror(rc));
+        return 2;
+    }
+    PHASE_BEGIN();
+    sbf_add_u64(f, keys, INSN_N);
+    phase_done(r, in, "add_u64", ln, INSN_N);
+    PHASE_BEGIN();
+    g_chk_sink += sbf_contains_u64(f, keys, INSN_N, out);
+    phase_done(r, in, "contains_u64_pos", ln, INSN_N);
+    PHASE_BEGIN();
+    g_chk_sink += sbf_contains_u64(f, neg, INSN_N, out);
+    phase_done(r, in, "contains_u64_neg", ln, INSN_N);
+    /* Single keys: each filter's kernel of its ISA (dispatched). */
+    uint64_t hits = 0;
+    PHASE_BEGIN();
+    for (size_t i = 0; i < INSN_N; i++)
+        hits += (uint64_t)sbf_contains(f, &neg[i], 8);
+    phase_done(r, in, "contains_single_neg", ln, INSN_N);
+    if (isa == SBF_ISA_SCALAR) {
+        /* Not dispatched: counted once, in the scalar run. */
+        PHASE_BEGIN();
+        hits += sbf_contains_batch(f, sneg->ptr, sneg->len, NS, out);
+        phase_done(r, in, "contains_str_batch_neg", ln, NS);
+    }
+    sbf_clear(f);
+    PHASE_BEGIN();
+    for (size_t i = 0; i < INSN_N; i++)
+        hits += (uint64_t)sbf_add(f, &keys[i], 8);
+    phase_done(r, in, "add_single", ln, INSN_N);
+    sbf_free(f);
+    /* SBF_CONCURRENT: the atomic kernels (one thread). */
+    p.flags = SBF_CONCURRENT;
+    if (sbf_create(&f, &p) != SBF_OK)
+        return 2;
+    PHASE_BEGIN();
+    sbf_add_u64(f, keys, INSN_N);
+    phase_done(r, in, "add_u64_concurrent", ln, INSN_N);
+    PHASE_BEGIN();
+    g_chk_sink += sbf_contains_u64(f, neg, INSN_N, out);
+    phase_done(r, in, "contains_u64_neg_concurrent", ln, INSN_N);
+    sbf_clear(f);
+    PHASE_BEGIN();
+    for (size_t i = 0; i < INSN_N; i++)
+        hits += (uint64_t)sbf_add(f, &keys[i], 8);
+    phase_done(r, in, "add_single_concurrent", ln, INSN_N);
+    g_chk_sink += hits;
+    sbf_free(f);
+    return 0;
+}
+
 static int check_insn(const sbfb_opts *o, sbfb_results *r)
 {
     const int isa = sbf_isa_active();
@@ -91,62 +158,9 @@ static int check_insn(const sbfb_opts *o, sbfb_results *r)
     for (int layout = 0; layout < sbfb_nlayouts(); layout++) {
         if (!(o->layouts & (1u << layout)))
             continue;
-        const char *ln = sbfb_layout_name(layout);
-        sbf_params p = {0};
-        p.layout = layout;
-        p.expected_n = INSN_N;
-        p.fpp = 0.01;
-        p.bits = (uint64_t)INSN_N * 10 * (layout == SBF_COUNTING ? 4 : 1);
-        sbf_filter *f;
-        const int rc = sbf_create(&f, &p);
-        if (rc != SBF_OK) {
-            sbfb_note("sbf_create: %s", sbf_strerror(rc));
-            return 2;
-        }
-        PHASE_BEGIN();
-        sbf_add_u64(f, keys, INSN_N);
-        phase_done(r, in, "add_u64", ln, INSN_N);
-        PHASE_BEGIN();
-        g_chk_sink += sbf_contains_u64(f, keys, INSN_N, out);
-        phase_done(r, in, "contains_u64_pos", ln, INSN_N);
-        PHASE_BEGIN();
-        g_chk_sink += sbf_contains_u64(f, neg, INSN_N, out);
-        phase_done(r, in, "contains_u64_neg", ln, INSN_N);
-        /* Single keys: each filter's kernel of its ISA (dispatched). */
-        uint64_t hits = 0;
-        PHASE_BEGIN();
-        for (size_t i = 0; i < INSN_N; i++)
-            hits += (uint64_t)sbf_contains(f, &neg[i], 8);
-        phase_done(r, in, "contains_single_neg", ln, INSN_N);
-        if (isa == SBF_ISA_SCALAR) {
-            /* Not dispatched: counted once, in the scalar run. */
-            PHASE_BEGIN();
-            hits += sbf_contains_batch(f, sneg.ptr, sneg.len, NS, out);
-            phase_done(r, in, "contains_str_batch_neg", ln, NS);
-        }
-        sbf_clear(f);
-        PHASE_BEGIN();
-        for (size_t i = 0; i < INSN_N; i++)
-            hits += (uint64_t)sbf_add(f, &keys[i], 8);
-        phase_done(r, in, "add_single", ln, INSN_N);
-        sbf_free(f);
-        /* SBF_CONCURRENT: the atomic kernels (one thread). */
-        p.flags = SBF_CONCURRENT;
-        if (sbf_create(&f, &p) != SBF_OK)
-            return 2;
-        PHASE_BEGIN();
-        sbf_add_u64(f, keys, INSN_N);
-        phase_done(r, in, "add_u64_concurrent", ln, INSN_N);
-        PHASE_BEGIN();
-        g_chk_sink += sbf_contains_u64(f, neg, INSN_N, out);
-        phase_done(r, in, "contains_u64_neg_concurrent", ln, INSN_N);
-        sbf_clear(f);
-        PHASE_BEGIN();
-        for (size_t i = 0; i < INSN_N; i++)
-            hits += (uint64_t)sbf_add(f, &keys[i], 8);
-        phase_done(r, in, "add_single_concurrent", ln, INSN_N);
-        g_chk_sink += hits;
-        sbf_free(f);
+        const int rc = insn_layout(o, r, isa, layout, keys, neg, out, &sneg);
+        if (rc != 0)
+            return rc;
     }
     sbfb_strs_free(&sneg);
     free(keys);
@@ -186,6 +200,43 @@ static double time_calls(const rctx *x, int calls)
     return sbfb_now() - t0;
 }
 
+/* ISAs this machine cannot measure: the checker skips their metrics. */
+static void note_skipped(sbfb_results *r)
+{
+    r->skipped[0] = '\0';
+    int all[32];
+    const int nall = sbfb_isas(all, 32, 0);
+    for (int i = 0; i < nall; i++) {
+        const int isa = all[i];
+        if (isa != SBF_ISA_SCALAR && !sbf_isa_available(isa)) {
+            strncat(r->skipped, sbf_isa_name(isa), sizeof r->skipped - strlen(r->skipped) - 2);
+            strncat(r->skipped, " ", sizeof r->skipped - strlen(r->skipped) - 1);
+        }
+    }
+}
+
+/* x's filter: an L2-resident one of the layout for the ISA, filled to the
+ * design load; 0, or -1 when it cannot be made. */
+static int ratio_filter(const sbfb_opts *o, rctx *x, int isa, int layout)
+{
+    const size_t bytes = (size_t)256 << 10; /* L2 resident */
+    uint64_t bits, n;
+    uint32_t k;
+    sbfb_geometry(layout, bytes, 10, &bits, &n, &k);
+    if (sbfb_create(&x->f, isa, layout, bits, k, n) != SBF_OK) {
+        sbfb_note("cannot create a %s filter", sbf_isa_name(isa));
+        return -1;
+    }
+    uint64_t *buf = sbfb_xmalloc(4096 * sizeof *buf);
+    for (uint64_t j = 0; j < n; j += 4096) {
+        const size_t len = n - j < 4096 ? (size_t)(n - j) : 4096;
+        sbfb_keys(o->seed, j, len, buf);
+        sbf_add_u64(x->f, buf, len);
+    }
+    free(buf);
+    return 0;
+}
+
 static int check_ratios(const sbfb_opts *o, sbfb_results *r)
 {
     int isas[SBFB_MAX_ISA], ni = 0;
@@ -194,7 +245,6 @@ static int check_ratios(const sbfb_opts *o, sbfb_results *r)
         if (o->isas[i] != SBF_ISA_SCALAR && sbf_isa_available(o->isas[i]))
             isas[ni++] = o->isas[i];
     const size_t N = 4096;
-    const size_t bytes = (size_t)256 << 10; /* L2 resident */
     uint64_t *keys = sbfb_xmalloc(N * sizeof *keys), *neg = sbfb_xmalloc(N * sizeof *neg);
     uint64_t *h1 = sbfb_xmalloc(N * sizeof *h1), *h2 = sbfb_xmalloc(N * sizeof *h2);
     uint8_t *out = sbfb_xmalloc(N);
@@ -219,22 +269,8 @@ static int check_ratios(const sbfb_opts *o, sbfb_results *r)
             x[i].h2 = h2;
             x[i].out = out;
             best[i] = INFINITY;
-            if (layout >= 0) {
-                uint64_t bits, n;
-                uint32_t k;
-                sbfb_geometry(layout, bytes, 10, &bits, &n, &k);
-                if (sbfb_create(&x[i].f, isas[i], layout, bits, k, n) != SBF_OK) {
-                    sbfb_note("cannot create a %s filter", sbf_isa_name(isas[i]));
-                    return 2;
-                }
-                uint64_t *buf = sbfb_xmalloc(4096 * sizeof *buf);
-                for (uint64_t j = 0; j < n; j += 4096) {
-                    const size_t len = n - j < 4096 ? (size_t)(n - j) : 4096;
-                    sbfb_keys(o->seed, j, len, buf);
-                    sbf_add_u64(x[i].f, buf, len);
-                }
-                free(buf);
-            }
+            if (layout >= 0 && ratio_filter(o, &x[i], isas[i], layout) != 0)
+                return 2;
         }
         /* The hash follows the active ISA: set it around each timing. */
         int calls = 1;
@@ -266,17 +302,7 @@ static int check_ratios(const sbfb_opts *o, sbfb_results *r)
             sbf_free(x[i].f);
     }
     sbf_isa_set(SBF_ISA_AUTO);
-    /* ISAs this machine cannot measure: the checker skips their metrics. */
-    r->skipped[0] = '\0';
-    int all[32];
-    const int nall = sbfb_isas(all, 32, 0);
-    for (int i = 0; i < nall; i++) {
-        const int isa = all[i];
-        if (isa != SBF_ISA_SCALAR && !sbf_isa_available(isa)) {
-            strncat(r->skipped, sbf_isa_name(isa), sizeof r->skipped - strlen(r->skipped) - 2);
-            strncat(r->skipped, " ", sizeof r->skipped - strlen(r->skipped) - 1);
-        }
-    }
+    note_skipped(r);
     free(keys);
     free(neg);
     free(h1);

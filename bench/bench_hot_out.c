@@ -77,8 +77,12 @@ static void hot_md(FILE *out, const sbfb_opts *o, const sbfb_results *r)
         return;
     fprintf(out, "\n### The hot path: single keys, SBF_CONCURRENT, threads, roofline sweep\n\n"
                  "Single-key rows call `sbf_add`/`sbf_contains` on 8-byte keys (one indirect "
-                 "call into the filter's kernel); adds run from a cleared filter to the design "
-                 "load. The roofline is the best of prefetch distances 8..128 keys (sliding "
+                 "call into the filter's kernel); adds are of fresh keys, each into a filter of "
+                 "its own cleared (untimed) whenever a pass reaches the design load. The rows "
+                 "of one layout and ISA (and each concurrent/plain pair) are timed interleaved, "
+                 "window by window (about 1 ms each, each after an untimed warming call of the "
+                 "same operation): the 10th percentile of the windows that lost no CPU time, so "
+                 "a ratio's two sides see the same moments of the machine. The roofline is the best of prefetch distances 8..128 keys (sliding "
                  "window, one random 64-byte line per key) on the filter's own bytes. Thread "
                  "rows: wall time from the first thread's start to the last one's end over "
                  "all keys; queries share one read-only filter.\n");

@@ -37,6 +37,19 @@ static void wrap_reset(void *c)
     bloom_reset(((lbctx *)c)->b);
 }
 
+/* Adds u64 keys [0, nu) to b. */
+static void lb_fill(const sbfb_opts *o, struct bloom *b, uint64_t nu)
+{
+    uint64_t *buf = sbfb_xmalloc(CHUNK * sizeof *buf);
+    for (uint64_t i = 0; i < nu; i += CHUNK) {
+        const size_t len = nu - i < CHUNK ? (size_t)(nu - i) : CHUNK;
+        sbfb_keys(o->seed, i, len, buf);
+        for (size_t j = 0; j < len; j++)
+            bloom_add(b, &buf[j], 8);
+    }
+    free(buf);
+}
+
 static double time_job(const sbfb_opts *o, sbfb_op fn, lbctx *x, size_t total,
                        void (*wrap)(void *))
 {
@@ -121,16 +134,7 @@ void sbfb_run_libbloom(const sbfb_opts *o, sbfb_results *r)
         }
         const size_t S = (size_t)(n / 8 < 65536 ? n / 8 : 65536);
         const uint64_t nu = n - S;
-        uint64_t *buf = sbfb_xmalloc(CHUNK * sizeof *buf);
-        const double t0 = sbfb_now();
-        for (uint64_t i = 0; i < nu; i += CHUNK) {
-            const size_t len = nu - i < CHUNK ? (size_t)(nu - i) : CHUNK;
-            sbfb_keys(o->seed, i, len, buf);
-            for (size_t j = 0; j < len; j++)
-                bloom_add(&b, &buf[j], 8);
-        }
-        const double fill_ns = (sbfb_now() - t0) * 1e9 / (double)nu;
-        (void)fill_ns;
+        lb_fill(o, &b, nu);
         sbfb_strs spos, sneg;
         sbfb_strs_make(&spos, o->seed, 0, S);
         sbfb_strs_make(&sneg, o->seed, SBFB_NEG_BASE, S);
@@ -173,7 +177,6 @@ void sbfb_run_libbloom(const sbfb_opts *o, sbfb_results *r)
         free(addk);
         free(pos);
         free(neg);
-        free(buf);
         sbfb_strs_free(&spos);
         sbfb_strs_free(&sneg);
         bloom_free(&b);

@@ -67,7 +67,8 @@ static void print_text(const char *path, int fmt, const struct sbf_info *in, int
     printf("est. cardinality %.0f\n", in->est_cardinality);
     printf("fpp now          %.6g\n", in->fpp_now);
     printf("fpp at estimate  %.6g\n", in->fpp_estimated);
-    if (in->layout == SBF_COUNTING)
+    struct sbf_layout_info li;
+    if (sbf_layout_info(in->layout, in->k, &li) == SBF_OK && li.cell_bits > 1) /* counters */
         printf("saturated        %llu\n", (unsigned long long)in->saturated);
     printf("isa              %s\n", sbf_isa_name(in->isa));
 }

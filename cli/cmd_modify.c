@@ -42,8 +42,9 @@ static int modify(int argc, char **argv, int is_remove)
     sbf_filter *f = parse_only ? NULL : open_own(path);
     if (is_remove && f != NULL) {
         struct sbf_info in;
+        struct sbf_layout_info li;
         sbf_info(f, &in);
-        if (in.layout != SBF_COUNTING)
+        if (sbf_layout_info(in.layout, in.k, &li) != SBF_OK || li.cell_bits == 1)
             fail("%s: remove needs a counting filter (this one is %s)", path,
                  sbf_layout_name(in.layout));
     }

@@ -116,6 +116,21 @@ SBF_API const char *sbf_layout_name(int layout);
  * SBF_E_LAYOUT (NULL too). Thread safe. */
 SBF_API int sbf_layout_from_name(const char *name);
 
+/* What a layout is, for code that would otherwise compare layout ids:
+ * asked for a layout and k (0: its smallest k), before any filter exists. */
+struct sbf_layout_info {
+    const char *name;       /* sbf_layout_name */
+    uint32_t cell_bits;     /* bits per cell: 1, or 4 where cells are counters
+                               (counting: sbf_remove works, every add counts) */
+    uint32_t block_bits;    /* the block all of a key's cells lie in, at this
+                               k, as sbf_info says: 512, 256 for 8-word
+                               split-block; 0: anywhere in the filter (classic) */
+    uint32_t k_min, k_max, k_step; /* the k it takes: k_min, k_min + k_step, .. */
+};
+/* Fills *out. Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT (no such layout),
+ * SBF_E_K (a k the layout does not take). Thread safe. */
+SBF_API int sbf_layout_info(int layout, uint32_t k, struct sbf_layout_info *out);
+
 /*
  * A caller's allocator (sbf_params.allocator, sbf_deserialize_ex,
  * sbf_import_guava_ex): a filter made with one takes every byte it holds
@@ -291,7 +306,12 @@ SBF_API size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
  * sbf_add_keys returns how many keys changed the filter (set a bit, or for
  * counting raised a counter from 0: sbf_add's 1), at most n; on an
  * SBF_CONCURRENT filter as seen by the calling thread (two threads adding
- * one key may both count it). sbf_contains_keys returns how many may be
+ * one key may both count it). changed, when not NULL, gets n bytes:
+ * changed[i] = 1 if key i changed the filter, else 0, as sbf_add would
+ * return adding the keys one by one in order (a key that an earlier one of
+ * the batch made present gets 0), in the same thread's view when
+ * concurrent; NULL costs nothing; nothing is written on an error.
+ * sbf_contains_keys returns how many may be
  * present and writes out[i] as sbf_contains_u64. Errors, as size_t (see
  * sbf_is_error), checked before anything changes: SBF_E_NULL (f or keys
  * NULL; n > 0 with no form, or a form's pointer NULL; a NULL ptrs[i] with
@@ -309,7 +329,8 @@ typedef struct sbf_keys {
     const uint64_t *offsets;
     const uint32_t *offsets32;
 } sbf_keys;
-SBF_API size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys);
+SBF_API size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys,
+                            uint8_t *changed);
 SBF_API size_t sbf_contains_keys(const sbf_filter *f, const sbf_keys *keys,
                                  uint8_t *out);
 

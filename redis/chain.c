@@ -17,19 +17,41 @@ sbfr_settings sbfr_cfg = {
     .max_bytes = SBFR_MAX_KEY_BYTES,
 };
 
-const char *const sbfr_layout_names[4] = {"classic", "blocked", "split-block", "counting"};
+const int sbfr_layouts[SBFR_NLAYOUTS] = {SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING};
 
 static const char WHY_CAP[] = "the filter would exceed the module's MAX_BYTES";
 static const char WHY_LARGEST[] = "the filter has reached its largest size";
 
 int sbfr_layout_from_name(const char *s, size_t n)
 {
-    for (int i = 0; i < 4; i++)
-        if (strlen(sbfr_layout_names[i]) == n && strncasecmp(s, sbfr_layout_names[i], n) == 0)
-            return i;
-    if (n == 5 && strncasecmp(s, "split", 5) == 0)
-        return SBF_SPLIT_BLOCK;
+    for (int i = 0; i < SBFR_NLAYOUTS; i++) {
+        const char *name = sbf_layout_name(sbfr_layouts[i]);
+        if (strlen(name) == n && strncasecmp(s, name, n) == 0)
+            return sbfr_layouts[i];
+    }
+    if (n == 5 && strncasecmp(s, "split", 5) == 0) /* short for split-block */
+        return sbf_layout_from_name("split-block");
     return -1;
+}
+
+int sbfr_layout_ok(uint64_t layout)
+{
+    for (int i = 0; i < SBFR_NLAYOUTS; i++)
+        if ((uint64_t)sbfr_layouts[i] == layout)
+            return 1;
+    return 0;
+}
+
+int sbfr_counts(int layout)
+{
+    struct sbf_layout_info li;
+    return sbf_layout_info(layout, 0, &li) == SBF_OK && li.cell_bits > 1;
+}
+
+int sbfr_link_layout_ok(int key_layout, uint64_t link_layout)
+{
+    return link_layout == (uint64_t)key_layout ||
+           (link_layout == SBFR_FLOOR_LAYOUT && !sbfr_counts(key_layout));
 }
 
 /* ------------------------------------------------------------------ totals
@@ -146,28 +168,30 @@ int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t
     return SBF_OK;
 }
 
-/* Whether a block layout has reached its floor at this rate: it needs
- * more than SBFR_FLOOR_RATIO times the classic layout's bits, compared at
- * 2^16 items or more so that a small filter's whole blocks do not count. */
+/* Whether a layout has reached its floor at this rate: it needs more than
+ * SBFR_FLOOR_RATIO times the floor layout's bits, compared at 2^16 items
+ * or more so that a small filter's whole blocks do not count (the floor
+ * layout itself never is: it is 1 times its own). */
 static int past_floor(int layout, uint64_t capacity, double error)
 {
     const uint64_t n = capacity < 65536 ? 65536 : capacity;
     uint64_t bits = 0, cbits = 0;
     uint32_t k = 0, ck = 0;
-    if (sbf_size(SBF_CLASSIC, n, error, &cbits, &ck) != SBF_OK)
+    if (sbf_size(SBFR_FLOOR_LAYOUT, n, error, &cbits, &ck) != SBF_OK)
         return 0;
     return sbf_size(layout, n, error, &bits, &k) != SBF_OK ||
            (double)bits > SBFR_FLOOR_RATIO * (double)cbits;
 }
 
 /* Sizes a sub-filter for (capacity, error): the key's layout, or classic
- * past the floor (chain.h). Nothing is allocated. */
+ * past the floor (chain.h; counters never leave their layout). Nothing is
+ * allocated. */
 static int plan_link(sbfr_link *l, int layout, uint64_t capacity, double error, const char **why)
 {
     uint64_t bits = 0;
     uint32_t k = 0;
-    if ((layout == SBF_BLOCKED || layout == SBF_SPLIT_BLOCK) && past_floor(layout, capacity, error))
-        layout = SBF_CLASSIC;
+    if (!sbfr_counts(layout) && past_floor(layout, capacity, error))
+        layout = SBFR_FLOOR_LAYOUT;
     int rc = sbf_size(layout, capacity, error, &bits, &k);
     if (rc != SBF_OK) {
         *why = sbf_strerror(rc);
@@ -212,7 +236,7 @@ static double first_error(double error, uint32_t expansion)
 int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error,
                    uint32_t expansion, uint64_t cap, const char **why)
 {
-    if (layout == SBF_COUNTING)
+    if (sbfr_counts(layout))
         expansion = 0; /* see README: deletion needs to know the sub-filter */
     sbfr_link l;
     int rc = make_link(&l, layout, capacity, first_error(error, expansion), 0, cap, why);
@@ -266,7 +290,7 @@ int sbfr_chain_add1(sbfr_chain *c, const void *s, size_t n, uint64_t cap, const 
     int present = 0;
     for (uint32_t i = 0; i + 1 < c->nlinks && !present; i++)
         present = sbf_contains(c->links[i].f, s, n) == 1;
-    if (c->layout == SBF_COUNTING) {
+    if (sbfr_counts(c->layout)) {
         present = present || sbf_contains(last->f, s, n) == 1;
         if (!present && last->items >= last->capacity)
             return SBFR_ADD_FULL;
@@ -307,15 +331,17 @@ static int item_cmp(const void *a, const void *b)
 }
 
 /* first[i] = 1 when item i is absent (present[i] == 0) and no earlier item
- * has its bytes: the items a command can add. Returns their count. */
+ * has its bytes: the items a command can add. Returns their count. first
+ * may be present itself. */
 static size_t first_absent(const void *const *ptr, const size_t *len, size_t n,
                            const uint8_t *present, uint8_t *first)
 {
     item_ref *r = sbfr_alloc((n ? n : 1) * sizeof *r);
     size_t m = 0, count = 0;
     for (size_t i = 0; i < n; i++) {
+        const int absent = !present[i];
         first[i] = 0;
-        if (!present[i])
+        if (absent)
             r[m++] = (item_ref){ptr[i], len[i], i};
     }
     qsort(r, m, sizeof *r, item_cmp);
@@ -364,11 +390,12 @@ static int make_spares(sbfr_chain *c, uint64_t need, uint64_t room, uint64_t cap
 static size_t first_misfit(const sbfr_chain *c, const uint8_t *first, size_t n)
 {
     const sbfr_link *l = &c->links[0];
+    const int counting = sbfr_counts(c->layout);
     uint64_t items = l->items;
     for (size_t i = 0; i < n; i++) {
         if (first[i] && items >= l->capacity)
             return i;
-        items += first[i] || c->layout == SBF_COUNTING;
+        items += first[i] || counting;
     }
     return n;
 }
@@ -384,12 +411,13 @@ static int replay_fits(const sbfr_chain *c, const void *const *ptr, const size_t
     if (rc != SBF_OK)
         return rc;
     uint64_t items = l->items;
+    const int counting = sbfr_counts(c->layout);
     int fits = 1;
     for (size_t i = 0; i < n && fits; i++) {
         const int present = sbf_contains(f, ptr[i], len[i]) == 1;
         if (!present && items >= l->capacity)
             fits = 0;
-        else if (sbf_add(f, ptr[i], len[i]) == 1 || c->layout == SBF_COUNTING)
+        else if (sbf_add(f, ptr[i], len[i]) == 1 || counting)
             items++;
     }
     sbf_free(f);
@@ -419,42 +447,83 @@ static int one_link_fits(const sbfr_chain *c, const void *const *ptr, const size
     return fits ? 0 : SBFR_ADD_FULL;
 }
 
+/* The adds of a command that needs no new sub-filter, in one batched pass
+ * into the newest that tells per item whether it changed the filter: every
+ * item (counting) or those in no older sub-filter (old[i] == 0, which is
+ * out[] on entry). On return out[i] = 1 for an item absent at its turn, as
+ * sbfr_chain_add1 answers one by one (an earlier item of the command may
+ * have made it present: the pass adds in order). Returns the new items. */
+static long long add_to_newest(sbfr_chain *c, const void *const *ptr, const size_t *len,
+                               size_t n, uint8_t *out, uint8_t *tmp, const char **why)
+{
+    sbfr_link *last = &c->links[c->nlinks - 1];
+    const int counting = sbfr_counts(c->layout);
+    const int every = counting || memchr(out, 1, n) == NULL;
+    sbf_keys k = {.n = n, .ptrs = ptr, .lens = len};
+    const void **p2 = NULL;
+    size_t *l2 = NULL;
+    if (!every) { /* items an older sub-filter holds stay out of the newest */
+        p2 = sbfr_alloc(n * sizeof *p2);
+        l2 = sbfr_alloc(n * sizeof *l2);
+        k.n = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!out[i]) {
+                p2[k.n] = ptr[i];
+                l2[k.n++] = len[i];
+            }
+        k.ptrs = p2;
+        k.lens = l2;
+    }
+    const size_t r = sbf_add_keys(last->f, &k, tmp);
+    sbfr_free(p2);
+    sbfr_free(l2);
+    if (sbf_is_error(r)) { /* refused before any change */
+        *why = sbf_strerror(-(int)(SIZE_MAX - r) - 1);
+        return SBFR_ADD_FAILED;
+    }
+    long long added = 0;
+    for (size_t i = 0, j = 0; i < n; i++) {
+        const int old = out[i];
+        out[i] = !old && tmp[every ? i : j];
+        j += every || !old;
+        added += out[i];
+    }
+    sbfr_chain_count(c, c->nlinks - 1, counting ? (long long)n : added);
+    return added;
+}
+
 long long sbfr_chain_add_all(sbfr_chain *c, const void *const *ptr, const size_t *len,
                              size_t n, uint8_t *out, uint8_t *tmp, uint64_t cap,
                              const char **why)
 {
-    sbfr_links_contains_batch(c, c->nlinks, ptr, len, n, out, tmp);
     sbfr_link *last = &c->links[c->nlinks - 1];
     const uint64_t room = last->items < last->capacity ? last->capacity - last->items : 0;
-    size_t absent = 0;
-    for (size_t i = 0; i < n; i++)
-        absent += !out[i];
-    /* Most commands fit with room to spare, which counting every absent
-     * item (duplicates too) shows without sorting them. */
-    const int tight = c->layout == SBF_COUNTING ? n > room : absent > room;
-    if (tight) {
-        const size_t need = first_absent(ptr, len, n, out, tmp);
-        int rv = 0;
-        if (c->layout == SBF_COUNTING || (c->expansion == 0 && need > room))
-            rv = one_link_fits(c, ptr, len, n, tmp, why);
-        else if (need > room)
-            rv = make_spares(c, need, room, cap, why);
-        if (rv < 0)
-            return rv;
-    }
-    long long added = 0;
-    if (c->layout != SBF_COUNTING && c->nspare == 0) {
-        /* No growth: each absent item into the newest; its add reports
-         * whether it set a bit, so an item an earlier one of this command
-         * made present answers 0, as one by one. The batched pass also
-         * brought the newest sub-filter's lines into cache for these adds. */
+    const int counting = sbfr_counts(c->layout);
+    /* out[i]: an older sub-filter holds item i, which is then not added */
+    sbfr_links_contains_batch(c, c->nlinks - 1, ptr, len, n, out, tmp);
+    /* Most commands fit with room to spare, which n <= room shows without
+     * asking the newest sub-filter or sorting the items. */
+    if (n > room) {
+        sbf_contains_batch(last->f, ptr, len, n, tmp);
+        size_t absent = 0;
         for (size_t i = 0; i < n; i++) {
-            out[i] = !out[i] && sbf_add(last->f, ptr[i], len[i]) == 1;
-            added += out[i];
+            tmp[i] |= out[i]; /* present anywhere */
+            absent += !tmp[i];
         }
-        sbfr_chain_count(c, c->nlinks - 1, added);
-        return added;
+        if (counting || absent > room) {
+            const size_t need = first_absent(ptr, len, n, tmp, tmp);
+            int rv = 0;
+            if (counting || (c->expansion == 0 && need > room))
+                rv = one_link_fits(c, ptr, len, n, tmp, why);
+            else if (need > room)
+                rv = make_spares(c, need, room, cap, why);
+            if (rv < 0)
+                return rv;
+        }
     }
+    if (c->nspare == 0)
+        return add_to_newest(c, ptr, len, n, out, tmp, why);
+    long long added = 0;
     for (size_t i = 0; i < n; i++) {
         /* cannot fail: the spares cover the worst case */
         int rv = sbfr_chain_add1(c, ptr[i], len[i], SBFR_NO_CAP, why);
@@ -520,9 +589,9 @@ int sbfr_valid_rate(double e)
 
 int sbfr_valid_chain(uint64_t layout, uint64_t expansion, double error, uint64_t nlinks)
 {
-    return layout <= SBF_COUNTING && expansion <= SBFR_MAX_EXPANSION && sbfr_valid_rate(error) &&
+    return sbfr_layout_ok(layout) && expansion <= SBFR_MAX_EXPANSION && sbfr_valid_rate(error) &&
            nlinks >= 1 && nlinks <= SBFR_MAX_LINKS &&
-           !(layout == SBF_COUNTING && expansion != 0) && !(expansion == 0 && nlinks != 1);
+           !(sbfr_counts((int)layout) && expansion != 0) && !(expansion == 0 && nlinks != 1);
 }
 
 int sbfr_valid_link(uint64_t capacity, double error)

@@ -86,8 +86,26 @@ typedef struct sbfr_stats {
 } sbfr_stats;
 void sbfr_stats_get(sbfr_stats *out);
 
-extern const char *const sbfr_layout_names[4];
+/* The layouts a key may have: the library's four that hash with the key's
+ * seed (parquet, XXH64 with k = 8 only, is not offered), named as the
+ * library names them (sbf_layout_name). What each is the library says
+ * (sbf_layout_info); the module compares no layout ids. */
+#define SBFR_NLAYOUTS 4
+extern const int sbfr_layouts[SBFR_NLAYOUTS];
+/* The layout of a key's sub-filters past the floor: no blocks (a key's
+ * bits anywhere), k up to 255, so no floor. */
+#define SBFR_FLOOR_LAYOUT SBF_CLASSIC
+/* One of sbfr_layouts, by its name in any case ("split" too), or -1. */
 int sbfr_layout_from_name(const char *s, size_t n);
+/* Whether layout is one of sbfr_layouts. */
+int sbfr_layout_ok(uint64_t layout);
+/* Whether a layout's cells are counters (sbf_layout_info): its keys are
+ * multisets (every add counts), never grow (a removal must find its
+ * sub-filter), and take SBF.DEL. */
+int sbfr_counts(int layout);
+/* Whether a key of key_layout may hold a sub-filter of link_layout: its
+ * own, or the floor layout when the key's cells are not counters. */
+int sbfr_link_layout_ok(int key_layout, uint64_t link_layout);
 
 /* An empty chain (no sub-filter), counted as a key. */
 sbfr_chain *sbfr_chain_alloc(uint32_t nlinks_hint);

@@ -188,7 +188,7 @@ static int insert_common(RedisModuleCtx *ctx, RedisModuleString *keyname,
         size_t len;
         const char *s = RedisModule_StringPtrLen(items[0], &len);
         int rv = sbfr_chain_add1(c, s, len, sbfr_cap(ctx), &why);
-        added = rv < 0 ? rv : rv == SBFR_ADD_NEW || c->layout == SBF_COUNTING;
+        added = rv < 0 ? rv : rv == SBFR_ADD_NEW || sbfr_counts(c->layout);
         if (rv >= 0)
             RedisModule_ReplyWithBool(ctx, rv == SBFR_ADD_NEW);
     } else {
@@ -200,7 +200,7 @@ static int insert_common(RedisModuleCtx *ctx, RedisModuleString *keyname,
             RedisModule_ReplyWithArray(ctx, (long)n);
             for (size_t i = 0; i < n; i++)
                 RedisModule_ReplyWithBool(ctx, v.out[i]);
-            if (c->layout == SBF_COUNTING)
+            if (sbfr_counts(c->layout))
                 added = (long long)n; /* present items count too */
         }
         items_free(&v);

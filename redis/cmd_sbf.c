@@ -20,11 +20,11 @@ static void reply_pair_dbl(RedisModuleCtx *ctx, const char *name, double v)
     RedisModule_ReplyWithDouble(ctx, v);
 }
 
+/* The block a key's bits lie in (0: anywhere), as the library says. */
 static uint32_t block_bits(const sbfr_link *l)
 {
-    if (l->layout == SBF_CLASSIC)
-        return 0;
-    return l->layout == SBF_SPLIT_BLOCK && l->k == 8 ? 256 : 512;
+    struct sbf_layout_info li;
+    return sbf_layout_info(l->layout, l->k, &li) == SBF_OK ? li.block_bits : 0;
 }
 
 static void reply_link(RedisModuleCtx *ctx, const sbfr_link *l, int fill)
@@ -36,7 +36,7 @@ static void reply_link(RedisModuleCtx *ctx, const sbfr_link *l, int fill)
     sbf_data(l->f, &bytes);
     RedisModule_ReplyWithMap(ctx, 9 + 2 * fill);
     RedisModule_ReplyWithSimpleString(ctx, "Layout");
-    RedisModule_ReplyWithSimpleString(ctx, sbfr_layout_names[l->layout]);
+    RedisModule_ReplyWithSimpleString(ctx, sbf_layout_name(l->layout));
     reply_pair_ll(ctx, "Capacity", (long long)l->capacity);
     reply_pair_ll(ctx, "Items", (long long)l->items);
     reply_pair_dbl(ctx, "Error rate", l->error);
@@ -74,7 +74,7 @@ int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         sbfr_reply_info_value(ctx, c, i);
     }
     RedisModule_ReplyWithSimpleString(ctx, "Layout");
-    RedisModule_ReplyWithSimpleString(ctx, sbfr_layout_names[c->layout]);
+    RedisModule_ReplyWithSimpleString(ctx, sbf_layout_name(c->layout));
     RedisModule_ReplyWithSimpleString(ctx, "ISA");
     RedisModule_ReplyWithSimpleString(ctx, sbf_isa_name(sbf_isa_active()));
     reply_pair_dbl(ctx, "Error rate", c->error);
@@ -95,12 +95,12 @@ int sbfr_cmd_sbf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     sbfr_chain *c = sbfr_ready_chain(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
     if (c == NULL)
         return REDISMODULE_OK;
-    if (c->layout != SBF_COUNTING)
-        return RedisModule_ReplyWithError(ctx, "ERR SBF.DEL needs a counting filter");
     size_t n;
     const char *s = RedisModule_StringPtrLen(argv[2], &n);
     sbfr_link *l = &c->links[0]; /* counting keys have one sub-filter */
     int rc = sbf_remove(l->f, s, n);
+    if (rc == SBF_E_UNSUPPORTED) /* the library's word: its cells are not counters */
+        return RedisModule_ReplyWithError(ctx, "ERR SBF.DEL needs a counting filter");
     if (rc == SBF_E_NOT_PRESENT)
         return RedisModule_ReplyWithLongLong(ctx, 0);
     if (rc != SBF_OK)
@@ -120,12 +120,12 @@ int sbfr_cmd_sbf_exportguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
     sbfr_chain *c = sbfr_ready_chain(ctx, argv[1], REDISMODULE_READ);
     if (c == NULL)
         return REDISMODULE_OK;
-    if (c->links[0].layout != SBF_CLASSIC || c->nlinks != 1)
-        return RedisModule_ReplyWithError(
-            ctx, "ERR only a classic filter with one sub-filter has a Guava form");
     void *b;
     size_t n;
-    int rc = sbf_export_guava(c->links[0].f, &b, &n);
+    int rc = c->nlinks != 1 ? SBF_E_UNSUPPORTED : sbf_export_guava(c->links[0].f, &b, &n);
+    if (rc == SBF_E_UNSUPPORTED) /* a chain, or the library's word: not classic */
+        return RedisModule_ReplyWithError(
+            ctx, "ERR only a classic filter with one sub-filter has a Guava form");
     if (rc != SBF_OK)
         return RedisModule_ReplyWithError(ctx, sbf_strerror(rc));
     RedisModule_ReplyWithStringBuffer(ctx, b, n);

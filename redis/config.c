@@ -155,13 +155,14 @@ static void info_func(RedisModuleInfoCtx *ctx, int for_crash_report)
     RedisModule_InfoAddFieldLongLong(ctx, "memory", s.memory);
     RedisModule_InfoAddFieldLongLong(ctx, "refused_loads", sbfr_refused_loads());
     RedisModule_InfoAddFieldCString(ctx, "isa", sbf_isa_name(sbf_isa_active()));
-    RedisModule_InfoAddFieldCString(ctx, "default_layout", sbfr_layout_names[sbfr_cfg.layout]);
+    RedisModule_InfoAddFieldCString(ctx, "default_layout", sbf_layout_name(sbfr_cfg.layout));
 }
 
 int sbfr_register_configs(RedisModuleCtx *ctx)
 {
-    static const char *layouts[] = {"classic", "blocked", "split-block", "counting"};
-    static const int values[] = {SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING};
+    static const char *layouts[SBFR_NLAYOUTS]; /* the library's names */
+    for (int i = 0; i < SBFR_NLAYOUTS; i++)
+        layouts[i] = sbf_layout_name(sbfr_layouts[i]);
     char rate[32];
     snprintf(rate, sizeof rate, "%.17g", sbfr_cfg.error);
     if (RedisModule_RegisterNumericConfig(ctx, "initial-size", (long long)sbfr_cfg.capacity,
@@ -178,7 +179,8 @@ int sbfr_register_configs(RedisModuleCtx *ctx)
                                          get_error_rate, set_error_rate, NULL,
                                          NULL) != REDISMODULE_OK ||
         RedisModule_RegisterEnumConfig(ctx, "layout", sbfr_cfg.layout, REDISMODULE_CONFIG_DEFAULT,
-                                       layouts, values, 4, get_layout, set_layout, NULL,
+                                       layouts, sbfr_layouts, SBFR_NLAYOUTS, get_layout,
+                                       set_layout, NULL,
                                        NULL) != REDISMODULE_OK ||
         RedisModule_LoadConfigs(ctx) != REDISMODULE_OK) {
         RedisModule_Log(ctx, "warning", "simdbloom: module configurations refused");

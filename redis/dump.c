@@ -99,7 +99,7 @@ static const char *check_header(const unsigned char *h, size_t len, uint64_t cap
         const unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
         const uint32_t ll = get32(p);
         const uint64_t bits = get64(p + 16), it = get64(p + 40);
-        if ((ll != layout && !(ll == SBF_CLASSIC && layout != SBF_COUNTING)) || get32(p + 12) ||
+        if (!sbfr_link_layout_ok((int)layout, ll) || get32(p + 12) ||
             bits == 0 || bits > SBF_MAX_BITS ||
             !sbfr_valid_link(get64(p + 24), sbfr_bits_dbl(get64(p + 32))) ||
             it > (uint64_t)INT64_MAX - items)

@@ -169,7 +169,7 @@ void sbfr_replicate_create(RedisModuleCtx *ctx, RedisModuleString *key, const sb
     snprintf(rate, sizeof rate, "%.17g", c->error);
     snprintf(cap, sizeof cap, "%llu", (unsigned long long)c->links[0].capacity);
     snprintf(exp, sizeof exp, "%u", c->expansion);
-    const char *layout = sbfr_layout_names[c->layout];
+    const char *layout = sbf_layout_name(c->layout);
     if (c->expansion == 0)
         RedisModule_Replicate(ctx, "SBF.RESERVE", "sccccc", key, rate, cap, "LAYOUT", layout,
                               "NONSCALING");
@@ -288,6 +288,6 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (sbfr_register_configs(ctx) != REDISMODULE_OK)
         return REDISMODULE_ERR;
     RedisModule_Log(ctx, "notice", "%s %s: %s kernels, default layout %s", sbfr_module_name,
-                    sbf_version_string(), sbf_isa_name(isa), sbfr_layout_names[sbfr_cfg.layout]);
+                    sbf_version_string(), sbf_isa_name(isa), sbf_layout_name(sbfr_cfg.layout));
     return REDISMODULE_OK;
 }

@@ -82,7 +82,7 @@ static const char *load_link2(RedisModuleIO *io, sbfr_chain *c, uint64_t *items)
     const uint64_t it = RedisModule_LoadUnsigned(io);
     if (RedisModule_IsIOError(io))
         return "short read";
-    if ((layout != (uint64_t)c->layout && !(layout == SBF_CLASSIC && c->layout != SBF_COUNTING)) ||
+    if (!sbfr_link_layout_ok(c->layout, layout) ||
         k > UINT32_MAX || seed > UINT32_MAX || bits == 0 || bits > SBF_MAX_BITS ||
         !sbfr_valid_link(capacity, error) || it > (uint64_t)INT64_MAX - *items)
         return "bad sub-filter header";

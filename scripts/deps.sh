@@ -25,12 +25,18 @@ if [ "${SBF_DEPS_REDIS:-0}" = 1 ]; then  # make test-redis / bench-redis
   [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import redis' 2>/dev/null || need+=(python3-redis)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
+as_root=()
 if [ "$(id -u)" != 0 ]; then
-  echo "simdbloom needs these Debian packages: ${need[*]}" >&2
-  echo "install them with: sudo apt-get install ${need[*]}" >&2
-  exit 1
+  # a user who may sudo without a password gets them installed too
+  if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    as_root=(sudo -n)
+  else
+    echo "simdbloom needs these Debian packages: ${need[*]}" >&2
+    echo "install them with: sudo apt-get install ${need[*]}" >&2
+    exit 1
+  fi
 fi
 echo "deps: installing ${need[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >&2
-apt-get install -y -q --no-install-recommends "${need[@]}" >&2
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >&2

@@ -101,7 +101,7 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
 }
 #else
 #  define PIPE_KEY8 0
-#  define PIPE_KEY_ALL_ATTR __attribute__((always_inline)) inline
+#  define PIPE_KEY_ALL_ATTR PIPE_KEY_INLINE_ALL
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
                           const int is_add)
 {
@@ -113,13 +113,14 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
 /* The plain entries: 8-byte keys of the blocked and split-block families
  * take pipe_key8 with no stack frame (the rest of pipe_key, whose aligned
  * block copy needs one, is a separate function). */
-#define PIPE_KEY_ENTRIES(fam, name)                                            \
-    PIPE_KEY_ALL_ATTR static int add_key_all_##name(                          \
+#define PIPE_KEY_INLINE_ALL __attribute__((always_inline)) inline
+#define PIPE_KEY_ENTRIES(fam, name, all_attr)                                  \
+    all_attr static int add_key_all_##name(                                   \
         sbf_filter *f, const void *key, size_t len)                            \
     {                                                                          \
         return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0));          \
     }                                                                          \
-    PIPE_KEY_ALL_ATTR static int contains_key_all_##name(                     \
+    all_attr static int contains_key_all_##name(                              \
         const sbf_filter *f, const void *key, size_t len)                      \
     {                                                                          \
         return pipe_key(f, key, len, fam, 0, 0);                               \
@@ -150,10 +151,11 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
         return pipe_key(f, key, len, fam, 0, 1);                               \
     }
 
-PIPE_KEY_ENTRIES(SBFI_KERN_CLASSIC, classic)
-PIPE_KEY_ENTRIES(SBFI_KERN_BLOCKED, blocked)
-PIPE_KEY_ENTRIES(SBFI_KERN_SPLIT, split)
-PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting)
+/* (classic and counting have no fast path: their catch-all stays inline) */
+PIPE_KEY_ENTRIES(SBFI_KERN_CLASSIC, classic, PIPE_KEY_INLINE_ALL)
+PIPE_KEY_ENTRIES(SBFI_KERN_BLOCKED, blocked, PIPE_KEY_ALL_ATTR)
+PIPE_KEY_ENTRIES(SBFI_KERN_SPLIT, split, PIPE_KEY_ALL_ATTR)
+PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting, PIPE_KEY_INLINE_ALL)
 
 /* The single-key group of each file's table (issue 8). */
 #define PIPE_HOT_ENTRIES                                                       \

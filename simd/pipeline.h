@@ -191,19 +191,28 @@ PIPE_INLINE int pipe_contains_one(const pipe_ctx *c, const sbf_filter *f,
     }
 }
 
+/* is_add of the functions below: a query, an add, or an add that also
+ * writes out[j] = whether key j changed the filter (its own instance, so
+ * the adds that do not ask pay nothing). */
+#define PIPE_ADD 1
+#define PIPE_ADD_TELL 2
+
 /* Probes step s; prefetches the blocks of the next step (nx, nlen <= len)
  * on the way, one per key, so no separate prefetch loop is needed. Returns
- * the keys that changed the filter (add) or may be present (contains). */
+ * the keys that changed the filter (add) or may be present (contains);
+ * out[j] is the answer (contains) or whether key j changed the filter
+ * (PIPE_ADD_TELL). */
 PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
                               const pipe_step *s, size_t len, uint8_t *out,
                               const pipe_step *nx, size_t nlen,
                               const int fam, const int is_add, const int atomic)
 {
     size_t count = 0;
-    if (!is_add) {
+    if (!is_add && fam != SBFI_KERN_CLASSIC) {
         /* queries: the answers first, counted after in a second pass over
          * them (the compiler vectorizes it; two setcc and an add per key in
-         * the probe loop measured slower) */
+         * the probe loop measured slower). Classic keeps its count in the
+         * loop below: its early exits leave the setcc cheap next to them. */
         for (size_t j = 0; j < len; j++) {
             if (fam != SBFI_KERN_CLASSIC && j < nlen)
                 SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
@@ -227,7 +236,10 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
                     (s->a[j] - (uintptr_t)f->words < f->bytes &&
                      (s->a[j] - (uintptr_t)f->words) % f->block_bytes == 0));
         if (is_add) {
-            count += (size_t)pipe_add_one(c, f, s, j, fam, atomic);
+            const int r = pipe_add_one(c, f, s, j, fam, atomic);
+            count += (size_t)r;
+            if (is_add == PIPE_ADD_TELL)
+                out[j] = (uint8_t)r;
         } else {
             const int r = pipe_contains_one(c, f, s, j, fam, atomic);
             count += (size_t)r;
@@ -284,9 +296,11 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
     const unsigned depth = pipe_depth(f), ring = depth + 1;
 #define PIPE_STEP_LEN(s) ((s) >= nsteps ? 0 : (n - (s) * PIPE_BATCH < PIPE_BATCH ? \
                                                n - (s) * PIPE_BATCH : PIPE_BATCH))
-    if (depth == 1) { /* the caches hold the filter: two steps, the loop as
-                       * it was (the ring's bookkeeping costs 1-2
-                       * instructions per key: bench-check's +2-4%) */
+    if (depth == 1 && is_add != PIPE_ADD_TELL) {
+        /* the caches hold the filter: two steps, the loop as it was (the
+         * ring's bookkeeping costs 1-2 instructions per key: bench-check's
+         * +2-4%); adds that tell per key take the ring (a second copy of
+         * this loop would add 16 KB of code per kernel) */
         size_t len = PIPE_STEP_LEN(0), cur1 = 0;
         pipe_fill(&c, f, src, 0, len, &st[0], fam, is_add, 1);
         for (size_t base = 0; base < n; base += PIPE_BATCH) {
@@ -320,13 +334,16 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
     return count;
 }
 
-/* The table entries: add (keys that changed the filter) and contains, plain
- * and SBF_CONCURRENT, per kernel family. */
+/* The table entries: add (keys that changed the filter; changed[i] too
+ * when changed is not NULL) and contains, plain and SBF_CONCURRENT, per
+ * kernel family. */
 #define PIPE_BATCH_ENTRIES(fam, name)                                          \
     static size_t add_batch_##name(sbf_filter *f, const sbfi_keys *keys,      \
-                                   size_t n)                                   \
+                                   size_t n, uint8_t *changed)                 \
     {                                                                          \
-        return pipe_run(f, keys, n, NULL, fam, 1, 0);                          \
+        if (changed != NULL)                                                   \
+            return pipe_run(f, keys, n, changed, fam, PIPE_ADD_TELL, 0);       \
+        return pipe_run(f, keys, n, NULL, fam, PIPE_ADD, 0);                   \
     }                                                                          \
     static size_t contains_batch_##name(const sbf_filter *f,                   \
                                         const sbfi_keys *keys, size_t n,       \
@@ -335,9 +352,11 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
         return pipe_run(f, keys, n, out, fam, 0, 0);                           \
     }                                                                          \
     static size_t add_batch_atomic_##name(sbf_filter *f, const sbfi_keys *keys, \
-                                          size_t n)                            \
+                                          size_t n, uint8_t *changed)          \
     {                                                                          \
-        return pipe_run(f, keys, n, NULL, fam, 1, 1);                          \
+        if (changed != NULL)                                                   \
+            return pipe_run(f, keys, n, changed, fam, PIPE_ADD_TELL, 1);       \
+        return pipe_run(f, keys, n, NULL, fam, PIPE_ADD, 1);                   \
     }                                                                          \
     static size_t contains_batch_atomic_##name(const sbf_filter *f,            \
                                                const sbfi_keys *keys, size_t n, \

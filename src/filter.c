@@ -139,11 +139,12 @@ int sbf_is_error(size_t r)
     return r >= (size_t)-255;
 }
 
-/* Adds through the pipeline; the count of keys that changed the filter. */
-static size_t add_keys(sbf_filter *f, const sbfi_keys *k, size_t n)
+/* Adds through the pipeline; the count of keys that changed the filter
+ * (and per key in out, when not NULL). */
+static size_t add_keys(sbf_filter *f, const sbfi_keys *k, size_t n, uint8_t *out)
 {
     SBFI_ASSERT(sbfi_filter_ok(f));
-    const size_t changed = n ? f->addn(f, k, n) : 0;
+    const size_t changed = n ? f->addn(f, k, n, out) : 0;
     sbfi_count_added(f, changed);
     return changed;
 }
@@ -153,7 +154,7 @@ int sbf_add_u64(sbf_filter *f, const uint64_t *keys, size_t n)
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(keys == NULL && n != 0, SBF_E_NULL);
     const sbfi_keys k = { .kind = SBFI_KEYS_U64, .u64 = keys };
-    (void)add_keys(f, &k, n);
+    (void)add_keys(f, &k, n, NULL);
     return SBF_OK;
 }
 
@@ -183,7 +184,7 @@ int sbf_add_batch(sbf_filter *f, const void *const *keys, const size_t *lens,
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_FORWARD_IF_ERROR(check_ptrs(keys, lens, n));
     const sbfi_keys k = { .kind = SBFI_KEYS_PTRS, .ptrs = keys, .lens = lens };
-    (void)add_keys(f, &k, n);
+    (void)add_keys(f, &k, n, NULL);
     return SBF_OK;
 }
 
@@ -240,7 +241,7 @@ static int keys_form(const sbf_keys *p, sbfi_keys *k)
     return SBF_OK;
 }
 
-size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys)
+size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys, uint8_t *changed)
 {
     sbfi_keys k;
     int rc = sbfi_writable(f);
@@ -248,7 +249,7 @@ size_t sbf_add_keys(sbf_filter *f, const sbf_keys *keys)
         rc = keys_form(keys, &k);
     if (rc != SBF_OK)
         return (size_t)rc;
-    return add_keys(f, &k, keys->n);
+    return add_keys(f, &k, keys->n, changed);
 }
 
 size_t sbf_contains_keys(const sbf_filter *f, const sbf_keys *keys, uint8_t *out)

@@ -114,6 +114,24 @@ int sbf_layout_from_name(const char *name)
     return SBF_E_LAYOUT;
 }
 
+int sbf_layout_info(int layout, uint32_t k, struct sbf_layout_info *out)
+{
+    SBFI_RETURN_IF(out == NULL, SBF_E_NULL);
+    const sbfi_layout *d = sbfi_layout_of(layout);
+    SBFI_RETURN_IF(d == NULL, SBF_E_LAYOUT);
+    if (k == 0)
+        k = d->k_min;
+    SBFI_RETURN_IF(!sbfi_k_ok(d, k), SBF_E_K);
+    out->name = d->name;
+    out->cell_bits = d->cell_bits;
+    /* as sbf_info's: the block a key's cells lie in; 0 when they lie anywhere */
+    out->block_bits = d->multiply_shift ? (uint32_t)sbfi_granule(d, k) : 0;
+    out->k_min = d->k_min;
+    out->k_max = d->k_max;
+    out->k_step = d->k_step;
+    return SBF_OK;
+}
+
 /* ------------------------------------------------------- geometry rules */
 
 int sbfi_check_k(int layout, uint32_t k)

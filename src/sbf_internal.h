@@ -120,11 +120,13 @@ struct sbf_filter {
     /* Hot paths bound at creation (sbfi_bind): single keys and batches of
      * every key form, the atomic variants when the filter is SBF_CONCURRENT.
      * addn returns how many keys changed the filter (set a bit, or raised a
-     * counter from 0). */
+     * counter from 0), and writes changed[i] per key when changed is not
+     * NULL. */
     uint32_t flags;                        /* sbf_params.flags */
     int (*add1)(sbf_filter *f, const void *key, size_t len);
     int (*contains1)(const sbf_filter *f, const void *key, size_t len);
-    size_t (*addn)(sbf_filter *f, const sbfi_keys *keys, size_t n);
+    size_t (*addn)(sbf_filter *f, const sbfi_keys *keys, size_t n,
+                   uint8_t *changed);
     size_t (*containsn)(const sbf_filter *f, const sbfi_keys *keys, size_t n,
                         uint8_t *out);
     uint64_t *stripes;      /* SBF_CONCURRENT: per-thread keys_added counts */
@@ -148,9 +150,11 @@ static inline int sbfi_writable(const sbf_filter *f)
 typedef void (*sbfi_hash_fn)(const uint64_t *keys, size_t n, uint32_t seed,
                              uint64_t *h1, uint64_t *h2);
 /* Batches (simd/pipeline.h): n >= 1 keys of any form; add returns how many
- * changed the filter, contains how many may be present (out[i] too, when
- * out is not NULL). */
-typedef size_t (*sbfi_add_fn)(sbf_filter *f, const sbfi_keys *keys, size_t n);
+ * changed the filter (changed[i] = whether key i did, when changed is not
+ * NULL), contains how many may be present (out[i] too, when out is not
+ * NULL). */
+typedef size_t (*sbfi_add_fn)(sbf_filter *f, const sbfi_keys *keys, size_t n,
+                              uint8_t *changed);
 typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const sbfi_keys *keys,
                                    size_t n, uint8_t *out);
 typedef int (*sbfi_key_add_fn)(sbf_filter *f, const void *key, size_t len);

@@ -5,7 +5,9 @@
  * that is compiled in and supported, other than scalar: the batched hash
  * (every length 0..70 and SBF_CONF_KEYS keys, several seeds), and for every
  * layout the filter bytes after batched adds of every length 0..70, and the
- * answers (with and without an out array) on present and absent keys.
+ * answers (with and without an out array) on present and absent keys; and
+ * per key, plain and SBF_CONCURRENT, whether a batched add changed the
+ * filter (sbf_add_keys' changed array against sbf_add's returns).
  *
  * Every ISA, scalar included, must also reproduce the known-answer vectors
  * of the bit layouts (tests/kat.h): the bytes a filter built on x86-64 has,
@@ -169,6 +171,46 @@ static void conf_filter(int isa, const geometry *g, size_t bulk)
     sbf_free(f);
 }
 
+/* sbf_add_keys' changed[] against sbf_add's returns key by key on the
+ * scalar reference: batches of 0..70 keys with repeats inside them, each
+ * set added twice (so both answers occur), plain and SBF_CONCURRENT; then
+ * the bytes. */
+static void conf_changed(int isa, const geometry *g, uint32_t flags)
+{
+    const size_t total = 71 * 70 / 2;
+    uint64_t *keys = random_keys(total, g->seed + 99 * g->k + (uint64_t)g->layout);
+    for (size_t i = 1; i < total; i += 7)
+        keys[i] = keys[i - 1];
+    sbf_filter *ref = make(SBF_ISA_SCALAR, g), *f = NULL;
+    const sbf_params p = { .layout = g->layout, .k = g->k, .bits = g->bits, .seed = g->seed,
+                           .flags = flags };
+    if (sbf_isa_set(isa) != SBF_OK || sbf_create(&f, &p) != SBF_OK)
+        exit(2);
+    uint8_t changed[71];
+    int ok = 1;
+    size_t ones = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t n = 0, at = 0; n <= 70; at += n, n++) {
+            memset(changed, 0xee, sizeof changed);
+            size_t want = 0;
+            const size_t got = sbf_add_keys(f, &(sbf_keys){ .n = n, .u64 = keys + at }, changed);
+            for (size_t i = 0; i < n; i++) {
+                const int r = sbf_add(ref, &keys[at + i], 8);
+                ok &= changed[i] == r;
+                want += (size_t)r;
+            }
+            ok &= got == want && changed[n] == 0xee;
+            ones += want;
+        }
+    CHECK(ok && ones > 0 && ones < 2 * total, "%s: layout %d k %u flags %u: changed[] of "
+          "batched adds (%zu ones)", sbf_isa_name(isa), g->layout, g->k, flags, ones);
+    CHECK(same_bytes(ref, f), "%s: layout %d k %u flags %u: bytes after adds telling changed",
+          sbf_isa_name(isa), g->layout, g->k, flags);
+    free(keys);
+    sbf_free(ref);
+    sbf_free(f);
+}
+
 static const geometry geoms[] = {
     { SBF_CLASSIC, 7, 64 * 3001, 0 },
     { SBF_CLASSIC, 3, 64 * 13, 12345 },
@@ -186,16 +228,20 @@ static void conf_isa(int isa, size_t bulk)
     const sbfi_kernels *kt = sbfi_kernels_for(isa);
     const unsigned long before = g_fail;
     conf_hash(kt);
-    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
+    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++) {
         conf_filter(isa, &geoms[i], bulk);
+        conf_changed(isa, &geoms[i], 0);
+        conf_changed(isa, &geoms[i], SBF_CONCURRENT);
+    }
     for (uint32_t k = 1; k <= 16; k++) {
         const geometry b = { SBF_BLOCKED, k, 512 * (k * 40 + 1), k };
         const geometry c = { SBF_COUNTING, k, 512 * (k * 40 + 3), k * 7 };
         conf_filter(isa, &b, bulk);
         conf_filter(isa, &c, bulk);
+        conf_changed(isa, &b, k % 2 ? 0 : SBF_CONCURRENT);
     }
     printf("kernel %-6s vs scalar: hash (n = 0..70, %zu keys, 4 seeds), classic, "
-           "blocked k=1..16, split-block k=8/16, counting k=1..16: %s\n", kt->name,
+           "blocked k=1..16, split-block k=8/16, counting k=1..16, changed[]: %s\n", kt->name,
            bulk, g_fail == before ? "ok" : "FAILED");
 }
 

@@ -3,7 +3,8 @@
  * length, Arrow-style data + 64- or 32-bit offsets), plain and
  * SBF_CONCURRENT, on every ISA, gives the filter bytes and answers of
  * sbf_add / sbf_contains key by key; sbf_add_keys counts exactly the keys
- * whose sbf_add would return 1; the XXH64 hash stage (the parquet layout's)
+ * whose sbf_add would return 1 and, asked, says which (changed[i] = that
+ * return); the XXH64 hash stage (the parquet layout's)
  * maps every key as sbfi_xxh64_pair says; and every refused argument is
  * refused before anything changes.
  */
@@ -18,7 +19,8 @@
 #include "equiv.h"
 
 /* String keys: lengths 0..64 (every tail length, every body count up to
- * four blocks), bytes from a generator; packed back to back in `data`. */
+ * four blocks), bytes from a generator; packed back to back in `data`.
+ * With dup, key i is a copy of key i - 1 when i % 9 == 1. */
 typedef struct strs {
     size_t n;
     unsigned char *data;
@@ -28,7 +30,7 @@ typedef struct strs {
     size_t *len;
 } strs;
 
-static void strs_make(strs *s, size_t n, uint64_t seed, size_t skew)
+static void strs_make(strs *s, size_t n, uint64_t seed, size_t skew, int dup)
 {
     s->n = n;
     s->off = malloc((n + 1) * sizeof *s->off);
@@ -40,9 +42,11 @@ static void strs_make(strs *s, size_t n, uint64_t seed, size_t skew)
     uint64_t at = skew;
     for (size_t i = 0; i < n; i++) {
         s->off[i] = at;
-        const size_t len = (size_t)(equiv_splitmix(&seed) % 65);
+        const size_t len = dup && i % 9 == 1 ? (size_t)(at - s->off[i - 1])
+                                             : (size_t)(equiv_splitmix(&seed) % 65);
         for (size_t b = 0; b < len; b++)
-            s->data[at + b] = (unsigned char)equiv_splitmix(&seed);
+            s->data[at + b] = dup && i % 9 == 1 ? s->data[s->off[i - 1] + b]
+                                                : (unsigned char)equiv_splitmix(&seed);
         at += len;
     }
     s->off[n] = at;
@@ -106,36 +110,57 @@ static sbf_keys form(const strs *s, const uint64_t *u, int which, size_t at, siz
 
 /* One (ISA, geometry, flags): a reference filter built key by key with
  * sbf_add on the scalar ISA, then every form in batches of 0..70 keys and
- * one of 1000, on this ISA; bytes, the changed counts and the answers. */
+ * one of 1000, on this ISA; bytes, the changed counts, the per-key changed
+ * bytes (every other batch asks for them: both instances of the add run)
+ * and the answers. Each key set is added twice over (the second pass of
+ * keys already present, and the first has keys repeated within a batch), so
+ * changed holds 0s and 1s in every batch. */
 static void check_forms(int isa, const geometry *g, uint32_t flags)
 {
     const size_t n = 1500;
     strs s;
-    strs_make(&s, n, 42 + g->layout, 3);
+    strs_make(&s, n, 42 + g->layout, 3, 1); /* repeats inside a batch */
     uint64_t *u = equiv_keys(n, 7 + g->layout);
+    for (size_t i = 1; i < n; i += 9)
+        u[i] = u[i - 1];
+    uint8_t *want1 = malloc(n), *changed = malloc(n + 1);
+    cr_assert(want1 && changed);
     for (int which = 0; which < 4; which++) {
         sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
         sbf_filter *f = make(isa, g, flags);
-        size_t at = 0, len = 0;
-        while (at < n) {
-            const size_t m = len <= 70 ? len : 1000;
-            const size_t take = m < n - at ? m : n - at;
+        size_t at = 0, len = 0, ones = 0, zeros = 0;
+        while (at < 2 * n) { /* every key twice */
+            const size_t m = len <= 70 ? len : 1000, from = at % n;
+            const size_t take = m < n - from ? m : n - from;
             size_t want = 0;
-            for (size_t i = at; i < at + take; i++)
-                want += (size_t)(which == 0 ? sbf_add(ref, &u[i], 8)
-                                            : sbf_add(ref, s.ptr[i], s.len[i]));
-            const sbf_keys k = form(&s, u, which, at, take);
-            const size_t got = sbf_add_keys(f, &k);
+            for (size_t i = from; i < from + take; i++) {
+                want1[i] = (uint8_t)(which == 0 ? sbf_add(ref, &u[i], 8)
+                                                : sbf_add(ref, s.ptr[i], s.len[i]));
+                want += want1[i];
+            }
+            const sbf_keys k = form(&s, u, which, from, take);
+            const int ask = len % 2 == 1;
+            memset(changed, 0xee, take + 1);
+            const size_t got = sbf_add_keys(f, &k, ask ? changed : NULL);
             cr_assert_eq(got, want, "%s layout %d form %d batch %zu at %zu: %zu changed, %zu by sbf_add",
                          sbf_isa_name(isa), g->layout, which, take, at, got, want);
+            for (size_t i = 0; ask && i < take; i++) {
+                cr_assert_eq(changed[i], want1[from + i], "%s layout %d form %d batch %zu at "
+                             "%zu: key %zu changed %u, sbf_add %u", sbf_isa_name(isa), g->layout,
+                             which, take, at, i, changed[i], want1[from + i]);
+                ones += changed[i];
+                zeros += !changed[i];
+            }
+            cr_assert_eq(changed[ask ? take : 0], 0xee, "written past the batch, or without asking");
             at += take;
             len++;
         }
+        cr_assert(ones > 100 && zeros > 100, "changed saw %zu ones, %zu zeros", ones, zeros);
         cr_assert(equiv_same_bytes(ref, f), "%s layout %d form %d: bytes differ",
                   sbf_isa_name(isa), g->layout, which);
         /* answers: the added keys (all present) and other keys */
         strs q;
-        strs_make(&q, 700, 1000 + (uint64_t)which, 0);
+        strs_make(&q, 700, 1000 + (uint64_t)which, 0, 0);
         uint64_t *v = equiv_keys(700, 99);
         uint8_t out[700];
         for (int half = 0; half < 2; half++) {
@@ -161,6 +186,8 @@ static void check_forms(int isa, const geometry *g, uint32_t flags)
         sbf_free(ref);
         sbf_free(f);
     }
+    free(want1);
+    free(changed);
     strs_free(&s);
     free(u);
 }
@@ -219,7 +246,7 @@ ParameterizedTest(int *isa, batch, xxh64_stage, .description = "a layout whose h
     const geometry g = { SBF_SPLIT_BLOCK, 8, 256 * 77, 0 };
     const size_t n = 600;
     strs s;
-    strs_make(&s, n, 5, 0);
+    strs_make(&s, n, 5, 0, 0);
     uint64_t *u = equiv_keys(n, 3);
     for (int which = 0; which < 4; which++) {
         sbf_filter *ref = make(SBF_ISA_SCALAR, &g, 0);
@@ -228,9 +255,15 @@ ParameterizedTest(int *isa, batch, xxh64_stage, .description = "a layout whose h
         cr_assert_eq(sbfi_bind(one, 0), SBF_OK);
         xxh64_reference(ref, &s, u, which, n);
         const sbf_keys k = form(&s, u, which, 0, n);
-        cr_assert_lt(sbf_add_keys(f, &k), (size_t)n + 1);
-        for (size_t i = 0; i < n; i++)
-            (void)(which == 0 ? sbf_add(one, &u[i], 8) : sbf_add(one, s.ptr[i], s.len[i]));
+        uint8_t changed[600];
+        const size_t got = sbf_add_keys(f, &k, changed);
+        size_t want = 0;
+        for (size_t i = 0; i < n; i++) {
+            const int r = which == 0 ? sbf_add(one, &u[i], 8) : sbf_add(one, s.ptr[i], s.len[i]);
+            cr_assert_eq(changed[i], r, "%s form %d key %zu", sbf_isa_name(*isa), which, i);
+            want += (size_t)r;
+        }
+        cr_assert_eq(got, want);
         cr_assert(equiv_same_bytes(ref, f), "%s form %d: batch bits differ",
                   sbf_isa_name(*isa), which);
         cr_assert(equiv_same_bytes(ref, one), "%s form %d: one-key bits differ",
@@ -271,21 +304,24 @@ Test(batch, refused, .description = "sbf_add_keys / sbf_contains_keys refuse bad
         { { .n = 2, .offsets32 = off32 }, SBF_E_NULL },                 /* NULL data, keys not empty */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        const size_t r = sbf_add_keys(f, &bad[i].k);
+        const size_t r = sbf_add_keys(f, &bad[i].k, out);
         cr_assert(sbf_is_error(r), "case %zu", i);
+        cr_assert(out[0] == 7 && out[1] == 7, "case %zu: changed written on an error", i);
         cr_assert_eq(r, (size_t)bad[i].code, "case %zu: %zu", i, r);
         cr_assert_eq(sbf_contains_keys(f, &bad[i].k, out), (size_t)bad[i].code, "case %zu", i);
     }
     cr_assert_eq(out[0], 7);
     cr_assert_eq(memcmp(copy, sbf_data(f, NULL), len0), 0, "a refused call changed the filter");
-    cr_assert_eq(sbf_add_keys(NULL, &(sbf_keys){ .n = 1, .u64 = u }), (size_t)SBF_E_NULL);
-    cr_assert_eq(sbf_add_keys(f, NULL), (size_t)SBF_E_NULL);
+    cr_assert_eq(sbf_add_keys(NULL, &(sbf_keys){ .n = 1, .u64 = u }, out), (size_t)SBF_E_NULL);
+    cr_assert_eq(sbf_add_keys(f, NULL, out), (size_t)SBF_E_NULL);
     cr_assert_eq(sbf_contains_keys(NULL, &(sbf_keys){ .n = 1, .u64 = u }, out), (size_t)SBF_E_NULL);
     cr_assert_eq(sbf_contains_keys(f, NULL, out), (size_t)SBF_E_NULL);
     /* n = 0 and empty keys with no data are fine */
-    cr_assert_eq(sbf_add_keys(f, &(sbf_keys){ .n = 0 }), 0);
+    cr_assert_eq(sbf_add_keys(f, &(sbf_keys){ .n = 0 }, out), 0);
+    cr_assert_eq(out[0], 7);
     const uint32_t empty[3] = { 5, 5, 5 };
-    cr_assert_eq(sbf_add_keys(f, &(sbf_keys){ .n = 2, .offsets32 = empty }), 1);
+    cr_assert_eq(sbf_add_keys(f, &(sbf_keys){ .n = 2, .offsets32 = empty }, out), 1);
+    cr_assert(out[0] == 1 && out[1] == 0, "the same empty key twice: %u %u", out[0], out[1]);
     cr_assert_eq(sbf_contains(f, "", 0), 1);
     free(copy);
     sbf_free(f);

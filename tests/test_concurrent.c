@@ -59,7 +59,7 @@ static void *adder(void *arg)
         switch ((c + (size_t)w->id) % 3) {
         case 0:
             k.u64 = mine + base;
-            changed += sbf_add_keys(s->f, &k);
+            changed += sbf_add_keys(s->f, &k, NULL);
             break;
         case 1:
             for (size_t i = 0; i < n; i++) {
@@ -75,7 +75,7 @@ static void *adder(void *arg)
             }
             k.ptrs = ptrs;
             k.lens = lens;
-            changed += sbf_add_keys(s->f, &k);
+            changed += sbf_add_keys(s->f, &k, NULL);
             break;
         }
         cr_assert_leq(changed, base + n, "an add counts at most its keys");
@@ -197,7 +197,7 @@ static void *c_adder(void *arg)
             sbf_keys k = { 0 };
             k.n = PER - i < CHUNK ? PER - i : CHUNK;
             k.u64 = mine + i;
-            changed += sbf_add_keys(w->s->f, &k);
+            changed += sbf_add_keys(w->s->f, &k, NULL);
         } else {
             for (size_t j = i; j < i + CHUNK && j < PER; j++) {
                 const int r = sbf_add(w->s->f, &mine[j], 8);
@@ -273,9 +273,9 @@ static void check_counting(int isa)
     sbf_keys pre = { 0 };
     pre.n = 2 * PER;
     pre.u64 = del;
-    size_t before = sbf_add_keys(s.f, &pre);
+    size_t before = sbf_add_keys(s.f, &pre, NULL);
     pre.u64 = keep;
-    before += sbf_add_keys(s.f, &pre);
+    before += sbf_add_keys(s.f, &pre, NULL);
     atomic_init(&s.changed, 0);
     atomic_init(&s.left, 4);
     atomic_init(&s.false_neg, 0);
@@ -395,7 +395,7 @@ Test(concurrent, flags, .description = "unknown flag bits are SBF_E_FLAGS; copie
     sbf_keys first = { 0 };
     first.n = 50;
     first.u64 = keys;
-    const size_t changed = sbf_add_keys(f, &first);
+    const size_t changed = sbf_add_keys(f, &first, NULL);
     cr_assert(changed >= 49 && changed <= 50, "%zu", changed);
     for (int i = 50; i < 100; i++)
         cr_assert_eq(sbf_add(f, &keys[i], 8), 1, "a new key changes the answer");

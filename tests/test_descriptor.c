@@ -122,3 +122,43 @@ Test(descriptor, formulas, .description = "each layout's formula is the one its 
     cr_assert(sbf_fpp_layout(5, n, bits, 8) != sbf_fpp_layout(5, n, bits, 8)); /* NaN */
     cr_assert(sbf_fpp_spread(-1, n, bits, 8) != sbf_fpp_spread(-1, n, bits, 8));
 }
+
+Test(descriptor, layout_info, .description = "sbf_layout_info: each layout's cells, block and k as its filters show them; unknown layouts, refused k and NULL refused") {
+    static const struct {
+        int layout;
+        uint32_t k, cell_bits, block_bits, k_min, k_max, k_step;
+    } want[] = {
+        { SBF_CLASSIC, 0, 1, 0, 1, 255, 1 },      { SBF_CLASSIC, 255, 1, 0, 1, 255, 1 },
+        { SBF_BLOCKED, 0, 1, 512, 1, 16, 1 },     { SBF_BLOCKED, 16, 1, 512, 1, 16, 1 },
+        { SBF_SPLIT_BLOCK, 0, 1, 256, 8, 16, 8 }, { SBF_SPLIT_BLOCK, 16, 1, 512, 8, 16, 8 },
+        { SBF_COUNTING, 3, 4, 512, 1, 16, 1 },    { SBF_PARQUET, 8, 1, 256, 8, 8, 1 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct sbf_layout_info li;
+        memset(&li, 0xee, sizeof li);
+        cr_assert_eq(sbf_layout_info(want[i].layout, want[i].k, &li), SBF_OK, "row %zu", i);
+        cr_assert_str_eq(li.name, sbf_layout_name(want[i].layout));
+        cr_assert(li.cell_bits == want[i].cell_bits && li.block_bits == want[i].block_bits &&
+                  li.k_min == want[i].k_min && li.k_max == want[i].k_max &&
+                  li.k_step == want[i].k_step, "row %zu: cell %u block %u k %u..%u step %u", i,
+                  li.cell_bits, li.block_bits, li.k_min, li.k_max, li.k_step);
+        /* a filter of that layout and k says the same */
+        const uint32_t k = want[i].k ? want[i].k : li.k_min;
+        sbf_params p = { .layout = want[i].layout, .bits = 512 * 6, .k = k };
+        sbf_filter *f;
+        cr_assert_eq(sbf_create(&f, &p), SBF_OK, "row %zu", i);
+        struct sbf_info in;
+        cr_assert_eq(sbf_info(f, &in), SBF_OK);
+        cr_assert_eq(in.block_bits, li.block_bits, "row %zu", i);
+        cr_assert_eq(sbf_add(f, "x", 1), 1);
+        cr_assert_eq(sbf_remove(f, "x", 1) == SBF_OK, li.cell_bits > 1, "row %zu: remove", i);
+        sbf_free(f);
+    }
+    struct sbf_layout_info li;
+    cr_assert_eq(sbf_layout_info(SBF_SPLIT_BLOCK, 12, &li), SBF_E_K);
+    cr_assert_eq(sbf_layout_info(SBF_BLOCKED, 17, &li), SBF_E_K);
+    cr_assert_eq(sbf_layout_info(SBF_PARQUET, 16, &li), SBF_E_K);
+    cr_assert_eq(sbf_layout_info(SBFI_NLAYOUTS, 0, &li), SBF_E_LAYOUT);
+    cr_assert_eq(sbf_layout_info(-1, 0, &li), SBF_E_LAYOUT);
+    cr_assert_eq(sbf_layout_info(SBF_BLOCKED, 0, NULL), SBF_E_NULL);
+}

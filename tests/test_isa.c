@@ -275,7 +275,7 @@ Test(isa, empty_batches, .description = "every compiled kernel accepts n = 0") {
             uint64_t key = 1;
             uint8_t out = 0xee;
             const int fam = sbfi_layout_of(layout)->kernel;
-            { const sbfi_keys none = { .kind = SBFI_KEYS_U64, .u64 = &key }; kt->add_batch[fam](f, &none, 0);
+            { const sbfi_keys none = { .kind = SBFI_KEYS_U64, .u64 = &key }; kt->add_batch[fam](f, &none, 0, &out);
             cr_assert_eq(kt->contains_batch[fam](f, &none, 0, &out), 0); }
             cr_assert_eq(out, 0xee);
             cr_assert_eq(sbf_contains_u64(f, &key, 1, &out), 0);

@@ -313,7 +313,7 @@ Test(counting, remove_half, .timeout = 60,
     all.u64 = keys;
     /* keys_added: the adds that changed it, less the removals after which
      * their key tests absent */
-    uint64_t expect = sbf_add_keys(f, &all);
+    uint64_t expect = sbf_add_keys(f, &all, NULL);
     for (size_t i = 0; i < n / 2; i++) {
         cr_assert_eq(sbf_remove(f, &keys[i], 8), SBF_OK, "key %zu", i);
         expect -= sbf_contains(f, &keys[i], 8) == 0;
@@ -443,7 +443,7 @@ Test(info, fields_and_estimate, .description = "sbf_info reports geometry, fill 
         sbf_keys all = { 0 };
         all.n = n;
         all.u64 = keys;
-        const size_t changed = sbf_add_keys(f, &all);
+        const size_t changed = sbf_add_keys(f, &all, NULL);
         struct sbf_info in;
         cr_assert_eq(sbf_info(f, &in), SBF_OK);
         cr_assert_eq(in.layout, layouts[li]);

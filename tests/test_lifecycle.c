@@ -269,7 +269,7 @@ static sbf_filter *via_guava(uint64_t n, sbf_filter **orig, size_t *changed)
     sbf_keys k = { 0 };
     k.n = (size_t)n;
     k.u64 = keys;
-    *changed = sbf_add_keys(f, &k);
+    *changed = sbf_add_keys(f, &k, NULL);
     free(keys);
     void *buf;
     size_t len;
@@ -380,7 +380,7 @@ Test(lifecycle, keys_added_counts_changes,
             sbf_keys k = { 0 };
             k.n = 1000;
             k.u64 = keys;
-            const size_t c1 = sbf_add_keys(f, &k);
+            const size_t c1 = sbf_add_keys(f, &k, NULL);
             cr_assert(c1 > 900 && c1 <= 1000, "%zu", c1);
             size_t c2 = 0;
             for (int i = 1000; i < 2000; i++)
@@ -392,7 +392,7 @@ Test(lifecycle, keys_added_counts_changes,
             cr_assert(once >= c1 + c2 && once <= c1 + c2 + 1000);
             /* every key again, by every call: nothing changes, nothing counts */
             k.n = 3000;
-            cr_assert_eq(sbf_add_keys(f, &k), 0);
+            cr_assert_eq(sbf_add_keys(f, &k, NULL), 0);
             cr_assert_eq(sbf_add_u64(f, keys, 3000), SBF_OK);
             const void *ptrs[100];
             size_t lens[100];
@@ -509,7 +509,7 @@ static void *race_adder(void *arg)
             sbf_keys k = { 0 };
             k.n = 50;
             k.u64 = mine + i;
-            changed += sbf_add_keys(w->r->f, &k);
+            changed += sbf_add_keys(w->r->f, &k, NULL);
         } else {
             for (size_t j = i; j < i + 50; j++) {
                 const int r = sbf_add(w->r->f, &mine[j], 8);

@@ -324,8 +324,8 @@ Test(chain, block_layouts_go_classic_past_the_floor,
         cr_assert_eq(sbf_size(SBF_BLOCKED, 65536, x->error, &bits, &k) == SBF_OK &&
                          sbf_size(SBF_CLASSIC, 65536, x->error, &cbits, &ck) == SBF_OK &&
                          (double)bits <= 1.5 * (double)cbits,
-                     x->layout == SBF_BLOCKED, "link %u: layout %d", l, x->layout);
-        if (l > 0 && c->links[l - 1].layout == SBF_CLASSIC)
+                     x->layout == c->layout, "link %u: layout %d", l, x->layout);
+        if (l > 0 && c->links[l - 1].layout == SBFR_FLOOR_LAYOUT)
             cr_assert_eq(x->layout, SBF_CLASSIC, "classic stays classic");
     }
     cr_assert_leq(c->bytes, ref->bytes * 3 / 2, "%llu bytes against %llu all-classic",
@@ -452,6 +452,82 @@ Test(chain, add_all_growth_equals_one_by_one,
     cr_assert_eq(a->items, items);
     sbfr_chain_free(a);
     sbfr_chain_free(b);
+}
+
+/* Whether two chains hold the same sub-filters, bytes and counts. */
+static int same_chain(const sbfr_chain *a, const sbfr_chain *b)
+{
+    if (a->nlinks != b->nlinks || a->items != b->items)
+        return 0;
+    for (uint32_t l = 0; l < a->nlinks; l++) {
+        size_t la, lb;
+        const void *da = sbf_data(a->links[l].f, &la), *db = sbf_data(b->links[l].f, &lb);
+        if (a->links[l].items != b->links[l].items || la != lb || memcmp(da, db, la) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+Test(chain, add_all_equals_add1_every_layout,
+     .description = "commands of 1..40 items from a pool of 150 (repeats inside a command, items "
+                    "an earlier command added, items only an older sub-filter holds) give the "
+                    "replies, counts and bytes of sbfr_chain_add1 one by one, on every layout, "
+                    "scaling and not; a refused command changes nothing")
+{
+    enum { POOL = 150, MAXN = 40 };
+    static char s[POOL][16];
+    for (int i = 0; i < POOL; i++)
+        item(s[i], sizeof s[i], "q", i);
+    const char *why = "";
+    uint64_t seed = 5;
+    for (int layout = SBF_CLASSIC; layout <= SBF_COUNTING; layout++)
+        for (uint32_t expansion = 0; expansion <= 2; expansion += 2) {
+            sbfr_chain *a, *b;
+            cr_assert_eq(sbfr_chain_new(&a, layout, 25, 0.2, expansion, SBFR_NO_CAP, &why), 0);
+            cr_assert_eq(sbfr_chain_new(&b, layout, 25, 0.2, expansion, SBFR_NO_CAP, &why), 0);
+            int refused = 0, older = 0;
+            for (int cmd = 0; cmd < 40; cmd++) {
+                const void *p[MAXN];
+                size_t n[MAXN];
+                uint8_t out[MAXN], tmp[MAXN];
+                const size_t m = 1 + (size_t)(cmd * 7 % MAXN);
+                for (size_t i = 0; i < m; i++) {
+                    seed = seed * 6364136223846793005u + 1442695040888963407u;
+                    p[i] = s[(seed >> 33) % (POOL / 2 + (uint64_t)cmd * 3 % (POOL / 2))];
+                    n[i] = strlen(p[i]);
+                    for (uint32_t l = 0; l + 1 < b->nlinks; l++)
+                        older += sbf_contains(b->links[l].f, p[i], n[i]) == 1;
+                }
+                sbfr_chain *b2 = sbfr_chain_copy(b);
+                long long want = 0;
+                uint8_t one[MAXN];
+                for (size_t i = 0; i < m && want >= 0; i++) {
+                    const int rv = sbfr_chain_add1(b2, p[i], n[i], SBFR_NO_CAP, &why);
+                    one[i] = rv == SBFR_ADD_NEW;
+                    want = rv < 0 ? rv : want + one[i];
+                }
+                const long long got = sbfr_chain_add_all(a, p, n, m, out, tmp, SBFR_NO_CAP, &why);
+                cr_assert_eq(got, want, "layout %d expansion %u command %d: %lld, one by one %lld",
+                             layout, expansion, cmd, got, want);
+                if (got < 0) {
+                    refused++;
+                    sbfr_chain_free(b2); /* one by one stopped half-way; a is unchanged */
+                } else {
+                    for (size_t i = 0; i < m; i++)
+                        cr_assert_eq(out[i], one[i], "layout %d command %d item %zu", layout,
+                                     cmd, i);
+                    sbfr_chain_free(b);
+                    b = b2;
+                }
+                cr_assert(same_chain(a, b), "layout %d expansion %u command %d: chains differ",
+                          layout, expansion, cmd);
+            }
+            cr_assert(a->expansion ? refused == 0 && a->nlinks >= 3 && older > 20 : refused > 0,
+                      "layout %d expansion %u: %d refused, %u links, %d items in older ones",
+                      layout, expansion, refused, a->nlinks, older);
+            sbfr_chain_free(a);
+            sbfr_chain_free(b);
+        }
 }
 
 /* ---------------------------------------------------------- totals, copy */
