@@ -299,6 +299,7 @@ void sbfb_machine_get(sbfb_machine *m);
  * layout added to the library is measured without a change here. */
 int sbfb_nlayouts(void);
 const char *sbfb_layout_name(int layout);
+unsigned sbfb_cell_bits(int layout); /* 1, or 4 for counters */
 int sbfb_layout_from_name(const char *s);
 void sbfb_fmt_bytes(size_t bytes, char *buf, size_t cap);
 

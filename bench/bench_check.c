@@ -66,7 +66,7 @@ static int insn_layout(const sbfb_opts *o, sbfb_results *r, int isa, int layout,
     p.layout = layout;
     p.expected_n = INSN_N;
     p.fpp = 0.01;
-    p.bits = (uint64_t)INSN_N * 10 * (layout == SBF_COUNTING ? 4 : 1);
+    p.bits = (uint64_t)INSN_N * 10 * sbfb_cell_bits(layout);
     sbf_filter *f;
     const int rc = sbf_create(&f, &p);
     if (rc != SBF_OK) {

@@ -177,13 +177,14 @@ static sbfb_fpr *fpr_row_begin(sbfb_results *r, fpr_row *w)
     e->bits = info.bits;
     e->k = info.k;
     e->n = n;
-    const double cells = w->layout == SBF_COUNTING ? (double)info.bits / 4 : (double)info.bits;
+    const double cells = (double)info.bits / sbfb_cell_bits(w->layout);
     e->classic = sbf_fpp_classic(n, (uint64_t)cells, info.k);
-    switch (w->layout) {
-    case SBF_CLASSIC: e->putze = NAN; break;
-    case SBF_COUNTING: e->putze = sbf_fpp_putze(n, (uint64_t)cells, info.k, 128); break;
-    default: e->putze = sbf_fpp_putze(n, info.bits, info.k, info.block_bits); break;
-    }
+    /* Putze's blocked formula over cells: none for classic (no blocks) */
+    if (info.block_bits == 0)
+        e->putze = NAN;
+    else
+        e->putze = sbf_fpp_putze(n, (uint64_t)cells, info.k,
+                                 info.block_bits / sbfb_cell_bits(w->layout));
     e->exact = exact;
     /* totals over the R filters: the minimum, the most */
     const double cap = (double)o->fpr_max_probes;
@@ -264,7 +265,7 @@ void sbfb_run_fpr(const sbfb_opts *o, sbfb_results *r)
             w->p.expected_n = o->fpr_n;
             w->p.fpp = 0.01;
             /* bits/key counts memory; counting: counters per key */
-            w->p.bits = (uint64_t)b * o->fpr_n * (layout == SBF_COUNTING ? 4 : 1);
+            w->p.bits = (uint64_t)b * o->fpr_n * sbfb_cell_bits(layout);
             sbfb_fpr *e = fpr_row_begin(r, w);
             if (e) {
                 w->t0 = sbfb_now();

@@ -141,7 +141,7 @@ static int tput_row(sbfb_tbl *t, int row, const sbfb_opts *o, const sbfb_results
 static void tput_layout(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md,
                         int layout, int def, uint32_t k)
 {
-    const char *per = layout == SBF_COUNTING ? "counters" : "bits";
+    const char *per = sbfb_cell_bits(layout) > 1 ? "counters" : "bits";
     if (md)
         fprintf(out, "\n#### %s (k = %u, %g %s per key)\n\n", sbfb_layout_name(layout), k,
                 o->bits_per_key, per);

@@ -549,6 +549,14 @@ const char *sbfb_layout_name(int layout)
     return layout >= 0 && layout < sbfb_nlayouts() ? sbf_layout_name(layout) : "?";
 }
 
+/* Bits per cell (1, or 4 where cells are counters), from the library's
+ * descriptor rather than a layout id. */
+unsigned sbfb_cell_bits(int layout)
+{
+    struct sbf_layout_info li;
+    return sbf_layout_info(layout, 0, &li) == SBF_OK ? li.cell_bits : 1;
+}
+
 int sbfb_layout_from_name(const char *s)
 {
     const int l = sbf_layout_from_name(s);
