@@ -35,7 +35,7 @@ mkdir -p "$dir"
 # Plots: gnuplot-nox; pngcairo when it has it, else the libgd png terminal.
 if command -v gnuplot >/dev/null; then
   term=png
-  gnuplot -e 'set terminal' 2>&1 | grep -q pngcairo && term=pngcairo
+  gnuplot -e 'set terminal' 2>&1 | grep -c pngcairo >/dev/null && term=pngcairo
   # plotvars.gp lists the scripts of the sections that wrote plot data
   plots=$(sed -n 's/^plots = "\(.*\)"$/\1/p' "$dir/plotvars.gp")
   for gp in $plots; do

@@ -40,10 +40,10 @@ soname=libsimdbloom.so.$(v MAJOR)
 [ "$(v MAJOR)" = 0 ] && soname=libsimdbloom.so.0.$(v MINOR)
 [ "$(pkg-config --modversion simdbloom)" = "$version" ] || { echo "pkg-config version"; exit 1; }
 [ "$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/app-shared")" = "ok $version" ] || exit 1
-readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep -q "(SONAME) *Library soname: \[$soname\]$" ||
+readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep -c "(SONAME) *Library soname: \[$soname\]$" >/dev/null ||
   { echo "soname is not $soname"; readelf -d "$tmp/prefix/lib/libsimdbloom.so" | grep SONAME; exit 1; }
-readelf -d "$tmp/app-shared" | grep -q "(NEEDED) *Shared library: \[$soname\]$" || exit 1
+readelf -d "$tmp/app-shared" | grep -c "(NEEDED) *Shared library: \[$soname\]$" >/dev/null || exit 1
 [ "$(readlink "$tmp/prefix/lib/$soname")" = "libsimdbloom.so.$version" ] || exit 1
 # The sbf command is installed and runs.
-"$tmp/prefix/bin/sbf" --help | grep -q '^usage: sbf COMMAND'
+"$tmp/prefix/bin/sbf" --help | grep -c '^usage: sbf COMMAND' >/dev/null
 echo "install: 4 passed, 0 failed ($version, soname $soname)"

@@ -25,7 +25,7 @@ expect() {
 # has FILE TEXT: FILE contains TEXT
 has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2': $(head -c 300 "$1")"; fi; }
 same() { if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi; }
-no_temps() { if ls -A | grep -q '\.tmp-'; then bad "temporary files left: $(ls -A)"; else ok; fi; }
+no_temps() { if ls -A | grep -c '\.tmp-' >/dev/null; then bad "temporary files left: $(ls -A)"; else ok; fi; }
 
 # ---------------------------------------------------------------- help
 expect 0 "$SBF" --help; has out "convert --to FORM IN OUT"
