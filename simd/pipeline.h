@@ -86,6 +86,19 @@ PIPE_INLINE void pipe_strings(const sbfi_keys *src, size_t base, size_t len,
     *ll = l;
 }
 
+/* The u64 keys two steps ahead of `keys`, prefetched (4 lines; past the
+ * caller's array a prefetch is harmless, and the address is formed as an
+ * integer). Without it XXH64's out-of-line lanes waited on the key stream
+ * whenever the keys came from memory: parquet, AVX-512, 8 MiB filter, 4M
+ * keys per call: 2.74 -> 1.31 ns/key (split-block's fused MurmurHash3 stage
+ * 1.21; that stage, inlined, measured no gain from it: 1.20 -> 1.24). */
+PIPE_INLINE void pipe_keys_ahead(const uint64_t *keys)
+{
+    const uintptr_t ahead = (uintptr_t)keys + 2 * PIPE_BATCH * sizeof(uint64_t);
+    for (uintptr_t o = 0; o < PIPE_BATCH * sizeof(uint64_t); o += 64)
+        SBFI_PREFETCH((const void *)(ahead + o));
+}
+
 /* (h1, h2) of keys [base, base + len) into the step: a[] = h1 (classic) or
  * block addresses, h2[]. */
 PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_keys *src,
@@ -106,8 +119,10 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
     if (f->hash == SBFI_HASH_MURMUR3) {
         f->kt->hash_bytes(pp, ll, len, f->seed, d1, s->h2);
     } else {
-        if (src->kind == SBFI_KEYS_U64)
+        if (src->kind == SBFI_KEYS_U64) {
+            pipe_keys_ahead(src->u64 + base);
             f->kt->xxh64_u64(src->u64 + base, len, d1);
+        }
         else
             f->kt->xxh64_bytes(pp, ll, len, d1);
         for (size_t j = 0; j < len; j++)
