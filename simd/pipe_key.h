@@ -9,8 +9,10 @@
 
 #include "pipe_ops.h"
 
-/* Hash (MurmurHash3, the u64 path inline for 8-byte keys: a layout with
- * another hash stage gets src/scalar.c's sbfi_*_key_any instead), the
+/* Hash (MurmurHash3, the u64 path inline for 8-byte keys; or, for the
+ * *_xxh64 entries of plain parquet filters, XXH64 of the key's bytes:
+ * SBF_CONCURRENT filters of a non-MurmurHash3 layout get src/scalar.c's
+ * sbfi_*_key_any instead), the
  * block from one multiply-shift, the ISA's vector probe; an add first asks
  * whether every bit is already set (its return value, and no store when
  * it is).
@@ -24,10 +26,20 @@
  * `f` is const for the reasons simd/pipe_ops.h gives: an add writes f->words.
  */
 PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
-                         const int fam, const int is_add, const int atomic)
+                         const int fam, const int is_add, const int atomic,
+                         const int hash)
 {
     uint64_t h1, h2;
-    sbfi_hash_key(key, len, f->seed, &h1, &h2);
+    if (hash == SBFI_HASH_XXH64) { /* parquet: XXH64 of the key's bytes */
+        uint64_t h;
+        if (len == 8)
+            h = sbf_xxh64_u64_inline(sbf_inl_load64((const unsigned char *)key));
+        else
+            sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
+        sbfi_xxh64_pair(h, &h1, &h2);
+    } else {
+        sbfi_hash_key(key, len, f->seed, &h1, &h2);
+    }
     if (fam == SBFI_KERN_CLASSIC) /* k divisions, none computed ahead */
         return is_add ? pipe_classic_add(f, h1, h2, NULL, 0, atomic)
                       : pipe_classic_contains(f, h1, h2, NULL, 0, atomic);
@@ -114,16 +126,18 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
  * take pipe_key8 with no stack frame (the rest of pipe_key, whose aligned
  * block copy needs one, is a separate function). */
 #define PIPE_KEY_INLINE_ALL __attribute__((always_inline)) inline
+#define PIPE_MUR SBFI_HASH_MURMUR3
+#define PIPE_XXH SBFI_HASH_XXH64
 #define PIPE_KEY_ENTRIES(fam, name, all_attr)                                  \
     all_attr static int add_key_all_##name(                                   \
         sbf_filter *f, const void *key, size_t len)                            \
     {                                                                          \
-        return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0));          \
+        return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0, PIPE_MUR));     \
     }                                                                          \
     all_attr static int contains_key_all_##name(                              \
         const sbf_filter *f, const void *key, size_t len)                      \
     {                                                                          \
-        return pipe_key(f, key, len, fam, 0, 0);                               \
+        return pipe_key(f, key, len, fam, 0, 0, PIPE_MUR);                     \
     }                                                                          \
     static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
     {                                                                          \
@@ -143,12 +157,21 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
     }                                                                          \
     static int add_key_atomic_##name(sbf_filter *f, const void *key, size_t len) \
     {                                                                          \
-        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1));         \
+        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1, PIPE_MUR)); \
     }                                                                          \
     static int contains_key_atomic_##name(const sbf_filter *f, const void *key, \
                                           size_t len)                          \
     {                                                                          \
-        return pipe_key(f, key, len, fam, 0, 1);                               \
+        return pipe_key(f, key, len, fam, 0, 1, PIPE_MUR);                     \
+    }                                                                          \
+    static int add_key_xxh64_##name(sbf_filter *f, const void *key, size_t len) \
+    {                                                                          \
+        return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0, PIPE_XXH)); \
+    }                                                                          \
+    static int contains_key_xxh64_##name(const sbf_filter *f, const void *key, \
+                                         size_t len)                           \
+    {                                                                          \
+        return pipe_key(f, key, len, fam, 0, 0, PIPE_XXH);                     \
     }
 
 /* (classic and counting have no fast path: their catch-all stays inline) */
@@ -162,6 +185,8 @@ PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting, PIPE_KEY_INLINE_ALL)
     .add_key = PIPE_BY_FAMILY(add_key_),                                       \
     .contains_key = PIPE_BY_FAMILY(contains_key_),                             \
     .add_key_atomic = PIPE_BY_FAMILY(add_key_atomic_),                         \
-    .contains_key_atomic = PIPE_BY_FAMILY(contains_key_atomic_)
+    .contains_key_atomic = PIPE_BY_FAMILY(contains_key_atomic_),               \
+    .add_key_xxh64 = PIPE_BY_FAMILY(add_key_xxh64_),                           \
+    .contains_key_xxh64 = PIPE_BY_FAMILY(contains_key_xxh64_)
 
 #endif /* SBFI_PIPE_KEY_H */

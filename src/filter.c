@@ -72,9 +72,11 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         f->addn = kt->add_batch[l];
         f->containsn = kt->contains_batch[l];
     }
-    if (f->hash != SBFI_HASH_MURMUR3) { /* the single-key kernels hash with MurmurHash3 */
-        f->add1 = sbfi_add_key_any;
-        f->contains1 = sbfi_contains_key_any;
+    if (f->hash != SBFI_HASH_MURMUR3) { /* the single-key kernels above hash with MurmurHash3 */
+        const int x = f->hash == SBFI_HASH_XXH64 && !(flags & SBF_CONCURRENT) &&
+                      kt->add_key_xxh64[l] != NULL && kt->contains_key_xxh64[l] != NULL;
+        f->add1 = x ? kt->add_key_xxh64[l] : sbfi_add_key_any;
+        f->contains1 = x ? kt->contains_key_xxh64[l] : sbfi_contains_key_any;
     }
     f->flags = flags;
     return SBF_OK;

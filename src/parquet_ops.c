@@ -4,7 +4,8 @@
  * as a layout" says, then the split-block family's probes with the
  * filter's salts (the spec's). Keys (single, batches of every form) go
  * through the layout's XXH64 hash stage in the one batch pipeline
- * (simd/pipeline.h) and src/scalar.c's sbfi_*_key_any.
+ * (simd/pipeline.h) and, one at a time, the ISA's *_key_xxh64 entries
+ * (simd/pipe_key.h; SBF_CONCURRENT: src/scalar.c's sbfi_*_key_any).
  */
 #include "sbf_internal.h"
 #include "parquet_int.h"
