@@ -10,9 +10,8 @@
 #include "pipe_ops.h"
 
 /* Hash (MurmurHash3, the u64 path inline for 8-byte keys; or, for the
- * *_xxh64 entries of plain parquet filters, XXH64 of the key's bytes:
- * SBF_CONCURRENT filters of a non-MurmurHash3 layout get src/scalar.c's
- * sbfi_*_key_any instead), the
+ * *_xxh64 entries of parquet filters, XXH64 of the key's bytes; an ISA
+ * without them leaves src/scalar.c's sbfi_*_key_any bound), the
  * block from one multiply-shift, the ISA's vector probe; an add first asks
  * whether every bit is already set (its return value, and no store when
  * it is).
@@ -172,6 +171,16 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
                                          size_t len)                           \
     {                                                                          \
         return pipe_key(f, key, len, fam, 0, 0, PIPE_XXH);                     \
+    }                                                                          \
+    static int add_key_atomic_xxh64_##name(sbf_filter *f, const void *key,    \
+                                           size_t len)                         \
+    {                                                                          \
+        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1, PIPE_XXH)); \
+    }                                                                          \
+    static int contains_key_atomic_xxh64_##name(const sbf_filter *f,          \
+                                                const void *key, size_t len)   \
+    {                                                                          \
+        return pipe_key(f, key, len, fam, 0, 1, PIPE_XXH);                     \
     }
 
 /* (classic and counting have no fast path: their catch-all stays inline) */
@@ -187,6 +196,8 @@ PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting, PIPE_KEY_INLINE_ALL)
     .add_key_atomic = PIPE_BY_FAMILY(add_key_atomic_),                         \
     .contains_key_atomic = PIPE_BY_FAMILY(contains_key_atomic_),               \
     .add_key_xxh64 = PIPE_BY_FAMILY(add_key_xxh64_),                           \
-    .contains_key_xxh64 = PIPE_BY_FAMILY(contains_key_xxh64_)
+    .contains_key_xxh64 = PIPE_BY_FAMILY(contains_key_xxh64_),                 \
+    .add_key_atomic_xxh64 = PIPE_BY_FAMILY(add_key_atomic_xxh64_),             \
+    .contains_key_atomic_xxh64 = PIPE_BY_FAMILY(contains_key_atomic_xxh64_)
 
 #endif /* SBFI_PIPE_KEY_H */

@@ -73,10 +73,16 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         f->containsn = kt->contains_batch[l];
     }
     if (f->hash != SBFI_HASH_MURMUR3) { /* the single-key kernels above hash with MurmurHash3 */
-        const int x = f->hash == SBFI_HASH_XXH64 && !(flags & SBF_CONCURRENT) &&
-                      kt->add_key_xxh64[l] != NULL && kt->contains_key_xxh64[l] != NULL;
-        f->add1 = x ? kt->add_key_xxh64[l] : sbfi_add_key_any;
-        f->contains1 = x ? kt->contains_key_xxh64[l] : sbfi_contains_key_any;
+        const int conc = (flags & SBF_CONCURRENT) != 0;
+        sbfi_key_add_fn a = conc ? kt->add_key_atomic_xxh64[l] : kt->add_key_xxh64[l];
+        sbfi_key_contains_fn q = conc ? kt->contains_key_atomic_xxh64[l]
+                                      : kt->contains_key_xxh64[l];
+        if (f->hash != SBFI_HASH_XXH64 || a == NULL || q == NULL) {
+            a = sbfi_add_key_any;
+            q = sbfi_contains_key_any;
+        }
+        f->add1 = a;
+        f->contains1 = q;
     }
     f->flags = flags;
     return SBF_OK;

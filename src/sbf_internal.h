@@ -197,9 +197,11 @@ struct sbfi_kernels {
     sbfi_key_contains_fn contains_key[SBFI_NKERNELS];
     sbfi_key_add_fn add_key_atomic[SBFI_NKERNELS];    /* word fetch-or / CAS */
     sbfi_key_contains_fn contains_key_atomic[SBFI_NKERNELS]; /* relaxed loads */
-    /* plain filters of an XXH64 layout (parquet); NULL: sbfi_*_key_any */
+    /* the same for an XXH64 layout (parquet); NULL: sbfi_*_key_any */
     sbfi_key_add_fn add_key_xxh64[SBFI_NKERNELS];
     sbfi_key_contains_fn contains_key_xxh64[SBFI_NKERNELS];
+    sbfi_key_add_fn add_key_atomic_xxh64[SBFI_NKERNELS];
+    sbfi_key_contains_fn contains_key_atomic_xxh64[SBFI_NKERNELS];
     sbfi_add_fn add_batch_atomic[SBFI_NKERNELS];
     sbfi_contains_fn contains_batch_atomic[SBFI_NKERNELS];
     /* --- hashes of many keys in SIMD lanes (lanes: issues 16.2, 18.1) --- */
