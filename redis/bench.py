@@ -21,12 +21,11 @@ import socket
 import statistics
 import subprocess
 import sys
-import time
 
 import redis
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests"))
-from harness import free_port  # noqa: E402
+from harness import free_port, wait_up  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -121,15 +120,7 @@ def run_server(a):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         r = redis.Redis(port=port, socket_timeout=30)
-        deadline = time.time() + 10
-        while True:
-            try:
-                r.ping()
-                break
-            except redis.ConnectionError:
-                if time.time() > deadline or proc.poll() is not None:
-                    raise RuntimeError("redis-server did not start")
-                time.sleep(0.05)
+        wait_up(r, proc, 10)
         r.execute_command("BF.RESERVE", "bf", "0.01", "2000000")
         r.execute_command("BF.RESERVE", "bf1", "0.01", "2000000")
         if a.large:

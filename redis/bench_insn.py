@@ -28,7 +28,7 @@ import time
 import redis
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests"))
-from harness import free_port  # noqa: E402
+from harness import free_port, wait_up  # noqa: E402
 
 
 def dump_total(pid, out, name):
@@ -71,15 +71,7 @@ def main():
         stdout=subprocess.DEVNULL, stderr=open(os.path.join(wd, "valgrind.log"), "w"))
     try:
         r = redis.Redis(port=port, socket_timeout=600)
-        deadline = time.time() + 120
-        while True:
-            try:
-                r.ping()
-                break
-            except redis.ConnectionError:
-                if time.time() > deadline or proc.poll() is not None:
-                    raise
-                time.sleep(0.2)
+        wait_up(r, proc, 120, pause=0.2)  # valgrind starts slowly
         r.execute_command("BF.RESERVE", "bf", "0.01", "2000000")
         rnd = random.Random(1)
         items = a.commands * 100

@@ -272,6 +272,20 @@ def mexists_all(r, key, its):
     return multi_all(r, "BF.MEXISTS", key, its, 1000)
 
 
+def wait_up(r, proc, timeout, pause=0.05):
+    """Until the server behind client r answers PING; RuntimeError when its
+    process proc has exited or timeout seconds have passed."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            r.ping()
+            return
+        except redis.ConnectionError:
+            if time.time() > deadline or proc.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(pause)
+
+
 def wait_for(pred, what, timeout=20):
     deadline = time.time() + timeout
     while time.time() < deadline:
