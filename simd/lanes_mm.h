@@ -79,6 +79,22 @@ static inline void lanes_mm_rest(uint64_t h1, uint64_t h2, const void *key, uint
     *h2o = out[1];
 }
 
+/* MurmurHash3_x64_128's finalisation of LANES lanes (states after body and
+ * tail, the keys' lengths), stored to h1o[], h2o[]. */
+static inline void lanes_mm_final(lv h1, lv h2, lv len, uint64_t *h1o, uint64_t *h2o)
+{
+    h1 = lv_xor(h1, len);
+    h2 = lv_xor(h2, len);
+    h1 = lv_add(h1, h2);
+    h2 = lv_add(h2, h1);
+    h1 = lanes_fmix(h1);
+    h2 = lanes_fmix(h2);
+    h1 = lv_add(h1, h2);
+    h2 = lv_add(h2, h1);
+    lv_store(h1o, h1);
+    lv_store(h2o, h2);
+}
+
 #if !defined(LANES_MM_NATIVE)
 /* The body blocks of a group: lanes for `steps` blocks, the rest in scalar. */
 static inline void lanes_mm_body(const lanes_grp *g, lv *h1, lv *h2)
@@ -123,16 +139,7 @@ static inline void lanes_mm_group(const lanes_grp *g, uint32_t seed, uint64_t *h
                         lv_srlv(hi, lv_sub(c64, x)));
     h1 = lv_xor(h1, lanes_mm_k1(t1));
     h2 = lv_xor(h2, lanes_mm_k2(lv_srlv(hi, r)));
-    h1 = lv_xor(h1, g->len);
-    h2 = lv_xor(h2, g->len);
-    h1 = lv_add(h1, h2);
-    h2 = lv_add(h2, h1);
-    h1 = lanes_fmix(h1);
-    h2 = lanes_fmix(h2);
-    h1 = lv_add(h1, h2);
-    h2 = lv_add(h2, h1);
-    lv_store(h1o, h1);
-    lv_store(h2o, h2);
+    lanes_mm_final(h1, h2, g->len, h1o, h2o);
 }
 
 LANES_ENTRY void lanes_hash_bytes(const void *const *keys, const size_t *lens, size_t n,

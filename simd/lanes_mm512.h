@@ -181,21 +181,6 @@ static inline void lanes5_step(lv *h1, lv *h2, lv lo, lv hi, simde__mmask8 body)
     *h2 = simde_mm512_mask_add_epi64(t2, body, lv_add(LV_SLL(y, 2), y), lv_set1(0x38495ab5));
 }
 
-/* The finalisation of 8 lanes, stored to h1o[0..7], h2o[0..7]. */
-static inline void lanes5_final(lv h1, lv h2, lv len, uint64_t *h1o, uint64_t *h2o)
-{
-    h1 = lv_xor(h1, len);
-    h2 = lv_xor(h2, len);
-    h1 = lv_add(h1, h2);
-    h2 = lv_add(h2, h1);
-    h1 = lanes_fmix(h1);
-    h2 = lanes_fmix(h2);
-    h1 = lv_add(h1, h2);
-    h2 = lv_add(h2, h1);
-    lv_store(h1o, h1);
-    lv_store(h2o, h2);
-}
-
 /* ceil(len / 16): the steps a key needs (its blocks and tail). */
 static inline uint64_t lanes5_need(uint64_t len)
 {
@@ -286,7 +271,7 @@ lanes5_block(const void *const *keys, const uint64_t *lens, int ng, uint32_t see
     if (SBFI_LIKELY(steps == max)) {
         LANES5_UNROLL
         for (int g = 0; g < ng; g++)
-            lanes5_final(h1[g], h2[g], lv_load(lens + 8 * g), h1o + 8 * g, h2o + 8 * g);
+            lanes_mm_final(h1[g], h2[g], lv_load(lens + 8 * g), h1o + 8 * g, h2o + 8 * g);
         return;
     }
     /* keys needing more than `steps`: their states after `steps` body
@@ -295,7 +280,7 @@ lanes5_block(const void *const *keys, const uint64_t *lens, int ng, uint32_t see
     for (int g = 0; g < ng; g++) {
         lv_store(a + 8 * g, h1[g]);
         lv_store(c + 8 * g, h2[g]);
-        lanes5_final(h1[g], h2[g], lv_load(lens + 8 * g), h1o + 8 * g, h2o + 8 * g);
+        lanes_mm_final(h1[g], h2[g], lv_load(lens + 8 * g), h1o + 8 * g, h2o + 8 * g);
     }
     for (int i = 0; i < 8 * ng; i++)
         if (lanes5_need(lens[i]) > steps)
