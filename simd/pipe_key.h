@@ -127,17 +127,21 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
 #define PIPE_KEY_INLINE_ALL __attribute__((always_inline)) inline
 #define PIPE_MUR SBFI_HASH_MURMUR3
 #define PIPE_XXH SBFI_HASH_XXH64
+/* add_key_<sfx><name> and contains_key_<sfx><name>: pipe_key for one
+ * (atomic, hash), the add counted by `count` (sbfi_count_plain/_atomic). */
+#define PIPE_KEY_PAIR(fam, name, sfx, attr, atomic, hash, count)               \
+    attr static int add_key_##sfx##name(sbf_filter *f, const void *key,       \
+                                        size_t len)                            \
+    {                                                                          \
+        return count(f, pipe_key(f, key, len, fam, 1, atomic, hash));          \
+    }                                                                          \
+    attr static int contains_key_##sfx##name(const sbf_filter *f,             \
+                                             const void *key, size_t len)      \
+    {                                                                          \
+        return pipe_key(f, key, len, fam, 0, atomic, hash);                    \
+    }
 #define PIPE_KEY_ENTRIES(fam, name, all_attr)                                  \
-    all_attr static int add_key_all_##name(                                   \
-        sbf_filter *f, const void *key, size_t len)                            \
-    {                                                                          \
-        return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0, PIPE_MUR));     \
-    }                                                                          \
-    all_attr static int contains_key_all_##name(                              \
-        const sbf_filter *f, const void *key, size_t len)                      \
-    {                                                                          \
-        return pipe_key(f, key, len, fam, 0, 0, PIPE_MUR);                     \
-    }                                                                          \
+    PIPE_KEY_PAIR(fam, name, all_, all_attr, 0, PIPE_MUR, sbfi_count_plain)    \
     static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
     {                                                                          \
         if (PIPE_KEY8 && (fam == SBFI_KERN_BLOCKED || fam == SBFI_KERN_SPLIT) &&  \
@@ -154,34 +158,9 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
             return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 0); \
         return contains_key_all_##name(f, key, len);                           \
     }                                                                          \
-    static int add_key_atomic_##name(sbf_filter *f, const void *key, size_t len) \
-    {                                                                          \
-        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1, PIPE_MUR)); \
-    }                                                                          \
-    static int contains_key_atomic_##name(const sbf_filter *f, const void *key, \
-                                          size_t len)                          \
-    {                                                                          \
-        return pipe_key(f, key, len, fam, 0, 1, PIPE_MUR);                     \
-    }                                                                          \
-    static int add_key_xxh64_##name(sbf_filter *f, const void *key, size_t len) \
-    {                                                                          \
-        return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0, PIPE_XXH)); \
-    }                                                                          \
-    static int contains_key_xxh64_##name(const sbf_filter *f, const void *key, \
-                                         size_t len)                           \
-    {                                                                          \
-        return pipe_key(f, key, len, fam, 0, 0, PIPE_XXH);                     \
-    }                                                                          \
-    static int add_key_atomic_xxh64_##name(sbf_filter *f, const void *key,    \
-                                           size_t len)                         \
-    {                                                                          \
-        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1, PIPE_XXH)); \
-    }                                                                          \
-    static int contains_key_atomic_xxh64_##name(const sbf_filter *f,          \
-                                                const void *key, size_t len)   \
-    {                                                                          \
-        return pipe_key(f, key, len, fam, 0, 1, PIPE_XXH);                     \
-    }
+    PIPE_KEY_PAIR(fam, name, atomic_, , 1, PIPE_MUR, sbfi_count_atomic)        \
+    PIPE_KEY_PAIR(fam, name, xxh64_, , 0, PIPE_XXH, sbfi_count_plain)          \
+    PIPE_KEY_PAIR(fam, name, atomic_xxh64_, , 1, PIPE_XXH, sbfi_count_atomic)
 
 /* (classic and counting have no fast path: their catch-all stays inline) */
 PIPE_KEY_ENTRIES(SBFI_KERN_CLASSIC, classic, PIPE_KEY_INLINE_ALL)
