@@ -406,75 +406,43 @@ SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
 }
 
 /* Keeps an array that a vector store filled in memory: read back with
- * scalar loads, not rebuilt lane by lane with vector extracts (slower). */
+ * scalar (or broadcast) loads, not rebuilt lane by lane with vector
+ * extracts (slower). */
 #if defined(__GNUC__)
 #  define SBF_INL_IN_MEMORY(a) __asm__("" : "+m"(a))
 #else
 #  define SBF_INL_IN_MEMORY(a) ((void)0)
 #endif
-
-/* Blocked add with the positions given (p[i] < 512): one OR per position,
- * unrolled by k (one jump on k instead of a loop per key). */
-#define SBF_INL_SET(i) blk[p[i] >> 6] |= (uint64_t)1 << (p[i] & 63)
-SBF_INL void sbf_inl_blocked_set(uint64_t *blk, const uint32_t *p, uint32_t k)
-{
-    switch (k) {
-    case 16: SBF_INL_SET(15); /* fall through */
-    case 15: SBF_INL_SET(14); /* fall through */
-    case 14: SBF_INL_SET(13); /* fall through */
-    case 13: SBF_INL_SET(12); /* fall through */
-    case 12: SBF_INL_SET(11); /* fall through */
-    case 11: SBF_INL_SET(10); /* fall through */
-    case 10: SBF_INL_SET(9);  /* fall through */
-    case 9: SBF_INL_SET(8);   /* fall through */
-    case 8: SBF_INL_SET(7);   /* fall through */
-    case 7: SBF_INL_SET(6);   /* fall through */
-    case 6: SBF_INL_SET(5);   /* fall through */
-    case 5: SBF_INL_SET(4);   /* fall through */
-    case 4: SBF_INL_SET(3);   /* fall through */
-    case 3: SBF_INL_SET(2);   /* fall through */
-    case 2: SBF_INL_SET(1);   /* fall through */
-    case 1: SBF_INL_SET(0);   /* fall through */
-    default: break;
-    }
-}
-#undef SBF_INL_SET
-
-/* The same with each position given as the byte offset of its 32-bit word
- * (off[i], a multiple of 4) and its bit in that word (bits[i]): one load of
- * each and one OR into memory per position (the vector paths build both
- * arrays for all positions at once). */
+/* Keeps a vector constant in the register it was made in (the compiler
+ * otherwise makes it again before every use in an unrolled switch). */
 #if defined(__GNUC__)
-typedef uint32_t sbf_inl_u32 __attribute__((may_alias)); /* words of a uint64_t block */
+#  define SBF_INL_IN_REGISTER(v) __asm__("" : "+v"(v))
 #else
-typedef uint32_t sbf_inl_u32;
+#  define SBF_INL_IN_REGISTER(v) ((void)0)
 #endif
-#define SBF_INL_OR(i) \
-    *(sbf_inl_u32 *)(void *)((unsigned char *)blk + off[i]) |= bits[i]
-SBF_INL void sbf_inl_blocked_or(uint64_t *blk, const uint32_t *off, const uint32_t *bits,
-                                uint32_t k)
-{
-    switch (k) {
-    case 16: SBF_INL_OR(15); /* fall through */
-    case 15: SBF_INL_OR(14); /* fall through */
-    case 14: SBF_INL_OR(13); /* fall through */
-    case 13: SBF_INL_OR(12); /* fall through */
-    case 12: SBF_INL_OR(11); /* fall through */
-    case 11: SBF_INL_OR(10); /* fall through */
-    case 10: SBF_INL_OR(9);  /* fall through */
-    case 9: SBF_INL_OR(8);   /* fall through */
-    case 8: SBF_INL_OR(7);   /* fall through */
-    case 7: SBF_INL_OR(6);   /* fall through */
-    case 6: SBF_INL_OR(5);   /* fall through */
-    case 5: SBF_INL_OR(4);   /* fall through */
-    case 4: SBF_INL_OR(3);   /* fall through */
-    case 3: SBF_INL_OR(2);   /* fall through */
-    case 2: SBF_INL_OR(1);   /* fall through */
-    case 1: SBF_INL_OR(0);   /* fall through */
-    default: break;
+
+/* OP(i) for i = k-1 down to 0 (k <= 16): one jump on k instead of a loop
+ * per key. */
+#define SBF_INL_FOR_K(k, OP)                                                    \
+    switch (k) {                                                                \
+    case 16: OP(15); /* fall through */                                         \
+    case 15: OP(14); /* fall through */                                         \
+    case 14: OP(13); /* fall through */                                         \
+    case 13: OP(12); /* fall through */                                         \
+    case 12: OP(11); /* fall through */                                         \
+    case 11: OP(10); /* fall through */                                         \
+    case 10: OP(9);  /* fall through */                                         \
+    case 9: OP(8);   /* fall through */                                         \
+    case 8: OP(7);   /* fall through */                                         \
+    case 7: OP(6);   /* fall through */                                         \
+    case 6: OP(5);   /* fall through */                                         \
+    case 5: OP(4);   /* fall through */                                         \
+    case 4: OP(3);   /* fall through */                                         \
+    case 3: OP(2);   /* fall through */                                         \
+    case 2: OP(1);   /* fall through */                                         \
+    case 1: OP(0);   /* fall through */                                         \
+    default: break;                                                             \
     }
-}
-#undef SBF_INL_OR
 
 /* ------------------------------------------------------- vector probes
  * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both

@@ -69,26 +69,42 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
     return _mm512_mask_test_epi32_mask(km, rot, _mm512_set1_epi32(1)) == km;
 }
 
+/* The 512-bit mask of a blocked key's k positions (p_i = prod_i >> 23):
+ * p sets, in 32-bit word j, 1 << (p - 32 j), which vpsllvd makes 0 unless
+ * 0 <= p - 32 j < 32. Each p_i is broadcast from memory, a load, where a
+ * vpermd per position queues on the shuffle unit. Measured (AVX-512, 16 KiB
+ * filter, fresh 8-byte keys through sbf_view_add_u64, one run): 5.3 ns per
+ * add against 6.8 for OR-ing each position into the block, 6.5 with a
+ * vpermd per position, 6.1 with scalar positions and register broadcasts.
+ * The add stores the block once, and only when a bit was clear. */
+#define SBF_INL_MASK(i)                                                         \
+    m = _mm512_or_si512(m, _mm512_sllv_epi32(one, _mm512_sub_epi32(             \
+                                                      _mm512_set1_epi32((int)u.p[i]), base)))
+SBF_INL int sbf_inl_blocked_put(uint64_t *blk, __m512i prod, uint32_t k)
+{
+    union { __m512i v; uint32_t p[16]; } u; /* the positions, 64-byte aligned */
+    _mm512_store_si512((void *)u.p, _mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED));
+    SBF_INL_IN_MEMORY(u);
+    __m512i one = _mm512_set1_epi32(1);
+    const __m512i base = _mm512_set_epi32(480, 448, 416, 384, 352, 320, 288, 256,
+                                          224, 192, 160, 128, 96, 64, 32, 0);
+    SBF_INL_IN_REGISTER(one); /* made once, not again per position */
+    __m512i m = _mm512_setzero_si512();
+    SBF_INL_FOR_K(k, SBF_INL_MASK)
+    const __m512i b = _mm512_load_si512(blk);
+    const __m512i fresh = _mm512_andnot_si512(b, m);
+    if (_mm512_test_epi32_mask(fresh, fresh) == 0)
+        return 0; /* every bit was set: no store */
+    _mm512_store_si512(blk, _mm512_or_si512(b, m));
+    return 1;
+}
+#undef SBF_INL_MASK
+
 SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
                                 uint32_t lanes, sbf_inl_h2 h2)
 {
-    const __m512i prod = sbf_inl_prod16(salt, h2);
-    const __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(prod, 28),
-                                                  _mm512_load_si512(blk));
-    const __m512i pos = _mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED);
-    const __mmask16 km = (__mmask16)lanes;
-    if (_mm512_mask_test_epi32_mask(km, _mm512_rorv_epi32(word, pos),
-                                    _mm512_set1_epi32(1)) == km)
-        return 0;
-    /* per position: its 32-bit word's byte offset (p >> 5) * 4, and its
-     * bit, 1 rotated by p (the count is taken mod 32) */
-    uint32_t off[16], bits[16];
-    _mm512_storeu_si512(off, _mm512_slli_epi32(_mm512_srli_epi32(pos, 5), 2));
-    _mm512_storeu_si512(bits, _mm512_rolv_epi32(_mm512_set1_epi32(1), pos));
-    SBF_INL_IN_MEMORY(off);
-    SBF_INL_IN_MEMORY(bits);
-    sbf_inl_blocked_or(blk, off, bits, k);
-    return 1;
+    (void)lanes;
+    return sbf_inl_blocked_put(blk, sbf_inl_prod16(salt, h2), k);
 }
 
 SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, sbf_inl_h2 h2)
@@ -172,21 +188,40 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
     return r;
 }
 
+/* The AVX-512 add's mask (sbf_inl_blocked_put) in two 256-bit halves. */
+#define SBF_INL_MASK2(i)                                                        \
+    do {                                                                        \
+        const __m256i t_ = _mm256_set1_epi32((int)u.p[i]);                      \
+        m0 = _mm256_or_si256(m0, _mm256_sllv_epi32(one, _mm256_sub_epi32(t_, base0))); \
+        m1 = _mm256_or_si256(m1, _mm256_sllv_epi32(one, _mm256_sub_epi32(t_, base1))); \
+    } while (0)
 SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
                                 uint32_t lanes, sbf_inl_h2 h2)
 {
-    if (sbf_inl_blocked_has(blk, salt, k, lanes, h2))
-        return 0;
-    uint32_t p[16];
-    _mm256_storeu_si256((__m256i *)p, _mm256_srli_epi32(sbf_inl_prod8(salt, h2),
-                                                        SBF_SHIFT_BLOCKED));
+    union { __m256i v[2]; uint32_t p[16]; } u; /* the positions, aligned */
+    (void)lanes;
+    _mm256_store_si256((__m256i *)(void *)u.p,
+                       _mm256_srli_epi32(sbf_inl_prod8(salt, h2), SBF_SHIFT_BLOCKED));
     if (k > 8)
-        _mm256_storeu_si256((__m256i *)(p + 8),
-                            _mm256_srli_epi32(sbf_inl_prod8(salt + 8, h2), SBF_SHIFT_BLOCKED));
-    SBF_INL_IN_MEMORY(p);
-    sbf_inl_blocked_set(blk, p, k);
+        _mm256_store_si256((__m256i *)(void *)(u.p + 8),
+                           _mm256_srli_epi32(sbf_inl_prod8(salt + 8, h2), SBF_SHIFT_BLOCKED));
+    SBF_INL_IN_MEMORY(u);
+    __m256i one = _mm256_set1_epi32(1);
+    const __m256i base0 = _mm256_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224);
+    const __m256i base1 = _mm256_setr_epi32(256, 288, 320, 352, 384, 416, 448, 480);
+    SBF_INL_IN_REGISTER(one);
+    __m256i m0 = _mm256_setzero_si256(), m1 = _mm256_setzero_si256();
+    SBF_INL_FOR_K(k, SBF_INL_MASK2)
+    const __m256i b0 = _mm256_load_si256((const __m256i *)blk);
+    const __m256i b1 = _mm256_load_si256((const __m256i *)(blk + 4));
+    const __m256i fresh = _mm256_or_si256(_mm256_andnot_si256(b0, m0), _mm256_andnot_si256(b1, m1));
+    if (_mm256_testz_si256(fresh, fresh))
+        return 0; /* every bit was set: no store */
+    _mm256_store_si256((__m256i *)blk, _mm256_or_si256(b0, m0));
+    _mm256_store_si256((__m256i *)(blk + 4), _mm256_or_si256(b1, m1));
     return 1;
 }
+#undef SBF_INL_MASK2
 
 SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, uint64_t h2)
 {

@@ -15,13 +15,15 @@
  * block from one multiply-shift, the ISA's vector probe; an add first asks
  * whether every bit is already set (its return value, and no store when
  * it is).
- * Where a blocked add's time goes (AVX-512, 256 KiB filter, k = 7, u64 keys,
- * best of 41 runs per 2048-key chunk): contains 6.05 ns, add 13.1. The extra
- * ~7 ns are the k positions, whatever their form: the add with only its
- * probe (no bits set) ran 6.2 ns; without the probe 13.3; a 512-bit mask of
- * masked byte broadcasts OR-ed into the block with one load/compare/store
- * 14.2 (13.9 with no store at all); a mask of per-position vpermd/vpsllvd
- * 17.8; the positions unrolled by a switch on k 13.9. So the probe stays.
+ * Where a blocked add's time went (AVX-512, 256 KiB filter, k = 7, u64 keys,
+ * best of 41 runs per 2048-key chunk): contains 6.05 ns, add 13.1; a mask
+ * of masked byte broadcasts 14.2, of per-position vpermd/vpsllvd 17.8. What
+ * won (include/simdbloom_inline_x86.h, sbf_inl_blocked_put): each position
+ * broadcast from memory and shifted into its 32-bit word by one vpsllvd
+ * against the words' base offsets, three instructions a position, one store
+ * (peer driver, 16 KiB: one-key fresh add 6.99 -> 6.02 ns with AVX-512, 7.60
+ * -> 5.89 with AVX2). The AVX2 batch keeps its probe and stores: the mask
+ * in two halves measured slower there (5.5 -> 6.8 ns).
  * `f` is const for the reasons simd/pipe_ops.h gives: an add writes f->words.
  */
 PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
