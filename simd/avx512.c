@@ -188,6 +188,8 @@ static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
                                                     simde_mm512_load_si512(blk));
     /* Rotate counts are taken mod 32: bit SBFI_BLOCKED_BIT_IN_WORD(prod) lands in bit 0. */
     const v512 rot = simde_mm512_rorv_epi32(word, simde_mm512_srli_epi32(prod, SBFI_SHIFT_BLOCKED));
+    /* (vptestnmd + kortestw, one instruction fewer, measured slower on
+     * Zen 5: peer driver, 16 KiB, batched 1.07 -> 1.21 ns/key) */
     return simde_mm512_mask_test_epi32_mask(c->km, rot, simde_mm512_set1_epi32(1)) == c->km;
 }
 
