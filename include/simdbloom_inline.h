@@ -421,6 +421,14 @@ SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
 #  define SBF_INL_IN_REGISTER(v) ((void)0)
 #endif
 
+/* Hides a pointer's value from the optimizer: the constants behind it are
+ * then read as memory operands, not rebuilt from immediates. */
+#if defined(__GNUC__)
+#  define SBF_INL_OPAQUE(p) __asm__("" : "+r"(p))
+#else
+#  define SBF_INL_OPAQUE(p) ((void)0)
+#endif
+
 /* OP(i) for i = k-1 down to 0 (k <= 16): one jump on k instead of a loop
  * per key. */
 #define SBF_INL_FOR_K(k, OP)                                                    \

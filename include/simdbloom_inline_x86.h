@@ -24,22 +24,29 @@ SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
 }
 
 /* sbf_murmur3_u64 with the two fmix64 in the lanes of one vector (vpmullq):
- * bit-exact, and fewer instructions than two scalar fmix64 chains. */
+ * bit-exact, and fewer instructions than two scalar fmix64 chains. The
+ * fmix64 constants are memory operands (a 64-bit immediate costs a movabs
+ * and a broadcast each); the end, h1 = F1 + F2 and h2 = h1 + F2, is two adds
+ * with [F2, F1]. Lane 0 of the result is h2 (what the probes broadcast). */
 SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 {
+    static const uint64_t fmix_c[4] = {
+        UINT64_C(0xff51afd7ed558ccd), UINT64_C(0xff51afd7ed558ccd),
+        UINT64_C(0xc4ceb9fe1a85ec53), UINT64_C(0xc4ceb9fe1a85ec53)};
+    const uint64_t *c = fmix_c;
+    SBF_INL_OPAQUE(c); /* else the compiler makes the constants again */
     const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const uint64_t a = (k1 ^ s8) + s8;
-    __m128i x = _mm_add_epi64(_mm_set1_epi64x((long long)a),
-                              _mm_set_epi64x((long long)s8, 0)); /* [h1, h2] */
+    __m128i x = _mm_set_epi64x((long long)(a + s8), (long long)a); /* [h1, h2] */
     x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));
-    x = _mm_mullo_epi64(x, _mm_set1_epi64x((long long)UINT64_C(0xff51afd7ed558ccd)));
+    x = _mm_mullo_epi64(x, _mm_loadu_si128((const __m128i *)(const void *)c));
     x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));
-    x = _mm_mullo_epi64(x, _mm_set1_epi64x((long long)UINT64_C(0xc4ceb9fe1a85ec53)));
-    x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));                  /* [F1, F2] */
-    const __m128i s = _mm_add_epi64(x, _mm_shuffle_epi32(x, 0x4e)); /* F1 + F2 */
-    const __m128i h = _mm_add_epi64(s, _mm_unpackhi_epi64(_mm_setzero_si128(), x));
-    *h1 = (uint64_t)_mm_cvtsi128_si64(h);
-    return _mm_unpackhi_epi64(h, h);
+    x = _mm_mullo_epi64(x, _mm_loadu_si128((const __m128i *)(const void *)(c + 2)));
+    x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));                   /* [F1, F2] */
+    const __m128i t = _mm_shuffle_epi32(x, 0x4e);                  /* [F2, F1] */
+    const __m128i s = _mm_add_epi64(x, t);                         /* h1, h1 */
+    *h1 = (uint64_t)_mm_cvtsi128_si64(s);
+    return _mm_add_epi64(s, t);                                    /* lane 0: h2 */
 }
 
 /* Lane i: x_i * salt[i], 16 lanes. */

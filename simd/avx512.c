@@ -111,7 +111,7 @@ typedef struct pipe_ctx {
 static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
 {
     c->salt = simde_mm512_loadu_si512((const void *)f->salt);
-    c->km = (simde__mmask16)((UINT32_C(1) << f->k) - 1);
+    c->km = (simde__mmask16)f->lanes;
     c->k = f->k;
 }
 
@@ -122,12 +122,10 @@ static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
     c->nb = c64(f->nblocks);
     c->base = c64((uint64_t)(uintptr_t)f->words);
     c->shift = c64(f->block_log2);
-    /* Lanes i < k of the 16. Only the blocked and counting probes use the
-     * mask (k <= 16 there), but it is built for every layout, and a classic
-     * filter's k goes up to 255: clamp before shifting, as a shift by 32 or
-     * more is undefined (issue 13, finding 1). */
-    const uint32_t lanes = f->k < 16 ? f->k : 16;
-    c->km = (simde__mmask16)((UINT32_C(1) << lanes) - 1);
+    /* Lanes i < k of the 16 (f->lanes: k clamped to 16, as a classic
+     * filter's k goes up to 255 and a shift by 32 or more is undefined,
+     * issue 13, finding 1; only the blocked and counting probes use it). */
+    c->km = (simde__mmask16)f->lanes;
     c->k = f->k;
 }
 

@@ -98,14 +98,12 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
                           const int is_add)
 {
     uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_hash8(key, (uint64_t)f->seed ^ 8, &h1);
+    const sbf_inl_h2 h2 = sbf_inl_hash8(key, f->s8, &h1);
     uint64_t *const w = f->words;
     const uint64_t b = sbf_block_index(h1, f->nblocks);
-    if (fam == SBFI_KERN_BLOCKED) {
-        const uint32_t lanes = (UINT32_C(1) << f->k) - 1;
-        return is_add ? sbf_inl_blocked_add(w + b * 8, f->salt, f->k, lanes, h2)
-                      : sbf_inl_blocked_has(w + b * 8, f->salt, f->k, lanes, h2);
-    }
+    if (fam == SBFI_KERN_BLOCKED)
+        return is_add ? sbf_inl_blocked_add(w + b * 8, f->salt, f->k, f->lanes, h2)
+                      : sbf_inl_blocked_has(w + b * 8, f->salt, f->k, f->lanes, h2);
     if (f->k == 8)
         return is_add ? sbf_inl_split8_add(w + b * 4, f->salt, h2)
                       : sbf_inl_split8_has(w + b * 4, f->salt, h2);

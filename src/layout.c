@@ -182,6 +182,7 @@ void sbfi_set_geometry(sbf_filter *f, int layout, uint64_t bits, uint32_t k)
     f->hash = d->hash;
     f->bits = bits;
     f->k = k;
+    f->lanes = (UINT32_C(1) << (k < 16 ? k : 16)) - 1; /* a classic k goes up to 255 */
     f->block_bytes = (uint32_t)(g / 8);
     f->block_log2 = (uint32_t)__builtin_ctzll(g / 8);
     f->nblocks = bits / g;

@@ -112,6 +112,8 @@ struct sbf_filter {
     uint32_t block_bytes;   /* 64; 32 for split-block with k = 8; 8 classic */
     uint32_t block_log2;    /* log2(block_bytes) */
     int hash;               /* lay->hash: SBFI_HASH_* */
+    uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
+    uint64_t s8;            /* seed ^ 8: MurmurHash3's state for an 8-byte key */
     uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
                              * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
@@ -485,7 +487,9 @@ static inline int sbfi_filter_ok(const sbf_filter *f)
         return 0;
     const uint64_t g = sbfi_granule(d, f->k);
     return f->bits % g == 0 && f->nblocks == f->bits / g && f->block_bytes * 8 == g &&
-           (UINT64_C(1) << f->block_log2) == f->block_bytes && d->salt != NULL;
+           (UINT64_C(1) << f->block_log2) == f->block_bytes && d->salt != NULL &&
+           f->lanes == (UINT32_C(1) << (f->k < 16 ? f->k : 16)) - 1 &&
+           f->s8 == ((uint64_t)f->seed ^ 8);
 }
 
 /* Counter c of a block: byte c/2, low nibble for even c. */

@@ -30,7 +30,7 @@ static void fill(const sbf_filter *f, sbf_view *v)
     v->filter = (sbf_filter *)(uintptr_t)f; /* adds only through writable views */
     v->k = f->k;
     v->seed = f->seed;
-    v->lanes = f->k < 16 ? (UINT32_C(1) << f->k) - 1 : 0xffffu;
+    v->lanes = f->lanes;
     v->layout = f->layout;
     v->query = inline_kind(f);
     v->add = SBF_VIEW_CALL;
