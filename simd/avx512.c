@@ -45,25 +45,34 @@ static inline v512 xorshift33(v512 x)
     return simde_mm512_xor_si512(x, simde_mm512_srli_epi64(x, 33));
 }
 
-static inline v512 fmix(v512 x)
+/* MurmurHash3's multipliers, read through a pointer the optimizer cannot
+ * see into: each becomes a broadcast memory operand of its vpmullq, where
+ * gcc otherwise rebuilds it per use from a 64-bit immediate (movabs +
+ * vpbroadcastq: 8 instructions per 8 keys). */
+static const uint64_t murmur_k[4] = { SBFI_C1, SBFI_C2, UINT64_C(0xff51afd7ed558ccd),
+                                      UINT64_C(0xc4ceb9fe1a85ec53) };
+
+static inline v512 fmix(v512 x, const uint64_t *k)
 {
     x = xorshift33(x);
-    x = simde_mm512_mullo_epi64(x, c64(UINT64_C(0xff51afd7ed558ccd)));
+    x = simde_mm512_mullo_epi64(x, c64(k[2]));
     x = xorshift33(x);
-    x = simde_mm512_mullo_epi64(x, c64(UINT64_C(0xc4ceb9fe1a85ec53)));
+    x = simde_mm512_mullo_epi64(x, c64(k[3]));
     return xorshift33(x);
 }
 
 /* sbfi_murmur3_u64 in eight lanes; s8 = seed ^ 8 in every lane. */
 static inline void hash8(v512 key, v512 s8, v512 *h1o, v512 *h2o)
 {
-    v512 k1 = simde_mm512_mullo_epi64(key, c64(SBFI_C1));
+    const uint64_t *k = murmur_k;
+    SBF_INL_OPAQUE(k);
+    v512 k1 = simde_mm512_mullo_epi64(key, c64(k[0]));
     k1 = simde_mm512_rol_epi64(k1, 31);
-    k1 = simde_mm512_mullo_epi64(k1, c64(SBFI_C2));
+    k1 = simde_mm512_mullo_epi64(k1, c64(k[1]));
     v512 h1 = simde_mm512_add_epi64(simde_mm512_xor_si512(k1, s8), s8);
     v512 h2 = simde_mm512_add_epi64(h1, s8);
-    h1 = fmix(h1);
-    h2 = fmix(h2);
+    h1 = fmix(h1, k);
+    h2 = fmix(h2, k);
     h1 = simde_mm512_add_epi64(h1, h2);
     h2 = simde_mm512_add_epi64(h2, h1);
     *h1o = h1;
