@@ -30,9 +30,8 @@ SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
  * with [F2, F1]. Lane 0 of the result is h2 (what the probes broadcast). */
 SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 {
-    static const uint64_t fmix_c[4] = {
-        UINT64_C(0xff51afd7ed558ccd), UINT64_C(0xff51afd7ed558ccd),
-        UINT64_C(0xc4ceb9fe1a85ec53), UINT64_C(0xc4ceb9fe1a85ec53)};
+    static const uint64_t fmix_c[4] = {SBF_MURMUR3_F1, SBF_MURMUR3_F1, SBF_MURMUR3_F2,
+                                       SBF_MURMUR3_F2};
     const uint64_t *c = fmix_c;
     SBF_INL_OPAQUE(c); /* else the compiler makes the constants again */
     const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;

@@ -69,9 +69,9 @@ static inline v256 xorshift33(v256 x)
 static inline v256 fmix(v256 x)
 {
     x = xorshift33(x);
-    x = mul64(x, c64(UINT64_C(0xff51afd7ed558ccd)), c64(UINT64_C(0xff51afd7)));
+    x = mul64(x, c64(SBF_MURMUR3_F1), c64(SBF_MURMUR3_F1 >> 32));
     x = xorshift33(x);
-    x = mul64(x, c64(UINT64_C(0xc4ceb9fe1a85ec53)), c64(UINT64_C(0xc4ceb9fe)));
+    x = mul64(x, c64(SBF_MURMUR3_F2), c64(SBF_MURMUR3_F2 >> 32));
     return xorshift33(x);
 }
 

@@ -49,8 +49,7 @@ static inline v512 xorshift33(v512 x)
  * see into: each becomes a broadcast memory operand of its vpmullq, where
  * gcc otherwise rebuilds it per use from a 64-bit immediate (movabs +
  * vpbroadcastq: 8 instructions per 8 keys). */
-static const uint64_t murmur_k[4] = { SBFI_C1, SBFI_C2, UINT64_C(0xff51afd7ed558ccd),
-                                      UINT64_C(0xc4ceb9fe1a85ec53) };
+static const uint64_t murmur_k[4] = { SBFI_C1, SBFI_C2, SBF_MURMUR3_F1, SBF_MURMUR3_F2 };
 
 static inline v512 fmix(v512 x, const uint64_t *k)
 {

@@ -25,9 +25,9 @@ static inline lv lanes_mm_k2(lv k)
 static inline lv lanes_fmix(lv x)
 {
     x = lv_xor(x, LV_SRL(x, 33));
-    x = lv_mulc(x, UINT64_C(0xff51afd7ed558ccd));
+    x = lv_mulc(x, SBF_MURMUR3_F1);
     x = lv_xor(x, LV_SRL(x, 33));
-    x = lv_mulc(x, UINT64_C(0xc4ceb9fe1a85ec53));
+    x = lv_mulc(x, SBF_MURMUR3_F2);
     return lv_xor(x, LV_SRL(x, 33));
 }
 

@@ -73,8 +73,8 @@ static inline void hconst_init(hconst *h, uint32_t seed)
 {
     h->c1 = mc(SBFI_C1);
     h->c2 = mc(SBFI_C2);
-    h->f1 = mc(UINT64_C(0xff51afd7ed558ccd));
-    h->f2 = mc(UINT64_C(0xc4ceb9fe1a85ec53));
+    h->f1 = mc(SBF_MURMUR3_F1);
+    h->f2 = mc(SBF_MURMUR3_F2);
     h->s8 = simde_vdupq_n_u64((uint64_t)seed ^ 8);
 }
 
