@@ -48,6 +48,9 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
     pipe_ctx_init_key(&c, f);
     void *blk = sbfi_block_ptr(f, h1);
     const void *q = blk;
+    if (is_add && fam == SBFI_KERN_COUNTING) /* it tells from the words it loads */
+        return atomic ? pipe_counting_add_atomic(&c, blk, h2, f->k)
+                      : pipe_counting_add(&c, blk, h2, f->k);
     PIPE_ALIGN(64) sbfi_u64_alias copy[8];
     if (atomic) {
         pipe_copy_block_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
@@ -61,12 +64,6 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
     }
     if (!is_add)
         return present;
-    if (fam == SBFI_KERN_COUNTING) {
-        if (atomic)
-            return pipe_counting_add_atomic(&c, blk, h2, f->k);
-        (void)pipe_counting_add(&c, blk, h2, f->k);
-        return !present;
-    }
     if (present)
         return 0;
     if (fam == SBFI_KERN_BLOCKED) {
