@@ -206,6 +206,13 @@ PIPE_INLINE int pipe_contains_one(const pipe_ctx *c, const sbf_filter *f,
     }
 }
 
+/* Whether a is the address of one of f's blocks (assertions). */
+PIPE_INLINE int pipe_block_ok(const sbf_filter *f, uint64_t a)
+{
+    return a - (uintptr_t)f->words < f->bytes &&
+           (a - (uintptr_t)f->words) % f->block_bytes == 0;
+}
+
 /* is_add of the functions below: a query, an add, or an add that also
  * writes out[j] = whether key j changed the filter (its own instance, so
  * the adds that do not ask pay nothing). */
@@ -235,20 +242,26 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
          * so did split-block masks made for a whole step when it is hashed,
          * two keys per multiply, leaving a load and a vptest per key in this
          * loop (0.93 -> 1.05). */
+        if (nlen == 0) {
+            /* no prefetch (a filter the caches hold, or the last step):
+             * unrolled 8 times (peer driver, 16 KiB, AVX-512, ns/key:
+             * blocked 1.03 -> 0.98, split-block 0.95 -> 0.88; 4 times 1.00
+             * / 0.89). Not with the prefetch: blocked at 8 MiB went 1.26 ->
+             * 2.9. The text of every ISA file grows about 8%. */
 #if defined(__GNUC__) && !defined(__clang__)
-        /* unrolled 8 times (peer driver, 16 KiB, AVX-512, ns/key: blocked
-         * 1.03 -> 0.98, split-block 0.95 -> 0.88; 4 times 1.00 / 0.89; the
-         * text of every ISA file grows about 15%; the u64 hash stage
-         * unrolled as well measured no better) */
 #  pragma GCC unroll 8
 #endif
-        for (size_t j = 0; j < len; j++) {
-            if (fam != SBFI_KERN_CLASSIC && j < nlen)
-                SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
-            SBFI_ASSERT(fam == SBFI_KERN_CLASSIC ||
-                        (s->a[j] - (uintptr_t)f->words < f->bytes &&
-                         (s->a[j] - (uintptr_t)f->words) % f->block_bytes == 0));
-            out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic);
+            for (size_t j = 0; j < len; j++) {
+                SBFI_ASSERT(fam == SBFI_KERN_CLASSIC || pipe_block_ok(f, s->a[j]));
+                out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic);
+            }
+        } else {
+            for (size_t j = 0; j < len; j++) {
+                if (j < nlen)
+                    SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
+                SBFI_ASSERT(fam == SBFI_KERN_CLASSIC || pipe_block_ok(f, s->a[j]));
+                out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic);
+            }
         }
         for (size_t j = 0; j < len; j++)
             count += out[j];
@@ -261,9 +274,7 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
             else
                 SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
         }
-        SBFI_ASSERT(fam == SBFI_KERN_CLASSIC ||
-                    (s->a[j] - (uintptr_t)f->words < f->bytes &&
-                     (s->a[j] - (uintptr_t)f->words) % f->block_bytes == 0));
+        SBFI_ASSERT(fam == SBFI_KERN_CLASSIC || pipe_block_ok(f, s->a[j]));
         if (is_add) {
             const int r = pipe_add_one(c, f, s, j, fam, atomic);
             count += (size_t)r;
