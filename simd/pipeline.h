@@ -223,11 +223,13 @@ PIPE_INLINE int pipe_block_ok(const sbf_filter *f, uint64_t a)
  * on the way, one per key, so no separate prefetch loop is needed. Returns
  * the keys that changed the filter (add) or may be present (contains);
  * out[j] is the answer (contains) or whether key j changed the filter
- * (PIPE_ADD_TELL). */
+ * (PIPE_ADD_TELL). cached: called by pipe_run's loop for filters the
+ * caches hold (its queries may take an unrolled loop). */
 PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
                               const pipe_step *s, size_t len, uint8_t *out,
                               const pipe_step *nx, size_t nlen,
-                              const int fam, const int is_add, const int atomic)
+                              const int fam, const int is_add, const int atomic,
+                              const int cached)
 {
     size_t count = 0;
     if (!is_add && fam != SBFI_KERN_CLASSIC) {
@@ -242,12 +244,14 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
          * so did split-block masks made for a whole step when it is hashed,
          * two keys per multiply, leaving a load and a vptest per key in this
          * loop (0.93 -> 1.05). */
-        if (nlen == 0) {
-            /* no prefetch (a filter the caches hold, or the last step):
-             * unrolled 8 times (peer driver, 16 KiB, AVX-512, ns/key:
-             * blocked 1.03 -> 0.98, split-block 0.95 -> 0.88; 4 times 1.00
-             * / 0.89). Not with the prefetch: blocked at 8 MiB went 1.26 ->
-             * 2.9. The text of every ISA file grows about 8%. */
+        if (cached && nlen == 0) {
+            /* a filter the caches hold, not prefetched: unrolled 8 times
+             * (peer driver, 16 KiB, AVX-512, ns/key: blocked 1.03 -> 0.98,
+             * split-block 0.95 -> 0.88; 4 times 1.00 / 0.89). Not with the
+             * prefetch: blocked at 8 MiB went 1.26 -> 2.9; nor in the ring
+             * of pipe_run's deep filters, whose loop it slowed at 1 GiB
+             * (split-block 3.8 -> 5.1). The text of every ISA file grows
+             * about 8%. */
 #if defined(__GNUC__) && !defined(__clang__)
 #  pragma GCC unroll 8
 #endif
@@ -351,7 +355,7 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
                 pipe_fill(&c, f, src, next, nlen, &st[cur1 ^ 1], fam, is_add, 0);
             count += pipe_probe(&c, f, &st[cur1], len, out ? out + base : sink,
                                 &st[cur1 ^ 1], is_add || PIPE_PF_NEXT(f) ? nlen : 0, fam,
-                                is_add, atomic);
+                                is_add, atomic, 1);
             cur1 ^= 1;
             len = nlen;
         }
@@ -366,7 +370,7 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
             pipe_fill(&c, f, src, (s + depth) * PIPE_BATCH, alen, &st[ahead], fam, is_add, 0);
         count += pipe_probe(&c, f, &st[cur], PIPE_STEP_LEN(s),
                             out ? out + s * PIPE_BATCH : sink, &st[ahead], alen, fam,
-                            is_add, atomic);
+                            is_add, atomic, 0);
         cur = cur + 1 == ring ? 0 : cur + 1;
         ahead = ahead + 1 == ring ? 0 : ahead + 1;
     }
