@@ -14,7 +14,7 @@
  * without them leaves src/scalar.c's sbfi_*_key_any bound), the
  * block from one multiply-shift, the ISA's vector probe; an add first asks
  * whether every bit is already set (its return value, and no store when
- * it is).
+ * it is), except a counting add, which tells from the words it loads.
  * Where a blocked add's time went (AVX-512, 256 KiB filter, k = 7, u64 keys,
  * best of 41 runs per 2048-key chunk): contains 6.05 ns, add 13.1; a mask
  * of masked byte broadcasts 14.2, of per-position vpermd/vpsllvd 17.8. What
@@ -22,8 +22,9 @@
  * broadcast from memory and shifted into its 32-bit word by one vpsllvd
  * against the words' base offsets, three instructions a position, one store
  * (peer driver, 16 KiB: one-key fresh add 6.99 -> 6.02 ns with AVX-512, 7.60
- * -> 5.89 with AVX2). The AVX2 batch keeps its probe and stores: the mask
- * in two halves measured slower there (5.5 -> 6.8 ns).
+ * -> 5.89 with AVX2; 5.34 and 5.96 with the hash's later cuts). The AVX2
+ * batch keeps its probe and stores: the mask in two halves measured slower
+ * there (5.5 -> 6.8 ns).
  * `f` is const for the reasons simd/pipe_ops.h gives: an add writes f->words.
  */
 PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,

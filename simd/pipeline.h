@@ -256,14 +256,14 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
 #  pragma GCC unroll 8
 #endif
             for (size_t j = 0; j < len; j++) {
-                SBFI_ASSERT(fam == SBFI_KERN_CLASSIC || pipe_block_ok(f, s->a[j]));
+                SBFI_ASSERT(pipe_block_ok(f, s->a[j]));
                 out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic);
             }
         } else {
             for (size_t j = 0; j < len; j++) {
                 if (j < nlen)
                     SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
-                SBFI_ASSERT(fam == SBFI_KERN_CLASSIC || pipe_block_ok(f, s->a[j]));
+                SBFI_ASSERT(pipe_block_ok(f, s->a[j]));
                 out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic);
             }
         }
