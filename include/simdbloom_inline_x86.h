@@ -75,21 +75,21 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
     return _mm512_mask_test_epi32_mask(km, rot, _mm512_set1_epi32(1)) == km;
 }
 
-/* The 512-bit mask of a blocked key's k positions (p_i = prod_i >> 23):
+/* The 512-bit mask of k bit positions (lane i of pos: p_i < 512, i < k):
  * p sets, in 32-bit word j, 1 << (p - 32 j), which vpsllvd makes 0 unless
  * 0 <= p - 32 j < 32. Each p_i is broadcast from memory, a load, where a
  * vpermd per position queues on the shuffle unit. Measured (AVX-512, 16 KiB
- * filter, fresh 8-byte keys through sbf_view_add_u64, one run): 5.3 ns per
- * add against 6.8 for OR-ing each position into the block, 6.5 with a
- * vpermd per position, 6.1 with scalar positions and register broadcasts.
- * The add stores the block once, and only when a bit was clear. */
+ * blocked filter, fresh 8-byte keys through sbf_view_add_u64, one run): 5.3
+ * ns per add against 6.8 for OR-ing each position into the block, 6.5 with
+ * a vpermd per position, 6.1 with scalar positions and register broadcasts.
+ * Blocked adds and the library's counting masks (simd/avx512.c) use it. */
 #define SBF_INL_MASK(i)                                                         \
     m = _mm512_or_si512(m, _mm512_sllv_epi32(one, _mm512_sub_epi32(             \
                                                       _mm512_set1_epi32((int)u.p[i]), base)))
-SBF_INL int sbf_inl_blocked_put(uint64_t *blk, __m512i prod, uint32_t k)
+SBF_INL __m512i sbf_inl_mask512(__m512i pos, uint32_t k)
 {
     union { __m512i v; uint32_t p[16]; } u; /* the positions, 64-byte aligned */
-    _mm512_store_si512((void *)u.p, _mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED));
+    _mm512_store_si512((void *)u.p, pos);
     SBF_INL_IN_MEMORY(u);
     __m512i one = _mm512_set1_epi32(1);
     const __m512i base = _mm512_set_epi32(480, 448, 416, 384, 352, 320, 288, 256,
@@ -97,6 +97,15 @@ SBF_INL int sbf_inl_blocked_put(uint64_t *blk, __m512i prod, uint32_t k)
     SBF_INL_IN_REGISTER(one); /* made once, not again per position */
     __m512i m = _mm512_setzero_si512();
     SBF_INL_FOR_K(k, SBF_INL_MASK)
+    return m;
+}
+#undef SBF_INL_MASK
+
+/* A blocked add of the key with these salt products: the mask OR-ed into
+ * the block with one store, and only when a bit was clear. */
+SBF_INL int sbf_inl_blocked_put(uint64_t *blk, __m512i prod, uint32_t k)
+{
+    const __m512i m = sbf_inl_mask512(_mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED), k);
     const __m512i b = _mm512_load_si512(blk);
     const __m512i fresh = _mm512_andnot_si512(b, m);
     if (_mm512_test_epi32_mask(fresh, fresh) == 0)
@@ -104,7 +113,6 @@ SBF_INL int sbf_inl_blocked_put(uint64_t *blk, __m512i prod, uint32_t k)
     _mm512_store_si512(blk, _mm512_or_si512(b, m));
     return 1;
 }
-#undef SBF_INL_MASK
 
 SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
                                 uint32_t lanes, sbf_inl_h2 h2)

@@ -276,25 +276,16 @@ static inline void pipe_copy_block_atomic(void *dst, const uint64_t *src, unsign
                                                        (int64_t)w[1], (int64_t)w[0]));
 }
 
-/* The key's 512-bit mask in one register: for each position p_i (i < k),
- * lane w of sllv(1, p_i - 64 w) is bit p_i & 63 in its word and 0 in the
- * others (a count outside 0..63, negative ones wrapping, shifts to 0). No
+/* The key's 512-bit mask in one register (sbf_inl_mask512, the blocked
+ * add's: each position shifted into its 32-bit word by one vpsllvd). No
  * store-to-load round trip through a mask array in memory. */
 #define PIPE_HAVE_MASK 1
 static inline v512 mask512(const pipe_ctx *c, uint64_t h2, uint32_t k, int shift,
                            int scale)
 {
-    _Alignas(64) uint32_t pos[16];
     const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
-    simde_mm512_store_si512((void *)pos,
-                            simde_mm512_slli_epi32(simde_mm512_srli_epi32(prod, shift), scale));
-    const v512 base = simde_mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
-    const v512 one = simde_mm512_set1_epi64(1);
-    v512 m = simde_mm512_setzero_si512();
-    for (uint32_t i = 0; i < k; i++)
-        m = simde_mm512_or_si512(m, simde_mm512_sllv_epi64(
-                                        one, simde_mm512_sub_epi64(c64(pos[i]), base)));
-    return m;
+    return sbf_inl_mask512(simde_mm512_slli_epi32(simde_mm512_srli_epi32(prod, shift), scale),
+                           k);
 }
 
 static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
