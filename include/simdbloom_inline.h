@@ -231,54 +231,70 @@ SBF_INL void sbf_murmur3_u64(uint64_t key, uint32_t seed, uint64_t out[2])
     out[1] = h2 + h1;
 }
 
-/* MurmurHash3_x64_128 of len bytes at key (key may be NULL when len is 0),
- * bit-exact with SMHasher's MurmurHash3_x64_128 and sbf_murmur3_x64_128. */
+SBF_INL uint64_t sbf_inl_load32(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+           (uint64_t)p[3] << 24;
+#endif
+}
+
+/*
+ * MurmurHash3_x64_128 of len bytes at key (key may be NULL when len is 0),
+ * bit-exact with SMHasher's MurmurHash3_x64_128 and sbf_murmur3_x64_128.
+ * The reference reads its tail (len % 16 bytes) a byte at a time through a
+ * 16-way switch: on keys of mixed lengths that switch's jump is mispredicted
+ * about every key, and a mispredict costs more than the hash. Here the tail
+ * comes from at most two 8-byte loads that end at the key's last byte, with
+ * no branch on its length (k1 and k2 are the tail's first 8 and next 7 bytes,
+ * zero-padded, as the switch builds them; mixing a zero k1 or k2 is the
+ * identity, so both are always mixed). Keys of 1..7 bytes take two overlapping
+ * 4-byte loads, or three bytes. Nothing is read outside [key, key + len).
+ */
 SBF_INL void sbf_murmur3_bytes(const void *key, size_t len, uint32_t seed,
                                uint64_t out[2])
 {
-    if (len == 0) { /* key may be NULL: no pointer arithmetic on it */
-        sbf_inl_murmur3_finish(seed, seed, 0, out);
-        return;
-    }
     const unsigned char *data = (const unsigned char *)key;
-    const size_t nblocks = len / 16;
-    uint64_t h1 = seed, h2 = seed;
     const uint64_t c1 = SBF_MURMUR3_C1, c2 = SBF_MURMUR3_C2;
-    for (size_t i = 0; i < nblocks; i++) {
-        uint64_t k1 = sbf_inl_load64(data + i * 16);
-        uint64_t k2 = sbf_inl_load64(data + i * 16 + 8);
-        k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
-        h1 = sbf_inl_rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
-        k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
-        h2 = sbf_inl_rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+    uint64_t h1 = seed, h2 = seed, k1, k2 = 0;
+    if (SBF_INL_LIKELY(len >= 8)) {
+        const size_t nblocks = len / 16;
+        for (size_t i = 0; i < nblocks; i++) {
+            k1 = sbf_inl_load64(data + i * 16);
+            k2 = sbf_inl_load64(data + i * 16 + 8);
+            k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+            h1 = sbf_inl_rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
+            k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+            h2 = sbf_inl_rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+        }
+        /* t tail bytes end at end, and len >= 8 bytes precede end: with
+         * t > 8, k1 is the 8 bytes at end - t and k2 the last 8 bytes shifted
+         * down to their last t - 8; with t <= 8, k1 is the last 8 bytes
+         * shifted down to their last t and k2 is 0. */
+        const unsigned char *end = data + len;
+        const unsigned t = (unsigned)(len & 15);
+        if (t == 0) { /* a multiple of 16 bytes, no tail: a branch fixed
+                       * lengths predict, and mixed ones 15 times in 16 */
+            sbf_inl_murmur3_finish(h1, h2, (uint64_t)len, out);
+            return;
+        }
+        const uint64_t last = sbf_inl_load64(end - 8);
+        k1 = t > 8 ? sbf_inl_load64(end - t) : last >> (8 * (8 - t));
+        k2 = (last >> ((8 * (16 - t)) & 63)) & ((uint64_t)0 - (t > 8));
+    } else if (len >= 4) {
+        k1 = sbf_inl_load32(data) | sbf_inl_load32(data + len - 4) << (8 * (len - 4));
+    } else if (len > 0) {
+        k1 = (uint64_t)data[0] | (uint64_t)data[len / 2] << (8 * (len / 2)) |
+             (uint64_t)data[len - 1] << (8 * (len - 1));
+    } else {
+        k1 = 0;
     }
-    const unsigned char *tail = data + nblocks * 16;
-    uint64_t k1 = 0, k2 = 0;
-    switch (len & 15) {
-    case 15: k2 ^= (uint64_t)tail[14] << 48; /* fall through */
-    case 14: k2 ^= (uint64_t)tail[13] << 40; /* fall through */
-    case 13: k2 ^= (uint64_t)tail[12] << 32; /* fall through */
-    case 12: k2 ^= (uint64_t)tail[11] << 24; /* fall through */
-    case 11: k2 ^= (uint64_t)tail[10] << 16; /* fall through */
-    case 10: k2 ^= (uint64_t)tail[9] << 8;   /* fall through */
-    case 9:
-        k2 ^= (uint64_t)tail[8];
-        k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
-        /* fall through */
-    case 8: k1 ^= (uint64_t)tail[7] << 56; /* fall through */
-    case 7: k1 ^= (uint64_t)tail[6] << 48; /* fall through */
-    case 6: k1 ^= (uint64_t)tail[5] << 40; /* fall through */
-    case 5: k1 ^= (uint64_t)tail[4] << 32; /* fall through */
-    case 4: k1 ^= (uint64_t)tail[3] << 24; /* fall through */
-    case 3: k1 ^= (uint64_t)tail[2] << 16; /* fall through */
-    case 2: k1 ^= (uint64_t)tail[1] << 8;  /* fall through */
-    case 1:
-        k1 ^= (uint64_t)tail[0];
-        k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
-        break;
-    default:
-        break;
-    }
+    k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+    k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
     sbf_inl_murmur3_finish(h1, h2, (uint64_t)len, out);
 }
 

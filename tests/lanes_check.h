@@ -338,10 +338,122 @@ static inline int lc_xxh_published(const sbfi_kernels *kt, char *why)
     return 0;
 }
 
+/* MurmurHash3_x64_128 transcribed from SMHasher's MurmurHash3.cpp, a byte
+ * at a time (its getblock64 and tail switch as loops), with its constants
+ * written out: the definition the one-key hash (wide tail loads, no switch:
+ * include/simdbloom_inline.h) is held to. */
+static inline uint64_t lc_rotl(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static inline uint64_t lc_fmix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= UINT64_C(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= UINT64_C(0xc4ceb9fe1a85ec53);
+    return k ^ (k >> 33);
+}
+
+static inline void lc_murmur3_ref(const unsigned char *d, size_t len, uint32_t seed,
+                                  uint64_t out[2])
+{
+    const uint64_t c1 = UINT64_C(0x87c37b91114253d5), c2 = UINT64_C(0x4cf5ad432745937f);
+    uint64_t h1 = seed, h2 = seed, k1 = 0, k2 = 0;
+    const size_t nb = len / 16, t = len % 16;
+    for (size_t i = 0; i < nb; i++) {
+        k1 = k2 = 0;
+        for (int j = 7; j >= 0; j--) {
+            k1 = k1 << 8 | d[16 * i + (size_t)j];
+            k2 = k2 << 8 | d[16 * i + 8 + (size_t)j];
+        }
+        k1 *= c1; k1 = lc_rotl(k1, 31); k1 *= c2; h1 ^= k1;
+        h1 = lc_rotl(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
+        k2 *= c2; k2 = lc_rotl(k2, 33); k2 *= c1; h2 ^= k2;
+        h2 = lc_rotl(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+    }
+    k1 = k2 = 0;
+    for (size_t j = 0; j < t; j++) {
+        if (j < 8)
+            k1 |= (uint64_t)d[16 * nb + j] << (8 * j);
+        else
+            k2 |= (uint64_t)d[16 * nb + j] << (8 * (j - 8));
+    }
+    if (t > 8) {
+        k2 *= c2; k2 = lc_rotl(k2, 33); k2 *= c1; h2 ^= k2;
+    }
+    if (t > 0) {
+        k1 *= c1; k1 = lc_rotl(k1, 31); k1 *= c2; h1 ^= k1;
+    }
+    h1 ^= len; h2 ^= len;
+    h1 += h2; h2 += h1;
+    h1 = lc_fmix(h1); h2 = lc_fmix(h2);
+    h1 += h2; h2 += h1;
+    out[0] = h1;
+    out[1] = h2;
+}
+
+/* sbf_murmur3_x64_128 and the header's sbf_murmur3_bytes against the
+ * transcription: every length 0..max at every alignment 0..15, three seeds,
+ * and every length ending at, and starting after, an unreadable page. */
+static inline int lc_murmur3_scalar(size_t max, char *why)
+{
+    static const uint32_t seeds[] = { 0, 0x9747b28cu, 0xffffffffu };
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *buf = malloc(max + 16);
+    unsigned char *m = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                            -1, 0);
+    uint64_t rng = 99;
+    int bad = 0;
+    if (buf == NULL || m == MAP_FAILED || max > pg) {
+        free(buf);
+        if (m != MAP_FAILED)
+            munmap(m, 3 * pg);
+        snprintf(why, LC_WHY, "cannot map the guard pages");
+        return 1;
+    }
+    for (size_t i = 0; i < max + 16; i++)
+        buf[i] = (unsigned char)equiv_splitmix(&rng);
+    for (size_t i = 0; i < pg; i++)
+        m[pg + i] = (unsigned char)equiv_splitmix(&rng);
+    if (mprotect(m, pg, PROT_NONE) != 0 || mprotect(m + 2 * pg, pg, PROT_NONE) != 0) {
+        snprintf(why, LC_WHY, "mprotect failed");
+        bad = 1;
+    }
+    for (size_t len = 0; len <= max && !bad; len++) {
+        for (size_t place = 0; place < 18 && !bad; place++) {
+            /* 0..15: alignments in the heap buffer; 16: ending at the
+             * guard page; 17: starting after the first one */
+            const unsigned char *key = place < 16 ? buf + place
+                                       : place == 16 ? m + 2 * pg - len : m + pg;
+            for (size_t si = 0; si < 3 && !bad; si++) {
+                uint64_t r[2], a[2], b[2];
+                lc_murmur3_ref(key, len, seeds[si], r);
+                sbf_murmur3_x64_128(key, len, seeds[si], a);
+                sbf_murmur3_bytes(key, len, seeds[si], b);
+                if (a[0] != r[0] || a[1] != r[1] || b[0] != r[0] || b[1] != r[1]) {
+                    const int lib = a[0] != r[0] || a[1] != r[1];
+                    const uint64_t *g = lib ? a : b;
+                    snprintf(why, LC_WHY, "murmur3 of %zu bytes (place %zu, seed %u): %s "
+                             "%016llx %016llx, reference %016llx %016llx", len, place,
+                             seeds[si], lib ? "sbf_murmur3_x64_128" : "sbf_murmur3_bytes",
+                             (unsigned long long)g[0], (unsigned long long)g[1],
+                             (unsigned long long)r[0], (unsigned long long)r[1]);
+                    bad = 1;
+                }
+            }
+        }
+    }
+    free(buf);
+    munmap(m, 3 * pg);
+    return bad;
+}
+
 /* Every check, for conformance.c: the number that failed (why: the last). */
 static inline int lc_all(const sbfi_kernels *kt, char *why)
 {
-    return lc_xxh_published(kt, why) + lc_xxh_u64(kt, 20000, why) +
+    return lc_murmur3_scalar(300, why) + lc_xxh_published(kt, why) + lc_xxh_u64(kt, 20000, why) +
            lc_batches(kt, 0, 20, why) + lc_batches(kt, 8, 64, why) +
            lc_batches(kt, 0, 300, why) + lc_alignments(kt, why) +
            lc_every_length(kt, 300, why) + lc_page_edges(kt, 300, why) +

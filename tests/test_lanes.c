@@ -168,6 +168,14 @@ LANES_TEST(long_keys, "a batch with one 100 KB key among short ones (scalar fini
 
 /* ------------------------------------------------------------ public API */
 
+Test(lanes, one_key_murmur3, .description = "sbf_murmur3_x64_128 and the header's sbf_murmur3_bytes "
+     "equal SMHasher's byte-at-a-time definition: every length 0..300 at 16 alignments, 3 seeds, "
+     "and ending at / starting after an unreadable page")
+{
+    char why[LC_WHY];
+    cr_assert_eq(lc_murmur3_scalar(300, why), 0, "%s", why);
+}
+
 Test(lanes, public_api, .description = "sbf_murmur3_x64_128_batch, sbf_xxh64, sbf_xxh64_u64, "
                                        "sbf_xxh64_batch: values, NULL handling, nothing written on error")
 {
