@@ -11,11 +11,13 @@ void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
         return;
     if (key == NULL)
         len = 0;
-    if (len == 8) { /* the common u64 key: one load, no tail switch */
+    if (len == 8) { /* the common u64 key: one load, no tail */
         sbf_murmur3_u64(sbf_inl_load64((const unsigned char *)key), seed, out);
         return;
     }
-    sbf_murmur3_bytes(key, len, seed, out);
+    /* other lengths in their own function: inlined here, its registers
+     * made this 8-byte path save and restore two (6 more instructions) */
+    sbfi_murmur3(key, len, seed, &out[0], &out[1]);
 }
 
 /* key may be NULL only when len is 0 (never read then). */
