@@ -9,9 +9,11 @@
 
 #include "pipe_ops.h"
 
-/* Hash (MurmurHash3, the u64 path inline for 8-byte keys; or, for the
- * *_xxh64 entries of parquet filters, XXH64 of the key's bytes; an ISA
- * without them leaves src/scalar.c's sbfi_*_key_any bound), the
+/* The keys pipe_key8 and pipe_keyn (below) do not take: classic, counting,
+ * SBF_CONCURRENT and parquet filters, and every key on ISAs without the
+ * header's vector probes. Hash (MurmurHash3, the u64 path inline for 8-byte
+ * keys; or, for the *_xxh64 entries of parquet filters, XXH64 of the key's
+ * bytes; an ISA without them leaves src/scalar.c's sbfi_*_key_any bound), the
  * block from one multiply-shift, the ISA's vector probe; an add first asks
  * whether every bit is already set (its return value, and no store when
  * it is), except a counting add, which tells from the words it loads.
