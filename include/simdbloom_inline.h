@@ -282,6 +282,9 @@ SBF_INL void sbf_murmur3_bytes(const void *key, size_t len, uint32_t seed,
             sbf_inl_murmur3_finish(h1, h2, (uint64_t)len, out);
             return;
         }
+        /* (t > 8 is a branch here: it resolves as soon as len is known.
+         * Both loads made always and chosen by masks measured slower, 8..64
+         * random bytes 6.4-6.5 -> 7.0 ns, 12 bytes 4.1 -> 4.7.) */
         const uint64_t last = sbf_inl_load64(end - 8);
         k1 = t > 8 ? sbf_inl_load64(end - t) : last >> (8 * (8 - t));
         k2 = (last >> ((8 * (16 - t)) & 63)) & ((uint64_t)0 - (t > 8));
