@@ -2,8 +2,9 @@
  * The hot path as callers use it (issue 8), `--suite hot`:
  *
  *  single   single-key add/contains beside batched ones and beside the hash
- *           alone, per layout and ISA, on an L2-resident filter (u64 keys;
- *           string keys with the default kernels);
+ *           alone (the layout's own: MurmurHash3, XXH64 for parquet), per
+ *           layout and ISA, on an L2-resident filter (u64 keys; string keys
+ *           with the default kernels);
  *  roof     the memory roofline as the best of a sweep of prefetch
  *           distances (sliding window) on a filter's own bytes, with the
  *           winning distance, and batched contains (blocked, split-block)
@@ -115,18 +116,30 @@ typedef struct loop_ctx {
     uint8_t *out;
 } loop_ctx;
 
+/* T_HASH*: the hash of c->f's layout, XXH64 for parquet, else MurmurHash3. */
+static int hashes_xxh64(const loop_ctx *c)
+{
+    struct sbf_info in;
+    return c->f != NULL && sbf_info(c->f, &in) == SBF_OK && in.layout == SBF_PARQUET;
+}
+
 SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
 {
     uint64_t s = 0, h[2];
+    const int xxh = (op == T_HASH || op == T_HASH_STR) && hashes_xxh64(c);
     switch (op) {
     case T_HASH:
-        for (size_t i = 0; i < c->n; i++) {
+        for (size_t i = 0; i < c->n && xxh; i++)
+            s += sbf_xxh64(&c->keys[i], 8);
+        for (size_t i = 0; i < c->n && !xxh; i++) {
             sbf_murmur3_x64_128(&c->keys[i], 8, 0, h);
             s += h[0] ^ h[1];
         }
         break;
     case T_HASH_STR:
-        for (size_t i = 0; i < c->n; i++) {
+        for (size_t i = 0; i < c->n && xxh; i++)
+            s += sbf_xxh64(c->strs->ptr[i], c->strs->len[i]);
+        for (size_t i = 0; i < c->n && !xxh; i++) {
             sbf_murmur3_x64_128(c->strs->ptr[i], c->strs->len[i], 0, h);
             s += h[0] ^ h[1];
         }
