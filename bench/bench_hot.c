@@ -104,8 +104,12 @@ static sbf_filter *make(int isa, int layout, size_t bytes, uint32_t flags,
 
 /* ---------------------------------------------------------- timed loops */
 
+/* T_HASH*: MurmurHash3, the hash of every layout but parquet; T_XXH*: XXH64,
+ * parquet's (chosen when the job is made: nothing in a timed window but the
+ * hash). */
 typedef enum {
-    T_HASH, T_HASH_STR, T_ADD1, T_CONT1, T_ADDN, T_CONTN, T_CONT1_STR, T_ADD1_STR
+    T_HASH, T_HASH_STR, T_XXH, T_XXH_STR, T_ADD1, T_CONT1, T_ADDN, T_CONTN, T_CONT1_STR,
+    T_ADD1_STR
 } hot_op;
 
 typedef struct loop_ctx {
@@ -116,33 +120,29 @@ typedef struct loop_ctx {
     uint8_t *out;
 } loop_ctx;
 
-/* T_HASH*: the hash of c->f's layout, XXH64 for parquet, else MurmurHash3. */
-static int hashes_xxh64(const loop_ctx *c)
-{
-    struct sbf_info in;
-    return c->f != NULL && sbf_info(c->f, &in) == SBF_OK && in.layout == SBF_PARQUET;
-}
-
 SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
 {
     uint64_t s = 0, h[2];
-    const int xxh = (op == T_HASH || op == T_HASH_STR) && hashes_xxh64(c);
     switch (op) {
     case T_HASH:
-        for (size_t i = 0; i < c->n && xxh; i++)
-            s += sbf_xxh64(&c->keys[i], 8);
-        for (size_t i = 0; i < c->n && !xxh; i++) {
+        for (size_t i = 0; i < c->n; i++) {
             sbf_murmur3_x64_128(&c->keys[i], 8, 0, h);
             s += h[0] ^ h[1];
         }
         break;
     case T_HASH_STR:
-        for (size_t i = 0; i < c->n && xxh; i++)
-            s += sbf_xxh64(c->strs->ptr[i], c->strs->len[i]);
-        for (size_t i = 0; i < c->n && !xxh; i++) {
+        for (size_t i = 0; i < c->n; i++) {
             sbf_murmur3_x64_128(c->strs->ptr[i], c->strs->len[i], 0, h);
             s += h[0] ^ h[1];
         }
+        break;
+    case T_XXH:
+        for (size_t i = 0; i < c->n; i++)
+            s += sbf_xxh64(&c->keys[i], 8);
+        break;
+    case T_XXH_STR:
+        for (size_t i = 0; i < c->n; i++)
+            s += sbf_xxh64(c->strs->ptr[i], c->strs->len[i]);
         break;
     case T_ADD1:
         for (size_t i = 0; i < c->n; i++)
@@ -253,7 +253,8 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
     if (fq && f1 && fn) {
         run_op(T_ADDN, &(loop_ctx){ fq, keys, NULL, n, out });
         hot_job h[5] = {
-            { T_HASH, { fq, neg, NULL, n, out } },  { T_CONT1, { fq, neg, NULL, n, out } },
+            { layout == SBF_PARQUET ? T_XXH : T_HASH, { fq, neg, NULL, n, out } },
+            { T_CONT1, { fq, neg, NULL, n, out } },
             { T_ADD1, { f1, keys, NULL, n, out } }, { T_CONTN, { fq, neg, NULL, n, out } },
             { T_ADDN, { fn, keys, NULL, n, out } },
         };
@@ -289,7 +290,7 @@ static void single_str(const sbfb_opts *o, sbfb_results *r, int layout, int si, 
     if (fq && fa) {
         run_op(T_ADD1_STR, &(loop_ctx){ fq, NULL, &s, ns, out });
         hot_job h[3] = {
-            { T_HASH_STR, { fq, NULL, &s, ns, out } },
+            { layout == SBF_PARQUET ? T_XXH_STR : T_HASH_STR, { fq, NULL, &s, ns, out } },
             { T_CONT1_STR, { fq, NULL, &s, ns, out } },
             { T_ADD1_STR, { fa, NULL, &s, ns, out } },
         };
