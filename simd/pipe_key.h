@@ -9,9 +9,10 @@
 
 #include "pipe_ops.h"
 
-/* The keys pipe_key8 and pipe_keyn (below) do not take: classic, counting,
- * SBF_CONCURRENT and parquet filters, and every key on ISAs without the
- * header's vector probes. Hash (MurmurHash3, the u64 path inline for 8-byte
+/* The keys pipe_key8 and pipe_keyn (below) do not take: every key of
+ * classic, SBF_CONCURRENT and parquet filters, counting filters' keys that
+ * are not 8 bytes long, and every key on ISAs without the header's vector
+ * probes. Hash (MurmurHash3, the u64 path inline for 8-byte
  * keys; or, for the *_xxh64 entries of parquet filters, XXH64 of the key's
  * bytes; an ISA without them leaves src/scalar.c's sbfi_*_key_any bound), the
  * block from one multiply-shift, the ISA's vector probe; an add first asks
@@ -173,7 +174,9 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
 
 /* The plain entries: 8-byte keys of the blocked and split-block families
  * take pipe_key8 with no stack frame (the rest of pipe_key, whose aligned
- * block copy needs one, is a separate function). */
+ * block copy needs one, is a separate function); the counting family's
+ * 8-byte keys take pipe_key8 too, other lengths of blocked and split-block
+ * pipe_keyn. */
 #define PIPE_KEY_INLINE_ALL __attribute__((always_inline)) inline
 #define PIPE_MUR SBFI_HASH_MURMUR3
 #define PIPE_XXH SBFI_HASH_XXH64
