@@ -37,8 +37,10 @@
  *   pipe_counting_contains(c, blk, h2)
  * and may define its own pipe_mask_words + pipe_counting_add
  * (PIPE_HAVE_MASK), pipe_copy_block_atomic (PIPE_HAVE_COPY), pipe_blocked_set
- * + pipe_blocked_add (PIPE_HAVE_BLOCKED_ADD); simd/pipe_ops.h has the
- * defaults.
+ * + pipe_blocked_add (PIPE_HAVE_BLOCKED_ADD), pipe_blocked_miss,
+ * pipe_split_miss, pipe_counting_miss + pipe_miss_answers (PIPE_HAVE_MISS:
+ * a step's queries answered from each key's missing lanes); simd/pipe_ops.h
+ * has the defaults.
  */
 #ifndef SBFI_PIPELINE_H
 #define SBFI_PIPELINE_H
@@ -206,6 +208,34 @@ PIPE_INLINE int pipe_contains_one(const pipe_ctx *c, const sbf_filter *f,
     }
 }
 
+#if defined(PIPE_HAVE_MISS)
+/* One key's query as the lanes that miss (0: it may be present), for an
+ * ISA that answers a step's queries in one pass (PIPE_HAVE_MISS:
+ * pipe_*_miss and pipe_miss_answers); concurrent filters as in
+ * pipe_contains_one. */
+PIPE_INLINE uint16_t pipe_miss_one(const pipe_ctx *c, const sbf_filter *f,
+                                   const pipe_step *s, size_t j, const int fam,
+                                   const int atomic)
+{
+    const void *blk = (const void *)(uintptr_t)s->a[j];
+    const uint64_t h2 = s->h2[j];
+    PIPE_ALIGN(64) sbfi_u64_alias copy[8];
+    if (atomic) {
+        pipe_copy_block_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
+        blk = copy;
+    }
+    switch (fam) {
+    case SBFI_KERN_BLOCKED: return pipe_blocked_miss(c, blk, h2);
+    case SBFI_KERN_SPLIT: return pipe_split_miss(c, blk, h2);
+    default: return pipe_counting_miss(c, blk, h2);
+    }
+}
+/* the query of key j in pipe_probe's loops */
+#  define PIPE_QUERY(j) (miss[j] = pipe_miss_one(c, f, s, j, fam, atomic))
+#else
+#  define PIPE_QUERY(j) (out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic))
+#endif
+
 /* Whether a is the address of one of f's blocks (assertions). */
 PIPE_INLINE int pipe_block_ok(const sbf_filter *f, uint64_t a)
 {
@@ -235,7 +265,9 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
     if (!is_add && fam != SBFI_KERN_CLASSIC) {
         /* queries: the answers first, counted after in a second pass over
          * them (the compiler vectorizes it; two setcc and an add per key in
-         * the probe loop measured slower). Classic keeps its count in the
+         * the probe loop measured slower), or, with PIPE_HAVE_MISS, each
+         * key's missing lanes first, then the answers and their count from
+         * them (simd/avx512.c). Classic keeps its count in the
          * loop below: its early exits leave the setcc cheap next to them.
          * Two keys per 512-bit probe (k <= 8: lanes 0-7 and 8-15, vpermt2d
          * over both blocks, or split blocks joined by vinserti64x4) cut an
@@ -244,6 +276,10 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
          * so did split-block masks made for a whole step when it is hashed,
          * two keys per multiply, leaving a load and a vptest per key in this
          * loop (0.93 -> 1.05). */
+#if defined(PIPE_HAVE_MISS)
+        _Static_assert(PIPE_BATCH <= 32, "pipe_miss_answers answers 32 keys at most");
+        PIPE_ALIGN(64) uint16_t miss[PIPE_BATCH];
+#endif
         if (cached && nlen == 0) {
             /* a filter the caches hold, not prefetched: unrolled 8 times
              * (peer driver, 16 KiB, AVX-512, ns/key: blocked 1.03 -> 0.98,
@@ -257,19 +293,23 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
 #endif
             for (size_t j = 0; j < len; j++) {
                 SBFI_ASSERT(pipe_block_ok(f, s->a[j]));
-                out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic);
+                PIPE_QUERY(j);
             }
         } else {
             for (size_t j = 0; j < len; j++) {
                 if (j < nlen)
                     SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
                 SBFI_ASSERT(pipe_block_ok(f, s->a[j]));
-                out[j] = (uint8_t)pipe_contains_one(c, f, s, j, fam, atomic);
+                PIPE_QUERY(j);
             }
         }
+#if defined(PIPE_HAVE_MISS)
+        return pipe_miss_answers(miss, len, out);
+#else
         for (size_t j = 0; j < len; j++)
             count += out[j];
         return count;
+#endif
     }
     for (size_t j = 0; j < len; j++) {
         if (fam != SBFI_KERN_CLASSIC && j < nlen) {
@@ -292,6 +332,8 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
     }
     return count;
 }
+
+#undef PIPE_QUERY
 
 /* ------------------------------------------------------------------- run */
 
