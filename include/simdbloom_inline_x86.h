@@ -96,8 +96,8 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
  * position's word index compared with the lane numbers (vpcmpeqd) and its
  * one-hot bit OR-ed in under that mask (word indices and bits made for all
  * lanes at once, then per position a broadcast, the compare and a masked
- * vpord with a broadcast operand): blocked adds (tput, L2) batched 2.8-2.9
- * -> 4.7-4.8 ns, one-key 5.1-5.4 -> 6.2-6.4.
+ * vpord with a broadcast operand): blocked fresh adds (tput, L2) batched
+ * 2.94-3.08 -> 4.78-4.83 ns, one-key 5.28-5.72 -> 6.39-6.54.
  * Blocked adds and the library's counting masks (simd/avx512.c) use it. */
 #define SBF_INL_BIT(i)                                                          \
     _mm512_sllv_epi32(one, _mm512_sub_epi32(_mm512_set1_epi32((int)u.p[i]), base))
