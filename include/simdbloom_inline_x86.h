@@ -27,16 +27,14 @@ SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
  * bit-exact, and fewer instructions than two scalar fmix64 chains. The
  * fmix64 constants are memory operands (a 64-bit immediate costs a movabs
  * and a broadcast each); the end, h1 = F1 + F2 and h2 = h1 + F2, is two adds
- * with [F2, F1]. Lane 0 of the result is h2 (what the probes broadcast). */
-SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+ * with [F2, F1]. Lane 0 of the result is h2 (what the probes broadcast).
+ * x: [h1, h2] before the fmix64s. */
+SBF_INL sbf_inl_h2 sbf_inl_murmur3_end(__m128i x, uint64_t *h1)
 {
     static const uint64_t fmix_c[4] = {SBF_MURMUR3_F1, SBF_MURMUR3_F1, SBF_MURMUR3_F2,
                                        SBF_MURMUR3_F2};
     const uint64_t *c = fmix_c;
     SBF_INL_OPAQUE(c); /* else the compiler makes the constants again */
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
-    const uint64_t a = (k1 ^ s8) + s8;
-    __m128i x = _mm_set_epi64x((long long)(a + s8), (long long)a); /* [h1, h2] */
     x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));
     x = _mm_mullo_epi64(x, _mm_loadu_si128((const __m128i *)(const void *)c));
     x = _mm_xor_si128(x, _mm_srli_epi64(x, 33));
@@ -46,6 +44,25 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
     const __m128i s = _mm_add_epi64(x, t);                         /* h1, h1 */
     *h1 = (uint64_t)_mm_cvtsi128_si64(s);
     return _mm_add_epi64(s, t);                                    /* lane 0: h2 */
+}
+
+SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+{
+    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t a = (k1 ^ s8) + s8;
+    return sbf_inl_murmur3_end(_mm_set_epi64x((long long)(a + s8), (long long)a), h1);
+}
+
+/* The same with the seed's part in memory, s8add = [s8, 2 s8] (the
+ * library's filters keep it): [h1, h2] = ([k1, k1] ^ s8) + s8add in the
+ * vector, for a scalar add, a vmovq and a vpinsrq. */
+SBF_INL sbf_inl_h2 sbf_inl_hash8s(uint64_t key, const uint64_t *s8add, uint64_t *h1)
+{
+    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const __m128i x = _mm_xor_si128(_mm_set1_epi64x((long long)k1),
+                                    _mm_set1_epi64x((long long)s8add[0]));
+    return sbf_inl_murmur3_end(
+        _mm_add_epi64(x, _mm_loadu_si128((const __m128i *)(const void *)s8add)), h1);
 }
 
 /* Lane i: x_i * salt[i], 16 lanes. */

@@ -130,10 +130,10 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
             sbfi_murmur3_u64(key, f->seed, &h1, &h2);
             return pipe_counting_add(&c, sbfi_block_ptr(f, h1), h2, f->k);
         }
-        const sbf_inl_h2 h2 = sbf_inl_hash8(key, f->s8, &h1);
+        const sbf_inl_h2 h2 = sbf_inl_hash8s(key, f->s8add, &h1);
         return pipe_counting_contains(&c, sbfi_block_ptr(f, h1), sbf_inl_h2_u64(h2));
     }
-    const sbf_inl_h2 h2 = sbf_inl_hash8(key, f->s8, &h1);
+    const sbf_inl_h2 h2 = sbf_inl_hash8s(key, f->s8add, &h1);
     return pipe_keyh(f, h1, h2, fam, is_add);
 }
 
