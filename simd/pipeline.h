@@ -186,21 +186,28 @@ PIPE_INLINE int pipe_add_one(const pipe_ctx *c, const sbf_filter *f,
     }
 }
 
-/* One key's query; a concurrent filter's block is probed in a copy read
- * with relaxed loads. */
+/* The block key j's query probes: the filter's, or for a concurrent filter
+ * `copy` (64-byte aligned), filled with relaxed loads. */
+PIPE_INLINE const void *pipe_query_block(const sbf_filter *f, const pipe_step *s, size_t j,
+                                         sbfi_u64_alias *copy, const int atomic)
+{
+    const void *blk = (const void *)(uintptr_t)s->a[j];
+    if (!atomic)
+        return blk;
+    pipe_copy_block_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
+    return copy;
+}
+
+/* One key's query. */
 PIPE_INLINE int pipe_contains_one(const pipe_ctx *c, const sbf_filter *f,
                                   const pipe_step *s, size_t j, const int fam,
                                   const int atomic)
 {
-    const void *blk = (const void *)(uintptr_t)s->a[j];
     const uint64_t h2 = s->h2[j];
     if (fam == SBFI_KERN_CLASSIC)
         return pipe_classic_contains(f, s->a[j], h2, s->bit[j], pipe_classic_kp(f), atomic);
     PIPE_ALIGN(64) sbfi_u64_alias copy[8];
-    if (atomic) {
-        pipe_copy_block_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
-        blk = copy;
-    }
+    const void *blk = pipe_query_block(f, s, j, copy, atomic);
     switch (fam) {
     case SBFI_KERN_BLOCKED: return pipe_blocked_contains(c, blk, h2);
     case SBFI_KERN_SPLIT: return pipe_split_contains(c, blk, h2);
@@ -211,23 +218,17 @@ PIPE_INLINE int pipe_contains_one(const pipe_ctx *c, const sbf_filter *f,
 #if defined(PIPE_HAVE_MISS)
 /* One key's query as the lanes that miss (0: it may be present), for an
  * ISA that answers a step's queries in one pass (PIPE_HAVE_MISS:
- * pipe_*_miss and pipe_miss_answers); concurrent filters as in
- * pipe_contains_one. */
+ * pipe_*_miss and pipe_miss_answers). */
 PIPE_INLINE uint16_t pipe_miss_one(const pipe_ctx *c, const sbf_filter *f,
                                    const pipe_step *s, size_t j, const int fam,
                                    const int atomic)
 {
-    const void *blk = (const void *)(uintptr_t)s->a[j];
-    const uint64_t h2 = s->h2[j];
     PIPE_ALIGN(64) sbfi_u64_alias copy[8];
-    if (atomic) {
-        pipe_copy_block_atomic(copy, (const uint64_t *)blk, f->block_bytes / 8);
-        blk = copy;
-    }
+    const void *blk = pipe_query_block(f, s, j, copy, atomic);
     switch (fam) {
-    case SBFI_KERN_BLOCKED: return pipe_blocked_miss(c, blk, h2);
-    case SBFI_KERN_SPLIT: return pipe_split_miss(c, blk, h2);
-    default: return pipe_counting_miss(c, blk, h2);
+    case SBFI_KERN_BLOCKED: return pipe_blocked_miss(c, blk, s->h2[j]);
+    case SBFI_KERN_SPLIT: return pipe_split_miss(c, blk, s->h2[j]);
+    default: return pipe_counting_miss(c, blk, s->h2[j]);
     }
 }
 /* the query of key j in pipe_probe's loops */

@@ -174,9 +174,8 @@ int sbfi_make(sbf_filter **out, const sbfi_make_args *a)
     }
     sbfi_set_geometry(f, a->layout, a->bits, a->k); /* src/layout.c */
     f->seed = a->seed;
-    f->s8 = (uint64_t)a->seed ^ 8;
-    f->s8add[0] = f->s8;
-    f->s8add[1] = 2 * f->s8;
+    f->s8add[0] = (uint64_t)a->seed ^ 8;
+    f->s8add[1] = 2 * f->s8add[0];
     f->kt = kt;
     f->added = a->added;
     f->added_unknown = a->added_unknown;

@@ -113,8 +113,8 @@ struct sbf_filter {
     uint32_t block_log2;    /* log2(block_bytes) */
     int hash;               /* lay->hash: SBFI_HASH_* */
     uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
-    uint64_t s8;            /* seed ^ 8: MurmurHash3's state for an 8-byte key */
-    uint64_t s8add[2];      /* [s8, 2 s8]: the one-key vector hash's adds */
+    uint64_t s8add[2];      /* [s8, 2 s8], s8 = seed ^ 8: MurmurHash3's state
+                             * for an 8-byte key, as the one-key hash adds it */
     uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
                              * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
@@ -490,8 +490,7 @@ static inline int sbfi_filter_ok(const sbf_filter *f)
     return f->bits % g == 0 && f->nblocks == f->bits / g && f->block_bytes * 8 == g &&
            (UINT64_C(1) << f->block_log2) == f->block_bytes && d->salt != NULL &&
            f->lanes == (UINT32_C(1) << (f->k < 16 ? f->k : 16)) - 1 &&
-           f->s8 == ((uint64_t)f->seed ^ 8) && f->s8add[0] == f->s8 &&
-           f->s8add[1] == 2 * f->s8;
+           f->s8add[0] == ((uint64_t)f->seed ^ 8) && f->s8add[1] == 2 * f->s8add[0];
 }
 
 /* Counter c of a block: byte c/2, low nibble for even c. */
