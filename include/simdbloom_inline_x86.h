@@ -84,7 +84,10 @@ SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, sbf_inl_h2 h2)
  * Peer driver, one-key contains, AVX-512, three interleaved runs: 16 KiB
  * 3.19-3.21 -> 2.98-3.02 ns, 256 KiB 3.37-3.44 -> 3.21-3.26, against
  * vptestmd, kmovw and a compare with the lanes (the 1s made with mov +
- * vpbroadcastd: 3.06-3.09). */
+ * vpbroadcastd: 3.06-3.09). No faster (three interleaved runs, 16 KiB
+ * 2.95-3.00 -> 2.99-3.03 ns, 256 KiB 3.19-3.26 -> 3.21-3.27): the bit
+ * shifted to the sign (vpslld 31), vpmovd2m and ktestw with the lanes,
+ * one instruction fewer and no constant. */
 SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
                                 uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
 {
@@ -115,6 +118,21 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
  * lanes at once, then per position a broadcast, the compare and a masked
  * vpord with a broadcast operand): blocked fresh adds (tput, L2) batched
  * 2.94-3.08 -> 4.78-4.83 ns, one-key 5.28-5.72 -> 6.39-6.54.
+ * Where a one-key add's time goes (Zen 5, sbf-bench --suite tput, L2,
+ * k = 7, three interleaved runs against this code): adds of present keys
+ * with the mask left out (a wrong filter, for the measurement only) take
+ * 2.94-3.00 ns, as a contains (2.98-3.04), against 4.85-4.93 with it: the
+ * mask is about 2 ns of a 5.2-5.6 ns fresh add. Also slower there (one-key
+ * fresh adds, 5.2-5.6 ns with this code in each experiment's own runs):
+ * each position's one-hot bit (vprolvd) OR-ed in under a 16-row table of
+ * lane masks read at the word's row (a load through a register per
+ * position) 7.52-7.89; the broadcast
+ * of each position by vpermd from the register 6.52-6.56; each position's
+ * product made again from its salt (vpmulld with a broadcast salt, then
+ * subtract and shift: no store-to-load round trip, four instructions a
+ * position) 5.91-6.03; the probe first, then the positions OR-ed into the
+ * block's 64-bit words by scalar read-modify-writes 7.10-7.26 (positions
+ * from the stored vector) or 10.0-10.2 (positions by scalar multiplies).
  * Blocked adds and the library's counting masks (simd/avx512.c) use it. */
 #define SBF_INL_BIT(i)                                                          \
     _mm512_sllv_epi32(one, _mm512_sub_epi32(_mm512_set1_epi32((int)u.p[i]), base))

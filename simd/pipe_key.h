@@ -99,7 +99,14 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
  * and the vector hash's six more made it slower (5.51-5.63 -> 5.75-5.99),
  * the scalar one runs beside them on the integer multiplier (5.56-5.65);
  * blocked adds measured the same either way (5.30 / 5.31), split-block adds
- * slower with the scalar hash (3.24 -> 3.64). */
+ * slower with the scalar hash (3.24 -> 3.64). Tried: one-key blocked and
+ * counting adds jumping once on k to a copy of the mask unrolled for it
+ * (no odd-k branch, no second jump into the pairs; tput, L2, three
+ * interleaved runs): blocked 5.47-5.53 -> 5.39-5.54 ns on AVX-512 and
+ * 6.16-6.24 -> 5.94-6.01 on AVX2, counting 5.82-5.92 -> 6.05-6.12 on
+ * AVX-512 and the same on AVX2; not kept for 1-4% on one ISA. The same
+ * switch inside sbf_inl_blocked_put made batched adds slower (2.99-3.06
+ * -> 3.39-3.44). */
 #if SBF_INL_AVX512 || SBF_INL_AVX2
 #  define PIPE_KEY8 1
 #  define PIPE_KEY_ALL_ATTR __attribute__((noinline)) /* its frame stays out */
