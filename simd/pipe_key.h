@@ -28,23 +28,14 @@
  * -> 5.89 with AVX2; 5.34 and 5.96 with the hash's later cuts). The AVX2
  * batch keeps its probe and stores: the mask in two halves measured slower
  * there (5.5 -> 6.8 ns).
+ * pipe_hashed is the probe after the hash, pipe_key the hash and it;
+ * sbf_add_hash / sbf_contains_hash take pipe_hashed through the table's
+ * *_hashed entries (below).
  * `f` is const for the reasons simd/pipe_ops.h gives: an add writes f->words.
  */
-PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
-                         const int fam, const int is_add, const int atomic,
-                         const int hash)
+PIPE_INLINE int pipe_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2,
+                            const int fam, const int is_add, const int atomic)
 {
-    uint64_t h1, h2;
-    if (hash == SBFI_HASH_XXH64) { /* parquet: XXH64 of the key's bytes */
-        uint64_t h;
-        if (len == 8)
-            h = sbf_xxh64_u64_inline(sbf_inl_load64((const unsigned char *)key));
-        else
-            sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
-        sbfi_xxh64_pair(h, &h1, &h2);
-    } else {
-        sbfi_hash_key(key, len, f->seed, &h1, &h2);
-    }
     if (fam == SBFI_KERN_CLASSIC) /* k divisions, none computed ahead */
         return is_add ? pipe_classic_add(f, h1, h2, NULL, 0, atomic)
                       : pipe_classic_contains(f, h1, h2, NULL, 0, atomic);
@@ -82,6 +73,24 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
             (void)pipe_split_add(&c, blk, h2);
     }
     return 1;
+}
+
+PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
+                         const int fam, const int is_add, const int atomic,
+                         const int hash)
+{
+    uint64_t h1, h2;
+    if (hash == SBFI_HASH_XXH64) { /* parquet: XXH64 of the key's bytes */
+        uint64_t h;
+        if (len == 8)
+            h = sbf_xxh64_u64_inline(sbf_inl_load64((const unsigned char *)key));
+        else
+            sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
+        sbfi_xxh64_pair(h, &h1, &h2);
+    } else {
+        sbfi_hash_key(key, len, f->seed, &h1, &h2);
+    }
+    return pipe_hashed(f, h1, h2, fam, is_add, atomic);
 }
 
 /* An 8-byte key on a plain blocked or split-block filter: the probes of
@@ -243,6 +252,46 @@ PIPE_KEY_ENTRIES(SBFI_KERN_BLOCKED, blocked, PIPE_KEY_ALL_ATTR)
 PIPE_KEY_ENTRIES(SBFI_KERN_SPLIT, split, PIPE_KEY_ALL_ATTR)
 PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting, PIPE_KEY_ALL_ATTR)
 
+/* A key whose hash the caller holds (sbf_add_hash, sbf_contains_hash): the
+ * probe alone, as the keyed entries make it after their hash (plain blocked
+ * and split-block filters on AVX2/AVX-512 the header's probes, as 8-byte
+ * keys). The library counts the add (src/view.c). */
+PIPE_INLINE int pipe_hashed_plain(const sbf_filter *f, uint64_t h1, uint64_t h2,
+                                  const int fam, const int is_add)
+{
+#if PIPE_KEY8
+    if (PIPE_KEY_FAST(fam))
+        return pipe_keyh(f, h1, sbf_inl_h2_of(h2), fam, is_add);
+#endif
+    return pipe_hashed(f, h1, h2, fam, is_add, 0);
+}
+
+#define PIPE_HASHED_ENTRIES(fam, name)                                         \
+    static int add_hashed_##name(sbf_filter *f, uint64_t h1, uint64_t h2)     \
+    {                                                                          \
+        return pipe_hashed_plain(f, h1, h2, fam, 1);                           \
+    }                                                                          \
+    static int contains_hashed_##name(const sbf_filter *f, uint64_t h1,        \
+                                      uint64_t h2)                             \
+    {                                                                          \
+        return pipe_hashed_plain(f, h1, h2, fam, 0);                           \
+    }                                                                          \
+    static int add_hashed_atomic_##name(sbf_filter *f, uint64_t h1,            \
+                                        uint64_t h2)                           \
+    {                                                                          \
+        return pipe_hashed(f, h1, h2, fam, 1, 1);                              \
+    }                                                                          \
+    static int contains_hashed_atomic_##name(const sbf_filter *f, uint64_t h1, \
+                                             uint64_t h2)                      \
+    {                                                                          \
+        return pipe_hashed(f, h1, h2, fam, 0, 1);                              \
+    }
+
+PIPE_HASHED_ENTRIES(SBFI_KERN_CLASSIC, classic)
+PIPE_HASHED_ENTRIES(SBFI_KERN_BLOCKED, blocked)
+PIPE_HASHED_ENTRIES(SBFI_KERN_SPLIT, split)
+PIPE_HASHED_ENTRIES(SBFI_KERN_COUNTING, counting)
+
 /* The single-key group of each file's table (issue 8). */
 #define PIPE_HOT_ENTRIES                                                       \
     .add_key = PIPE_BY_FAMILY(add_key_),                                       \
@@ -252,6 +301,10 @@ PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting, PIPE_KEY_ALL_ATTR)
     .add_key_xxh64 = PIPE_BY_FAMILY(add_key_xxh64_),                           \
     .contains_key_xxh64 = PIPE_BY_FAMILY(contains_key_xxh64_),                 \
     .add_key_atomic_xxh64 = PIPE_BY_FAMILY(add_key_atomic_xxh64_),             \
-    .contains_key_atomic_xxh64 = PIPE_BY_FAMILY(contains_key_atomic_xxh64_)
+    .contains_key_atomic_xxh64 = PIPE_BY_FAMILY(contains_key_atomic_xxh64_),   \
+    .add_hashed = PIPE_BY_FAMILY(add_hashed_),                                 \
+    .contains_hashed = PIPE_BY_FAMILY(contains_hashed_),                       \
+    .add_hashed_atomic = PIPE_BY_FAMILY(add_hashed_atomic_),                   \
+    .contains_hashed_atomic = PIPE_BY_FAMILY(contains_hashed_atomic_)
 
 #endif /* SBFI_PIPE_KEY_H */

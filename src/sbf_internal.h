@@ -163,6 +163,8 @@ typedef size_t (*sbfi_contains_fn)(const sbf_filter *f, const sbfi_keys *keys,
 typedef int (*sbfi_key_add_fn)(sbf_filter *f, const void *key, size_t len);
 typedef int (*sbfi_key_contains_fn)(const sbf_filter *f, const void *key,
                                     size_t len);
+typedef int (*sbfi_hashed_add_fn)(sbf_filter *f, uint64_t h1, uint64_t h2);
+typedef int (*sbfi_hashed_contains_fn)(const sbf_filter *f, uint64_t h1, uint64_t h2);
 /* Hash kernels over many keys (lanes: simd/lanes.h). keys[i] points at
  * lens[i] bytes and may be NULL only when lens[i] is 0; exactly n results
  * are written; only the keys' own bytes are read. */
@@ -207,6 +209,12 @@ struct sbfi_kernels {
     sbfi_key_contains_fn contains_key_atomic_xxh64[SBFI_NKERNELS];
     sbfi_add_fn add_batch_atomic[SBFI_NKERNELS];
     sbfi_contains_fn contains_batch_atomic[SBFI_NKERNELS];
+    /* a key's hash given (sbf_add_hash, sbf_contains_hash): the probe alone;
+     * adds do not count keys_added (the caller does) */
+    sbfi_hashed_add_fn add_hashed[SBFI_NKERNELS];
+    sbfi_hashed_contains_fn contains_hashed[SBFI_NKERNELS];
+    sbfi_hashed_add_fn add_hashed_atomic[SBFI_NKERNELS];
+    sbfi_hashed_contains_fn contains_hashed_atomic[SBFI_NKERNELS];
     /* --- hashes of many keys in SIMD lanes (lanes: issues 16.2, 18.1) --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */

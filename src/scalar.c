@@ -457,6 +457,13 @@ const sbfi_kernels sbfi_kernels_scalar = {
     .add_key_atomic = { add_key_atomic, add_key_atomic, add_key_atomic, add_key_atomic },
     .contains_key_atomic = { contains_key_atomic, contains_key_atomic, contains_key_atomic,
                              contains_key_atomic },
+#define HASHED_ROW(op) { [SBFI_KERN_CLASSIC] = classic_##op, [SBFI_KERN_BLOCKED] = blocked_##op, \
+                         [SBFI_KERN_SPLIT] = split_##op, [SBFI_KERN_COUNTING] = counting_##op }
+    .add_hashed = HASHED_ROW(add),
+    .contains_hashed = HASHED_ROW(contains),
+    .add_hashed_atomic = HASHED_ROW(add_atomic),
+    .contains_hashed_atomic = HASHED_ROW(contains_atomic),
+#undef HASHED_ROW
     /* hashes of many keys (src/lanes.c) */
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,

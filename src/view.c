@@ -61,8 +61,9 @@ int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
     SBFI_ASSERT(sbfi_filter_ok(f));
-    const int r = (f->flags & SBF_CONCURRENT) ? sbfi_add_hashed_atomic(f, h1, h2)
-                                              : sbfi_add_hashed(f, h1, h2);
+    const int l = f->lay->kernel; /* the ISA's probe of the filter's family */
+    const int r = (f->flags & SBF_CONCURRENT) ? f->kt->add_hashed_atomic[l](f, h1, h2)
+                                              : f->kt->add_hashed[l](f, h1, h2);
     sbfi_count_added(f, (uint64_t)r); /* keys_added: adds that changed the filter */
     return r;
 }
@@ -71,6 +72,7 @@ int sbf_contains_hash(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    return (f->flags & SBF_CONCURRENT) ? sbfi_contains_hashed_atomic(f, h1, h2)
-                                       : sbfi_contains_hashed(f, h1, h2);
+    const int l = f->lay->kernel;
+    return (f->flags & SBF_CONCURRENT) ? f->kt->contains_hashed_atomic[l](f, h1, h2)
+                                       : f->kt->contains_hashed[l](f, h1, h2);
 }
