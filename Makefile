@@ -271,7 +271,7 @@ test-tsan:
 # to the link. The scripts run make again after `deps`, so a header that deps
 # just installed is seen; an object built without it is rebuilt then.
 HAVE_LIBBLOOM := $(shell test -f /usr/include/bloom.h && echo 1)
-BENCH_DEFS := -DSBFB_CFLAGS='"$(CFLAGS)"' \
+BENCH_DEFS := -DSBFB_CFLAGS='"$(CFLAGS)"' $(if $(filter avx512,$(INLINE_PATHS)),-DSBFB_INLINE_X86) \
               -DSBFB_ISA_FLAGS='"SIMD=$(SIMD); avx2: $(FLAGS_avx2); avx512: $(FLAGS_avx512); simde: none"' \
               $(if $(HAVE_LIBBLOOM),-DSBF_HAVE_LIBBLOOM)
 BENCH_LIBS := $(if $(HAVE_LIBBLOOM),-lbloom)
@@ -283,7 +283,15 @@ $(BUILD)/obj/bench/%.o: bench/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(BENCH_DEFS) -c $< -o $@
 
-$(BENCH_BIN): $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_A)
+# The inline header's one-key loops (`--suite hot`), once per vector path.
+BENCH_INLINE_OBJ := $(INLINE_PATHS:%=$(BUILD)/obj/bench/inline_loops_%.o)
+$(BENCH_INLINE_OBJ): $(BUILD)/obj/bench/inline_loops_%.o: bench/inline/loops.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< ($*)")
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(INLINE_FLAGS_$*) \
+	    -DSBFB_INLINE_LOOPS=sbfb_inline_loops_$* -c $< -o $@
+
+$(BENCH_BIN): $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(BENCH_INLINE_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS) $(LIBS) -lpthread
 

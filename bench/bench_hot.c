@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "bench_hot.h"
+#include "simdbloom_inline.h" /* sbf_view, sbf_parquet_pair */
 
 static volatile uint64_t g_hot_sink;
 
@@ -107,10 +108,17 @@ static sbf_filter *make(int isa, int layout, size_t bytes, uint32_t flags,
 /* T_HASH*: MurmurHash3, the hash of every layout but parquet; T_XXH*: XXH64,
  * parquet's (chosen when the job is made: nothing in a timed window but the
  * hash). */
+/* T_V*: through a view of f, inline (bench/inline/loops.c): contains and
+ * add of u64 keys, contains of hash pairs given (keys holds n pairs). */
 typedef enum {
     T_HASH, T_HASH_STR, T_XXH, T_XXH_STR, T_ADD1, T_CONT1, T_ADDN, T_CONTN, T_CONT1_STR,
-    T_ADD1_STR
+    T_ADD1_STR, T_VCONT1, T_VADD1, T_VCONTH
 } hot_op;
+
+static int op_adds(hot_op op)
+{
+    return op == T_ADD1 || op == T_ADDN || op == T_ADD1_STR || op == T_VADD1;
+}
 
 typedef struct loop_ctx {
     sbf_filter *f;
@@ -118,6 +126,8 @@ typedef struct loop_ctx {
     const sbfb_strs *strs;
     size_t n;
     uint8_t *out;
+    const sbf_view *view;      /* T_V*: a view of f */
+    sbfb_inline_loops_fn inl;  /* T_V*: the header's path for the row's ISA */
 } loop_ctx;
 
 SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
@@ -168,6 +178,15 @@ SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
         for (size_t i = 0; i < c->n; i += 4096)
             s += sbf_contains_u64(c->f, c->keys + i, c->n - i < 4096 ? c->n - i : 4096, c->out);
         break;
+    case T_VCONT1:
+        s += c->inl(SBFB_INL_CONTAINS, c->view, c->keys, c->n);
+        break;
+    case T_VADD1:
+        s += c->inl(SBFB_INL_ADD, c->view, c->keys, c->n);
+        break;
+    case T_VCONTH:
+        s += c->inl(SBFB_INL_CONTAINS_HASH, c->view, c->keys, c->n);
+        break;
     }
     g_hot_sink += s;
 }
@@ -176,7 +195,7 @@ SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
  * the roofline rows' batched contains (one pass over 4 Mi keys). */
 static double best_ns(const sbfb_opts *o, hot_op op, const loop_ctx *c)
 {
-    const int is_add = op == T_ADD1 || op == T_ADDN || op == T_ADD1_STR;
+    const int is_add = op_adds(op);
     double best = INFINITY;
     run_op(op, c); /* warm */
     for (int rep = 0; rep < reps_of(o); rep++) {
@@ -203,7 +222,7 @@ static void job_fn(void *ctx, size_t off, size_t len)
 {
     const hot_job *j = ctx;
     loop_ctx c = j->c;
-    c.keys = c.keys ? c.keys + off : NULL;
+    c.keys = c.keys ? c.keys + (j->op == T_VCONTH ? 2 * off : off) : NULL;
     c.n = len;
     if (j->c.strs) {
         /* string keys: a view of the arena from off */
@@ -223,8 +242,7 @@ static void job_wrap(void *ctx)
 
 static sbfb_job job_of(hot_job *h)
 {
-    const int is_add = h->op == T_ADD1 || h->op == T_ADDN || h->op == T_ADD1_STR;
-    return (sbfb_job){ job_fn, h, h->c.n, is_add ? job_wrap : NULL };
+    return (sbfb_job){ job_fn, h, h->c.n, op_adds(h->op) ? job_wrap : NULL };
 }
 
 /* Times n operations interleaved, window by window (bench_timer.c). */
@@ -232,7 +250,7 @@ static void time_hot(const sbfb_opts *o, hot_job *h, int n, sbfb_timing *t)
 {
     sbfb_job jobs[8];
     for (int i = 0; i < n; i++) {
-        if (h[i].op == T_ADD1 || h[i].op == T_ADDN || h[i].op == T_ADD1_STR)
+        if (op_adds(h[i].op))
             sbf_clear(h[i].c.f); /* pages written before any timing */
         jobs[i] = job_of(&h[i]);
     }
@@ -241,25 +259,98 @@ static void time_hot(const sbfb_opts *o, hot_job *h, int n, sbfb_timing *t)
 
 /* ---------------------------------------------------------------- single */
 
+/* The inline header's path that a row of this ISA measures: the one built
+ * with that ISA's flags (avx512, avx2), portable C for scalar and NEON (the
+ * header has no NEON probes); none for simde, which would repeat scalar's. */
+static sbfb_inline_loops_fn inline_path(int isa)
+{
+#if defined(SBFB_INLINE_X86)
+    if (isa == SBF_ISA_AVX512)
+        return sbfb_inline_loops_avx512;
+    if (isa == SBF_ISA_AVX2)
+        return sbfb_inline_loops_avx2;
+#endif
+    if (isa == SBF_ISA_SCALAR || isa == SBF_ISA_NEON)
+        return sbfb_inline_loops_portable;
+    return NULL;
+}
+
+/* The layout's hash pair (h1, h2) of each key, as sbf_view_contains_hash
+ * takes it: MurmurHash3 with the filter's seed, or parquet's XXH64 pair. */
+static void hash_pairs(int layout, uint32_t seed, const uint64_t *keys, uint64_t n,
+                       uint64_t *pairs)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (layout == SBF_PARQUET) {
+            sbf_parquet_pair(sbf_xxh64(&keys[i], 8), &pairs[2 * i], &pairs[2 * i + 1]);
+        } else {
+            uint64_t h[2];
+            sbf_murmur3_x64_128(&keys[i], 8, seed, h);
+            pairs[2 * i] = h[0];
+            pairs[2 * i + 1] = h[1];
+        }
+    }
+}
+
+/* Before the inline rows are timed, they must answer as the library:
+ * the same hits on the absent keys (by key and by hash pair), and adds
+ * through the view must make the filter's bytes that sbf_add_u64 made in
+ * fq. The views' own tests are tests/test_inline.c; this guards the rows. */
+static int inline_agrees(sbf_filter *fq, sbf_filter *fv, const sbf_view *vq,
+                         const sbf_view *va, sbfb_inline_loops_fn inl, const uint64_t *keys,
+                         const uint64_t *neg, const uint64_t *pairs, uint64_t n)
+{
+    const uint64_t hits = (uint64_t)sbf_contains_u64(fq, neg, n, NULL);
+    size_t lq, lv;
+    sbf_clear(fv);
+    (void)inl(SBFB_INL_ADD, va, keys, n);
+    const void *bq = sbf_data(fq, &lq), *bv = sbf_data(fv, &lv);
+    return inl(SBFB_INL_CONTAINS, vq, neg, n) == hits &&
+           inl(SBFB_INL_CONTAINS_HASH, vq, pairs, n) == hits && lq == lv && bq && bv &&
+           memcmp(bq, bv, lq) == 0;
+}
+
 /* One ISA on the L2 filter: the hash, single and batched calls interleaved;
  * each add on a filter of its own, cleared before each pass; contains on a
- * filter filled to the design load. */
+ * filter filled to the design load. With the ISA's inline path, the same
+ * one-key calls through a view (simdbloom_inline.h), and contains from
+ * hash pairs the caller holds. */
 static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa, int si,
                        const uint64_t *keys, const uint64_t *neg, uint64_t n, uint8_t *out)
 {
     const size_t bytes = o->sizes[si].bytes;
     sbf_filter *fq = make(isa, layout, bytes, 0, NULL), *f1 = make(isa, layout, bytes, 0, NULL);
-    sbf_filter *fn = make(isa, layout, bytes, 0, NULL);
+    sbf_filter *fn = make(isa, layout, bytes, 0, NULL), *fv = make(isa, layout, bytes, 0, NULL);
+    const sbfb_inline_loops_fn inl = inline_path(isa);
+    sbf_view vq, va;
+    uint64_t *pairs = NULL;
+    int nj = 5;
+    if (fq && f1 && fn && fv && inl && sbf_view_get(fq, &vq) == SBF_OK &&
+        sbf_view_get_writable(fv, &va) == SBF_OK) {
+        pairs = sbfb_xmalloc(2 * n * sizeof *pairs);
+        hash_pairs(layout, vq.seed, neg, n, pairs);
+        nj = 8;
+    }
     if (fq && f1 && fn) {
-        run_op(T_ADDN, &(loop_ctx){ fq, keys, NULL, n, out });
-        hot_job h[5] = {
-            { layout == SBF_PARQUET ? T_XXH : T_HASH, { fq, neg, NULL, n, out } },
-            { T_CONT1, { fq, neg, NULL, n, out } },
-            { T_ADD1, { f1, keys, NULL, n, out } }, { T_CONTN, { fq, neg, NULL, n, out } },
-            { T_ADDN, { fn, keys, NULL, n, out } },
+        run_op(T_ADDN, &(loop_ctx){ fq, keys, NULL, n, out, NULL, NULL });
+        if (nj == 8 && !inline_agrees(fq, fv, &vq, &va, inl, keys, neg, pairs, n)) {
+            fprintf(stderr, "sbf-bench: %s %s: the inline path's answers or bytes differ "
+                            "from the library's; its rows are left out\n",
+                    sbfb_layout_name(layout), sbf_isa_name(isa));
+            nj = 5;
+        }
+        hot_job h[8] = {
+            { layout == SBF_PARQUET ? T_XXH : T_HASH, { fq, neg, NULL, n, out, NULL, NULL } },
+            { T_CONT1, { fq, neg, NULL, n, out, NULL, NULL } },
+            { T_ADD1, { f1, keys, NULL, n, out, NULL, NULL } },
+            { T_CONTN, { fq, neg, NULL, n, out, NULL, NULL } },
+            { T_ADDN, { fn, keys, NULL, n, out, NULL, NULL } },
+            { T_VCONT1, { fq, neg, NULL, n, out, &vq, inl } },
+            { T_VADD1, { fv, keys, NULL, n, out, &va, inl } },
+            { T_VCONTH, { fq, pairs, NULL, n, out, &vq, inl } },
         };
-        sbfb_timing *t = sbfb_xmalloc(5 * sizeof *t);
-        time_hot(o, h, 5, t);
+        sbfb_timing *t = sbfb_xmalloc(8 * sizeof *t);
+        time_hot(o, h, nj, t);
         put(r, layout, isa, si, bytes, "hash (u64)", t[0].ns, 1);
         put(r, layout, isa, si, bytes, "contains single (absent)", t[1].ns,
             sbfb_timing_ratio(&t[1], &t[0]));
@@ -269,11 +360,21 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
             sbfb_timing_ratio(&t[3], &t[0]));
         put(r, layout, isa, si, bytes, "add batch (fresh)", t[4].ns,
             sbfb_timing_ratio(&t[4], &t[3]));
+        if (nj == 8) {
+            put(r, layout, isa, si, bytes, "contains single, inline (absent)", t[5].ns,
+                sbfb_timing_ratio(&t[5], &t[0]));
+            put(r, layout, isa, si, bytes, "add single, inline (fresh)", t[6].ns,
+                sbfb_timing_ratio(&t[6], &t[5]));
+            put(r, layout, isa, si, bytes, "contains single, inline, hash given", t[7].ns,
+                sbfb_timing_ratio(&t[7], &t[5]));
+        }
         free(t);
     }
+    free(pairs);
     sbf_free(fq);
     sbf_free(f1);
     sbf_free(fn);
+    sbf_free(fv);
 }
 
 /* String keys, default kernels: the hash, a fresh add, a present lookup. */
@@ -288,11 +389,12 @@ static void single_str(const sbfb_opts *o, sbfb_results *r, int layout, int si, 
     sbf_filter *fq = make(SBF_ISA_AUTO, layout, bytes, 0, NULL);
     sbf_filter *fa = make(SBF_ISA_AUTO, layout, bytes, 0, NULL);
     if (fq && fa) {
-        run_op(T_ADD1_STR, &(loop_ctx){ fq, NULL, &s, ns, out });
+        run_op(T_ADD1_STR, &(loop_ctx){ fq, NULL, &s, ns, out, NULL, NULL });
         hot_job h[3] = {
-            { layout == SBF_PARQUET ? T_XXH_STR : T_HASH_STR, { fq, NULL, &s, ns, out } },
-            { T_CONT1_STR, { fq, NULL, &s, ns, out } },
-            { T_ADD1_STR, { fa, NULL, &s, ns, out } },
+            { layout == SBF_PARQUET ? T_XXH_STR : T_HASH_STR,
+              { fq, NULL, &s, ns, out, NULL, NULL } },
+            { T_CONT1_STR, { fq, NULL, &s, ns, out, NULL, NULL } },
+            { T_ADD1_STR, { fa, NULL, &s, ns, out, NULL, NULL } },
         };
         sbfb_timing *t = sbfb_xmalloc(3 * sizeof *t);
         time_hot(o, h, 3, t);
@@ -399,7 +501,7 @@ static void run_roof(const sbfb_opts *o, sbfb_results *r)
             const uint64_t *mem = sbf_data(f, &len);
             int dist = 0;
             const double roof = sbfb_roofline_swept(o, mem, len / 64, keys, n, &dist);
-            loop_ctx q = { f, keys, NULL, n, out };
+            loop_ctx q = { f, keys, NULL, n, out, NULL, NULL };
             const double cont = best_ns(o, T_CONTN, &q);
             hot_row *h = row(r, "roof", layout, sbf_isa_active(), si, len,
                              "roofline (swept)");
@@ -573,11 +675,12 @@ static void conc_at(const sbfb_opts *o, sbfb_results *r, int si, int sz)
             if (sz == 1 && (ops[i] == T_ADD1 || ops[i] == T_CONT1))
                 continue;
             const int query = ops[i] == T_CONTN || ops[i] == T_CONT1;
-            hot_job hj[2] = { { ops[i], { p, query ? neg : keys, NULL, n, out } },
-                              { ops[i], { c, query ? neg : keys, NULL, n, out } } };
+            const uint64_t *k = query ? neg : keys;
+            hot_job hj[2] = { { ops[i], { p, k, NULL, n, out, NULL, NULL } },
+                              { ops[i], { c, k, NULL, n, out, NULL, NULL } } };
             if (query) {
-                run_op(T_ADDN, &(loop_ctx){ p, keys, NULL, n, out });
-                run_op(T_ADDN, &(loop_ctx){ c, keys, NULL, n, out });
+                run_op(T_ADDN, &(loop_ctx){ p, keys, NULL, n, out, NULL, NULL });
+                run_op(T_ADDN, &(loop_ctx){ c, keys, NULL, n, out, NULL, NULL });
             }
             sbfb_timing *t = sbfb_xmalloc(2 * sizeof *t);
             time_hot(o, hj, 2, t);
