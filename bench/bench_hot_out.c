@@ -17,7 +17,7 @@ static void print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r, i
         return;
     static const char *const tables[4] = { "single", "conc", "roof", "threads" };
     static const char *const titles[4] = {
-        "Single keys beside batches and the hash alone (ratio: contains / hash, add / contains on its path, hash given / inline contains)",
+        "Single keys beside batches and the hash alone (ratio: contains / hash, add / contains on its path, hash given / contains on its path)",
         "SBF_CONCURRENT with one thread (ratio: concurrent / plain, same kernels)",
         "Memory roofline: best prefetch distance of a sliding-window sweep on the filter's bytes (ratio: / roofline)",
         "Thread scaling, blocked layout (aggregate)",
@@ -77,13 +77,14 @@ static void hot_md(FILE *out, const sbfb_opts *o, const sbfb_results *r)
         return;
     fprintf(out, "\n### The hot path: single keys, SBF_CONCURRENT, threads, roofline sweep\n\n"
                  "Single-key rows call `sbf_add`/`sbf_contains` on 8-byte keys (one indirect "
-                 "call into the filter's kernel); the \"inline\" rows make the same calls "
+                 "call into the filter's kernel), \"hash given\" `sbf_contains_hash` of the "
+                 "layout's hash pairs computed beforehand; the \"inline\" rows make the same calls "
                  "through a view, `sbf_view_contains_u64`/`sbf_view_add_u64` of "
                  "`simdbloom_inline.h` compiled with the row's ISA flags (avx512, avx2; portable "
                  "C for scalar and neon, none for simde), a loop of one call per key as a "
-                 "caller writes it (classic and counting views call the library); \"hash given\" "
-                 "is `sbf_view_contains_hash` of the layout's hash pairs computed beforehand, "
-                 "the probe without the hash. Adds are of fresh keys, each into a filter of "
+                 "caller writes it (classic and counting views call the library), and "
+                 "`sbf_view_contains_hash` of the same pairs: with a hash given, the probe "
+                 "without the hash. Adds are of fresh keys, each into a filter of "
                  "its own cleared (untimed) whenever a pass reaches the design load. The rows "
                  "of one layout and ISA (and each concurrent/plain pair) are timed interleaved, "
                  "window by window (about 1 ms each, each after an untimed warming call of the "
