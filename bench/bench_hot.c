@@ -316,6 +316,23 @@ static int inline_agrees(sbf_filter *fq, sbf_filter *fv, const sbf_view *vq,
            memcmp(bq, bv, lq) == 0;
 }
 
+/* The rows of single_isa, in the order of its jobs: each one's ratio is to
+ * job `den` (-1: none, the hash itself). */
+static const struct {
+    const char *what;
+    int den;
+} single_rows[9] = {
+    { "hash (u64)", -1 },
+    { "contains single (absent)", 0 },
+    { "add single (fresh)", 1 },
+    { "contains batch (absent)", 0 },
+    { "add batch (fresh)", 3 },
+    { "contains single, hash given", 1 },
+    { "contains single, inline (absent)", 0 },
+    { "add single, inline (fresh)", 6 },
+    { "contains single, inline, hash given", 6 },
+};
+
 /* One ISA on the L2 filter: the hash, single and batched calls interleaved;
  * each add on a filter of its own, cleared before each pass; contains on a
  * filter filled to the design load; sbf_contains_hash of the keys' hash
@@ -359,24 +376,10 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
         };
         sbfb_timing *t = sbfb_xmalloc(9 * sizeof *t);
         time_hot(o, h, nj, t);
-        put(r, layout, isa, si, bytes, "hash (u64)", t[0].ns, 1);
-        put(r, layout, isa, si, bytes, "contains single (absent)", t[1].ns,
-            sbfb_timing_ratio(&t[1], &t[0]));
-        put(r, layout, isa, si, bytes, "add single (fresh)", t[2].ns,
-            sbfb_timing_ratio(&t[2], &t[1]));
-        put(r, layout, isa, si, bytes, "contains batch (absent)", t[3].ns,
-            sbfb_timing_ratio(&t[3], &t[0]));
-        put(r, layout, isa, si, bytes, "add batch (fresh)", t[4].ns,
-            sbfb_timing_ratio(&t[4], &t[3]));
-        put(r, layout, isa, si, bytes, "contains single, hash given", t[5].ns,
-            sbfb_timing_ratio(&t[5], &t[1]));
-        if (nj == 9) {
-            put(r, layout, isa, si, bytes, "contains single, inline (absent)", t[6].ns,
-                sbfb_timing_ratio(&t[6], &t[0]));
-            put(r, layout, isa, si, bytes, "add single, inline (fresh)", t[7].ns,
-                sbfb_timing_ratio(&t[7], &t[6]));
-            put(r, layout, isa, si, bytes, "contains single, inline, hash given", t[8].ns,
-                sbfb_timing_ratio(&t[8], &t[6]));
+        for (int i = 0; i < nj; i++) {
+            const int d = single_rows[i].den;
+            put(r, layout, isa, si, bytes, single_rows[i].what, t[i].ns,
+                d < 0 ? 1 : sbfb_timing_ratio(&t[i], &t[d]));
         }
         free(t);
     }

@@ -126,13 +126,13 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
  * fresh adds, 5.2-5.6 ns with this code in each experiment's own runs):
  * each position's one-hot bit (vprolvd) OR-ed in under a 16-row table of
  * lane masks read at the word's row (a load through a register per
- * position) 7.52-7.89; the broadcast
- * of each position by vpermd from the register 6.52-6.56; each position's
- * product made again from its salt (vpmulld with a broadcast salt, then
- * subtract and shift: no store-to-load round trip, four instructions a
- * position) 5.91-6.03; the probe first, then the positions OR-ed into the
- * block's 64-bit words by scalar read-modify-writes 7.10-7.26 (positions
- * from the stored vector) or 10.0-10.2 (positions by scalar multiplies).
+ * position) 7.52-7.89; the broadcast of each position by vpermd from the
+ * register 6.52-6.56; each position's product made again from its salt
+ * (vpmulld with a broadcast salt, then subtract and shift: no
+ * store-to-load round trip, four instructions a position) 5.91-6.03; the
+ * probe first, then the positions OR-ed into the block's 64-bit words by
+ * scalar read-modify-writes 7.10-7.26 (positions from the stored vector)
+ * or 10.0-10.2 (positions by scalar multiplies).
  * Blocked adds and the library's counting masks (simd/avx512.c) use it. */
 #define SBF_INL_BIT(i)                                                          \
     _mm512_sllv_epi32(one, _mm512_sub_epi32(_mm512_set1_epi32((int)u.p[i]), base))

@@ -273,12 +273,9 @@ void sbfi_counting_remove_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
  * One row per kernel family (the descriptor's `kernel`): no switch on the
  * layout. */
 
-typedef int (*hashed_add_fn)(sbf_filter *f, uint64_t h1, uint64_t h2);
-typedef int (*hashed_contains_fn)(const sbf_filter *f, uint64_t h1, uint64_t h2);
-
 static const struct {
-    hashed_add_fn add, add_atomic;
-    hashed_contains_fn contains, contains_atomic;
+    sbfi_hashed_add_fn add, add_atomic;
+    sbfi_hashed_contains_fn contains, contains_atomic;
 } family[SBFI_NKERNELS] = {
     [SBFI_KERN_CLASSIC] = { classic_add, classic_add_atomic, classic_contains,
                             classic_contains_atomic },
