@@ -168,7 +168,7 @@ PIPE_INLINE void pipe_classic_prefetch(const sbf_filter *f, uint64_t h1, uint64_
     const uint32_t kp = pipe_classic_kp(f);
     uint64_t c = h1;
     for (uint32_t i = 0; i < kp; i++) {
-        bit[i] = sbfi_classic_bit(c, f->bits);
+        bit[i] = sbfi_classic_bit_recip(c, f->bits, f->bits_magic, f->bits_shift);
         SBFI_PREFETCH(&f->words[bit[i] >> 6]);
         c += h2;
     }
@@ -186,14 +186,24 @@ PIPE_INLINE int pipe_classic_contains(const sbf_filter *f, uint64_t h1, uint64_t
                                       const int atomic)
 {
     const uint64_t *w = f->words;
-    const uint64_t m = f->bits;
+    const uint64_t m = f->bits, r = f->bits_magic;
+    const uint32_t sh = f->bits_shift;
     const uint32_t k = f->k;
     for (uint32_t i = 0; i < kp; i++)
         if (((pipe_word(w, bit[i] >> 6, atomic) >> (bit[i] & 63)) & 1) == 0)
             return 0;
     uint64_t c = h1 + kp * h2;
+    if (f->bytes < SBFI_HUGE) { /* kp is 0: all k bits, no branch */
+        uint64_t all = 1;
+        for (uint32_t i = 0; i < k; i++) {
+            const uint64_t b = sbfi_classic_bit_recip(c, m, r, sh);
+            all &= pipe_word(w, b >> 6, atomic) >> (b & 63);
+            c += h2;
+        }
+        return (int)(all & 1);
+    }
     for (uint32_t i = kp; i < k; i++) {
-        const uint64_t b = sbfi_classic_bit(c, m);
+        const uint64_t b = sbfi_classic_bit_recip(c, m, r, sh);
         if (((pipe_word(w, b >> 6, atomic) >> (b & 63)) & 1) == 0)
             return 0;
         c += h2;
@@ -226,13 +236,14 @@ PIPE_INLINE int pipe_classic_add(const sbf_filter *f, uint64_t h1, uint64_t h2,
                                  const uint64_t *bit, uint32_t kp, const int atomic)
 {
     uint64_t *const w = f->words;
-    const uint64_t m = f->bits;
+    const uint64_t m = f->bits, r = f->bits_magic;
+    const uint32_t sh = f->bits_shift;
     const uint32_t k = f->k;
     uint64_t c = h1 + kp * h2, miss = 0;
     for (uint32_t i = 0; i < kp; i++)
         miss |= pipe_classic_set(w, bit[i], atomic);
     for (uint32_t i = kp; i < k; i++) {
-        miss |= pipe_classic_set(w, sbfi_classic_bit(c, m), atomic);
+        miss |= pipe_classic_set(w, sbfi_classic_bit_recip(c, m, r, sh), atomic);
         c += h2;
     }
     return miss != 0;

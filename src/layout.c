@@ -168,6 +168,20 @@ size_t sbfi_data_bytes(uint64_t bits)
     return (size_t)((bits / 8 + SBFI_LINE - 1) / SBFI_LINE * SBFI_LINE);
 }
 
+/* M = ceil(2^(63+l) / m) and l - 1, l = ceil(log2 m), for
+ * sbfi_classic_bit_recip (src/layout.h says why they give a % m). Any
+ * m >= 2 works (l <= 64, so 2^(63+l) fits in 128 bits); the classic
+ * layout's are multiples of 64, and sbfi_set_geometry makes them for every
+ * layout, so no layout's m is left out by a row of its own. */
+void sbfi_classic_recip(uint64_t m, uint64_t *magic, uint32_t *shift)
+{
+    SBFI_ASSERT(m >= 2);
+    const uint32_t l = 64u - (uint32_t)__builtin_clzll(m - 1); /* ceil(log2 m) */
+    __extension__ typedef unsigned __int128 u128;
+    *magic = (uint64_t)((((u128)1 << (63 + l)) + m - 1) / m);
+    *shift = l - 1;
+}
+
 /* The one derivation of a filter's geometry fields (sbfi_make, the
  * loaders): layout, descriptor, bits, k, block size and count, data bytes.
  * The geometry must have passed sbfi_check_geometry. */
@@ -181,6 +195,7 @@ void sbfi_set_geometry(sbf_filter *f, int layout, uint64_t bits, uint32_t k)
     memcpy(f->salt, d->salt, sizeof f->salt);
     f->hash = d->hash;
     f->bits = bits;
+    sbfi_classic_recip(bits, &f->bits_magic, &f->bits_shift);
     f->k = k;
     f->lanes = (UINT32_C(1) << (k < 16 ? k : 16)) - 1; /* a classic k goes up to 255 */
     f->block_bytes = (uint32_t)(g / 8);

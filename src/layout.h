@@ -64,6 +64,21 @@ static inline uint64_t sbfi_classic_bit(uint64_t combined, uint64_t m)
     return (combined & SBFI_CLASSIC_MASK) % m;
 }
 
+/* The same bit without a division, for the ISA kernels (src/scalar.c, the
+ * reference, divides; the tests compare the two on every ISA). Granlund
+ * and Montgomery's exact division by an invariant (PLDI 1994, Theorem 4.2)
+ * with N = 63 (a < 2^63) and l = ceil(log2 m): M = ceil(2^(63+l) / m) fits
+ * in 64 bits (m > 2^(l-1)) and M m - 2^(63+l) < m <= 2^l, so
+ * floor(a / m) = floor(a M / 2^(63+l)) = (high half of a M) >> (l - 1) for
+ * every a < 2^63. A classic m is a multiple of 64, so l >= 6.
+ * sbfi_classic_recip makes M and l - 1 (f->bits_magic, f->bits_shift). */
+static inline uint64_t sbfi_classic_bit_recip(uint64_t combined, uint64_t m,
+                                              uint64_t magic, uint32_t shift)
+{
+    const uint64_t a = combined & SBFI_CLASSIC_MASK;
+    return a - (sbf_block_index(a, magic) >> shift) * m;
+}
+
 /* ---------------------------------------------------------- the descriptor */
 
 /* Kernel families: each ISA table holds one set of kernels per family

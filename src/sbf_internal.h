@@ -105,6 +105,8 @@ struct sbf_filter {
     size_t bytes;           /* whole blocks / lines; padding stays zero */
     uint64_t bits;          /* m (classic: multiple of 64; counting: 4/counter) */
     uint64_t nblocks;       /* bits / granule (classic: 64-bit words) */
+    uint64_t bits_magic;    /* classic: m's reciprocal for sbfi_classic_bit_recip */
+    uint32_t bits_shift;    /* and its shift */
     uint32_t k;
     uint32_t seed;
     int layout;             /* sbf_layout */
@@ -356,6 +358,7 @@ size_t sbfi_data_bytes(uint64_t bits);
 /* Sets f's geometry fields (layout, lay, bits, k, block_bytes, block_log2,
  * nblocks, bytes) from a checked geometry: the one place they are derived. */
 void sbfi_set_geometry(sbf_filter *f, int layout, uint64_t bits, uint32_t k);
+void sbfi_classic_recip(uint64_t m, uint64_t *magic, uint32_t *shift);
 /* sbf_create's bits and k from its parameters (layout, k, bits or n + fpp),
  * with sbf_create's codes; p is not NULL (src/size.c). */
 int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);

@@ -162,3 +162,48 @@ Test(descriptor, layout_info, .description = "sbf_layout_info: each layout's cel
     cr_assert_eq(sbf_layout_info(-1, 0, &li), SBF_E_LAYOUT);
     cr_assert_eq(sbf_layout_info(SBF_BLOCKED, 0, NULL), SBF_E_NULL);
 }
+
+/* sbfi_classic_bit_recip (the ISA kernels' classic bit, no division) against
+ * the reference's % m, at the edges of its proof: a at 0, m - 1, m and
+ * 2^63 - 1, m a power of two, one above and one below, the largest classic m
+ * and odd m the classic layout never makes; then pseudo-random pairs. */
+static uint64_t recip_ref(uint64_t c, uint64_t m)
+{
+    return (c & INT64_MAX) % m;
+}
+
+Test(descriptor, classic_recip, .description = "the classic bit by reciprocal equals (c & INT64_MAX) % m at every edge and 10^6 random pairs") {
+    const uint64_t ms[] = { 2, 3, 63, 64, 65, 127, 128, 192, 1000003, UINT64_C(64) * 1000003,
+                            UINT64_C(1) << 32, (UINT64_C(1) << 32) + 64, (UINT64_C(1) << 37) - 64,
+                            UINT64_C(1) << 37, UINT64_C(64) * INT32_MAX, (UINT64_C(1) << 62) + 1,
+                            UINT64_C(1) << 63, UINT64_MAX };
+    const uint64_t top = (uint64_t)INT64_MAX;
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        uint64_t magic; uint32_t shift;
+        sbfi_classic_recip(ms[i], &magic, &shift);
+        const uint64_t m = ms[i];
+        const uint64_t as[] = { 0, 1, m - 1, m, m + 1, 2 * m - 1, top, top - 1, top - m,
+                                UINT64_MAX, top + 1, (top / m) * m, (top / m) * m - 1 };
+        for (size_t j = 0; j < sizeof as / sizeof as[0]; j++) {
+            const uint64_t want = recip_ref(as[j], m);
+            const uint64_t got = sbfi_classic_bit_recip(as[j], m, magic, shift);
+            if (got != want) {
+                cr_log_error("m %llu a %llu: %llu, want %llu", (unsigned long long)m,
+                             (unsigned long long)as[j], (unsigned long long)got,
+                             (unsigned long long)want);
+                bad++;
+            }
+        }
+    }
+    uint64_t s = UINT64_C(0x9E3779B97F4A7C15);
+    for (int i = 0; i < 1000000; i++) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        const uint64_t m = 2 + (s >> (s & 63 ? (s & 63) : 1)) % ((UINT64_C(1) << 37) - 2);
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        uint64_t magic; uint32_t shift;
+        sbfi_classic_recip(m, &magic, &shift);
+        bad += sbfi_classic_bit_recip(s, m, magic, shift) != recip_ref(s, m);
+    }
+    cr_assert_eq(bad, 0, "%zu pairs differ", bad);
+}
