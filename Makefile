@@ -162,13 +162,17 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
 # include/simdbloom_inline.h once per vector path it has (tests/inline_ops.c,
 # each with that path's flags); tests/test_inline.c runs the ones this CPU
 # runs against the library.
+# avx512 hashes 8-byte keys with two scalar fmix64 chains, avx512v with
+# both in one vector (SBF_INLINE_HASH8_VEC: the header's two forms).
 INLINE_PATHS := portable
 ifneq ($(filter x86_64%,$(ARCH)),)
-  INLINE_PATHS += avx2 avx512
+  INLINE_PATHS += avx2 avx512 avx512v
 endif
 INLINE_FLAGS_portable := -DSBF_INLINE_ISA=1
 INLINE_FLAGS_avx2     := -DSBF_INLINE_ISA=3 -mavx2 -mbmi2
-INLINE_FLAGS_avx512   := -DSBF_INLINE_ISA=4 -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2
+INLINE_AVX512         := -DSBF_INLINE_ISA=4 -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2
+INLINE_FLAGS_avx512   := $(INLINE_AVX512) -DSBF_INLINE_HASH8_VEC=0
+INLINE_FLAGS_avx512v  := $(INLINE_AVX512) -DSBF_INLINE_HASH8_VEC=1
 INLINE_OBJ := $(INLINE_PATHS:%=$(BUILD)/obj/tests/inline_ops_%.o)
 $(INLINE_OBJ): $(BUILD)/obj/tests/inline_ops_%.o: tests/inline_ops.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -200,7 +204,7 @@ check-cxx: $(LIB_A)
 	@SBF_DEPS_CXX=1 bash scripts/deps.sh
 	@for std in c++11 c++17; do for path in $(INLINE_PATHS); do \
 	  case $$path in portable) fl="$(INLINE_FLAGS_portable)";; avx2) fl="$(INLINE_FLAGS_avx2)";; \
-	    *) fl="$(INLINE_FLAGS_avx512)";; esac; \
+	    avx512v) fl="$(INLINE_FLAGS_avx512v)";; *) fl="$(INLINE_FLAGS_avx512)";; esac; \
 	  echo "  CXX     tests/cxx_header.cpp (-std=$$std, inline $$path)"; \
 	  $(CXX) -std=$$std -O2 $(CXXWARN) -Iinclude $$fl $(filter -fsanitize=%,$(CFLAGS)) \
 	    tests/cxx_header.cpp -o $(BUILD)/sbf-cxx-$$std $(LDFLAGS) $(LIB_A) $(LIBS) && \

@@ -66,6 +66,23 @@
 #else
 #  error "SBF_INLINE_ISA: 1 (portable), 3 (AVX2) or 4 (AVX-512)"
 #endif
+/* AVX-512 only: how the 8-byte hash's two fmix64 run. 1: in the two lanes
+ * of one vector (vpmullq), where vpmullq is one micro-op (AMD Zen 4 and 5);
+ * 0: as two scalar chains, where it is three micro-ops with 15 cycles of
+ * latency (Intel: on a Xeon of the Sapphire/Emerald Rapids family the vector
+ * form made sbf_view_contains_u64 1.4-1.9x slower). Both are bit-exact. The
+ * default follows the compiler's target: 1 when it targets an AMD Zen with
+ * AVX-512 (gcc and clang name Zen 4 znver3 or znver4 under -march=native,
+ * and Zen 3 has no AVX-512), else 0; define it to 0 or 1 to choose. The
+ * library makes the same choice at run time from CPUID. */
+#if !defined(SBF_INLINE_HASH8_VEC)
+#  if SBF_INL_AVX512 && (defined(__znver3__) || defined(__znver4__) || defined(__znver5__))
+#    define SBF_INLINE_HASH8_VEC 1
+#  else
+#    define SBF_INLINE_HASH8_VEC 0
+#  endif
+#endif
+
 #if SBF_INL_AVX512 || SBF_INL_AVX2
 /* GCC 12 (before 12.3) warns in its own AVX-512 headers, C++ only, from
  * -O1 with -Wall ("__Y may be used uninitialized": GCC bug 105593); quiet
@@ -480,6 +497,19 @@ SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
  * a register. */
 
 
+/* The 8-byte hash as two scalar fmix64 chains (sbf_murmur3_u64 with
+ * s8 = seed ^ 8): h1 in *h1, h2 returned. */
+SBF_INL uint64_t sbf_inl_hash8_u64(uint64_t key, uint64_t s8, uint64_t *h1)
+{
+    /* (the multipliers as loads through an opaque pointer, as the AVX-512
+     * vector form does, measured slower here: scalar imul waits on the load) */
+    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t a = (k1 ^ s8) + s8;
+    const uint64_t h2 = sbf_inl_fmix64(a + s8);
+    *h1 = sbf_inl_fmix64(a) + h2;
+    return h2 + *h1;
+}
+
 #if !SBF_INL_AVX512
 typedef uint64_t sbf_inl_h2;
 
@@ -495,13 +525,7 @@ SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
 
 SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 {
-    /* (the multipliers as loads through an opaque pointer, as the AVX-512
-     * version does, measured slower here: scalar imul waits on the load) */
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
-    const uint64_t a = (k1 ^ s8) + s8;
-    const uint64_t h2 = sbf_inl_fmix64(a + s8);
-    *h1 = sbf_inl_fmix64(a) + h2;
-    return h2 + *h1;
+    return sbf_inl_hash8_u64(key, s8, h1);
 }
 
 /* The library's form (s8add = [s8, 2 s8]; the AVX-512 one uses both). */

@@ -46,7 +46,7 @@ SBF_INL sbf_inl_h2 sbf_inl_murmur3_end(__m128i x, uint64_t *h1)
     return _mm_add_epi64(s, t);                                    /* lane 0: h2 */
 }
 
-SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+SBF_INL sbf_inl_h2 sbf_inl_hash8_vec(uint64_t key, uint64_t s8, uint64_t *h1)
 {
     const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const uint64_t a = (k1 ^ s8) + s8;
@@ -56,13 +56,32 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 /* The same with the seed's part in memory, s8add = [s8, 2 s8] (the
  * library's filters keep it): [h1, h2] = ([k1, k1] ^ s8) + s8add in the
  * vector, for a scalar add, a vmovq and a vpinsrq. */
-SBF_INL sbf_inl_h2 sbf_inl_hash8s(uint64_t key, const uint64_t *s8add, uint64_t *h1)
+SBF_INL sbf_inl_h2 sbf_inl_hash8s_vec(uint64_t key, const uint64_t *s8add, uint64_t *h1)
 {
     const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const __m128i x = _mm_xor_si128(_mm_set1_epi64x((long long)k1),
                                     _mm_set1_epi64x((long long)s8add[0]));
     return sbf_inl_murmur3_end(
         _mm_add_epi64(x, _mm_loadu_si128((const __m128i *)(const void *)s8add)), h1);
+}
+
+/* The 8-byte hash in the form SBF_INLINE_HASH8_VEC names. */
+SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+{
+#if SBF_INLINE_HASH8_VEC
+    return sbf_inl_hash8_vec(key, s8, h1);
+#else
+    return sbf_inl_h2_of(sbf_inl_hash8_u64(key, s8, h1));
+#endif
+}
+
+SBF_INL sbf_inl_h2 sbf_inl_hash8s(uint64_t key, const uint64_t *s8add, uint64_t *h1)
+{
+#if SBF_INLINE_HASH8_VEC
+    return sbf_inl_hash8s_vec(key, s8add, h1);
+#else
+    return sbf_inl_h2_of(sbf_inl_hash8_u64(key, s8add[0], h1));
+#endif
 }
 
 /* Lane i: x_i * salt[i], 16 lanes. */

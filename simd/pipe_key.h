@@ -134,6 +134,17 @@ PIPE_INLINE int pipe_keyh(const sbf_filter *f, uint64_t h1, sbf_inl_h2 h2,
                   : sbf_inl_split16_has(w + b * 8, f->salt, h2);
 }
 
+/* The 8-byte key's hash (s8add: the filter's seed state): on AVX-512 in the
+ * form this CPU runs faster (sbfi_hash8_vec), else two scalar chains. */
+PIPE_INLINE sbf_inl_h2 pipe_hash8(const sbf_filter *f, uint64_t key, uint64_t *h1)
+{
+#if SBF_INL_AVX512
+    if (sbfi_hash8_vec())
+        return sbf_inl_hash8s_vec(key, f->s8add, h1);
+#endif
+    return sbf_inl_h2_of(sbf_inl_hash8_u64(key, f->s8add[0], h1));
+}
+
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
                           const int is_add)
 {
@@ -146,10 +157,10 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
             sbfi_murmur3_u64(key, f->seed, &h1, &h2);
             return pipe_counting_add(&c, sbfi_block_ptr(f, h1), h2, f->k);
         }
-        const sbf_inl_h2 h2 = sbf_inl_hash8s(key, f->s8add, &h1);
+        const sbf_inl_h2 h2 = pipe_hash8(f, key, &h1);
         return pipe_counting_contains(&c, sbfi_block_ptr(f, h1), sbf_inl_h2_u64(h2));
     }
-    const sbf_inl_h2 h2 = sbf_inl_hash8s(key, f->s8add, &h1);
+    const sbf_inl_h2 h2 = pipe_hash8(f, key, &h1);
     return pipe_keyh(f, h1, h2, fam, is_add);
 }
 

@@ -110,10 +110,39 @@ static uint64_t xgetbv0(void)
 }
 #endif
 
-/* The SBFI_CPU_* features this CPU and OS provide. */
+int sbfi_hash8_vec_flag; /* src/sbf_internal.h */
+
+/* AMD family 19h (Zen 3, 4) and later: their AVX-512 parts (Zen 4, 5)
+ * multiply 64-bit lanes (vpmullq) in one micro-op; Intel's take three. */
+static int detect_hash8_vec(void)
+{
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
+    if (!amd || !__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    const unsigned base = (a >> 8) & 0xf;
+    const unsigned family = base == 0xf ? base + ((a >> 20) & 0xff) : base;
+    return family >= 0x19;
+#else
+    return 0;
+#endif
+}
+
+void sbfi_hash8_vec_force(int v)
+{
+    __atomic_store_n(&sbfi_hash8_vec_flag, v < 0 ? detect_hash8_vec() : v != 0,
+                     __ATOMIC_RELAXED);
+}
+
+/* The SBFI_CPU_* features this CPU and OS provide (and, beside them, the
+ * 8-byte hash's form). */
 static uint32_t detect_features(void)
 {
     uint32_t have = 0;
+    sbfi_hash8_vec_force(-1);
 #if defined(__x86_64__)
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d))

@@ -310,6 +310,19 @@ void sbfi_murmur3(const void *key, size_t len, uint32_t seed, uint64_t *h1,
 
 /* Dispatch (src/dispatch.c): the table for new filters, or an error code. */
 int sbfi_kernels_current(const sbfi_kernels **out);
+/* How the AVX-512 one-key paths hash an 8-byte key (SBF_INLINE_HASH8_VEC in
+ * include/simdbloom_inline.h says why there are two forms): 1 for the two
+ * fmix64 in one vector, 0 for two scalar chains. Detection sets it with the
+ * CPU's features (1 on AMD family 19h and later, whose AVX-512 parts do
+ * vpmullq in one micro-op); both forms are bit-exact, so a kernel that runs
+ * before detection, with the 0 it starts as, is only slower. */
+extern int sbfi_hash8_vec_flag;
+static inline int sbfi_hash8_vec(void)
+{
+    return __atomic_load_n(&sbfi_hash8_vec_flag, __ATOMIC_RELAXED);
+}
+/* Tests: forces the form (0 or 1), or -1 for the detected one. */
+void sbfi_hash8_vec_force(int v);
 const sbfi_kernels *sbfi_kernels_for(int isa); /* NULL if not compiled in */
 /* The registry: every ISA this library knows, best first (the order
  * detection tries them), *n of them. Entries with hash_u64 == NULL are

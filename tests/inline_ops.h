@@ -27,5 +27,7 @@ typedef struct inline_ops {
 extern const inline_ops inline_ops_portable;
 extern const inline_ops inline_ops_avx2 __attribute__((weak));
 extern const inline_ops inline_ops_avx512 __attribute__((weak));
+/* AVX-512 with the 8-byte hash's fmix64s in one vector (SBF_INLINE_HASH8_VEC) */
+extern const inline_ops inline_ops_avx512v __attribute__((weak));
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * include/simdbloom_inline.h against the library, key by key: every vector
- * path of the header (portable, AVX2, AVX-512: tests/inline_ops.c built
- * once per path) on filters of every layout, k, ISA and flag, adds and
- * queries of u64 keys, byte strings and given hashes through a view must
+ * path of the header (portable, AVX2, AVX-512 with either form of the
+ * 8-byte hash: tests/inline_ops.c built once per path) on filters of every
+ * layout, k, ISA and flag, adds and queries of u64 keys, byte strings and given hashes through a view must
  * return what sbf_add / sbf_contains return on a scalar filter, and leave
  * the same bytes and keys_added. Also sbf_add_hash / sbf_contains_hash, the
  * hashes, and what views refuse.
@@ -15,9 +15,10 @@
 /* The compiled-in vector paths this CPU runs; NULL past the end. */
 static const inline_ops *variant(int i)
 {
-    const inline_ops *all[3] = { &inline_ops_portable, &inline_ops_avx2, &inline_ops_avx512 };
+    const inline_ops *all[4] = { &inline_ops_portable, &inline_ops_avx2, &inline_ops_avx512,
+                                 &inline_ops_avx512v };
     int seen = 0;
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < 4; j++) {
         if (all[j] == NULL || !sbf_isa_available(all[j]->isa))
             continue;
         if (seen++ == i)
@@ -159,6 +160,7 @@ static void check_variant(int which)
 Test(inline, path0, .description = "the first vector path of the inline header equals the library, key by key") { check_variant(0); }
 Test(inline, path1, .description = "the second vector path of the inline header equals the library, key by key") { check_variant(1); }
 Test(inline, path2, .description = "the third vector path of the inline header equals the library, key by key") { check_variant(2); }
+Test(inline, path3, .description = "the fourth vector path of the inline header equals the library, key by key") { check_variant(3); }
 
 Test(inline, hashes, .description = "the inline MurmurHash3 forms equal sbf_murmur3_x64_128 on every path") {
     unsigned char bytes[200];
