@@ -267,12 +267,14 @@ static void time_hot(const sbfb_opts *o, hot_job *h, int n, sbfb_timing *t)
 
 /* The inline header's path that a row of this ISA measures: the one built
  * with that ISA's flags (avx512, avx2), portable C for scalar and NEON (the
- * header has no NEON probes); none for simde, which would repeat scalar's. */
+ * header has no NEON probes); none for simde, which would repeat scalar's.
+ * On AVX-512 the 8-byte hash's form a caller compiling for this CPU gets
+ * (SBF_INLINE_HASH8_VEC: the vector one on AMD, as the library's own). */
 static sbfb_inline_loops_fn inline_path(int isa)
 {
 #if defined(SBFB_INLINE_X86)
     if (isa == SBF_ISA_AVX512)
-        return sbfb_inline_loops_avx512;
+        return __builtin_cpu_is("amd") ? sbfb_inline_loops_avx512v : sbfb_inline_loops_avx512;
     if (isa == SBF_ISA_AVX2)
         return sbfb_inline_loops_avx2;
 #endif

@@ -22,7 +22,7 @@ typedef struct hot_row {
 /* bench/inline/loops.c, compiled once per vector path of
  * simdbloom_inline.h: loops of one sbf_view_* call per key (keys; for
  * SBFB_INL_CONTAINS_HASH, n pairs h1, h2). SBFB_INLINE_X86: the Makefile
- * built the avx2 and avx512 paths too. */
+ * built the avx2, avx512 and avx512v paths too. */
 struct sbf_view;
 enum { SBFB_INL_CONTAINS, SBFB_INL_ADD, SBFB_INL_CONTAINS_HASH };
 typedef uint64_t (*sbfb_inline_loops_fn)(int op, const struct sbf_view *v,
@@ -34,6 +34,9 @@ uint64_t sbfb_inline_loops_avx2(int op, const struct sbf_view *v, const uint64_t
                                 size_t n);
 uint64_t sbfb_inline_loops_avx512(int op, const struct sbf_view *v, const uint64_t *keys,
                                   size_t n);
+/* AVX-512 with the 8-byte hash's fmix64s in one vector (SBF_INLINE_HASH8_VEC) */
+uint64_t sbfb_inline_loops_avx512v(int op, const struct sbf_view *v, const uint64_t *keys,
+                                   size_t n);
 #endif
 
 /* Runs the parts SBFB_HOT names (single, conc, roof, threads; default all). */
