@@ -15,7 +15,7 @@ typedef __m128i sbf_inl_h2;
 
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
 {
-    return _mm_set1_epi64x((long long)h2);
+    return _mm_cvtsi64_si128((long long)h2); /* lane 0, which the probes broadcast */
 }
 
 SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
@@ -152,6 +152,15 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
  * probe first, then the positions OR-ed into the block's 64-bit words by
  * scalar read-modify-writes 7.10-7.26 (positions from the stored vector)
  * or 10.0-10.2 (positions by scalar multiplies).
+ * On an Intel Xeon (Emerald Rapids, 2 vCPUs; 512-bit variable shifts issue
+ * on one port there) three other forms were slower too, sbf_view_add_u64 of
+ * fresh keys on a 16 KiB filter, p10 of 4096-key windows, interleaved with
+ * this code's 9.5-10.2 ns: each position's broadcast by vpermd from the
+ * register 15.2-15.6; each position's one-hot 512 bits loaded from a 1 KiB
+ * table of shifted rows (one vpord with a memory operand a position, no
+ * shift; every load splits a cache line) 11.1-11.2; each position's
+ * one-hot bit OR-ed into the mask under a k-mask of its word (shlx, kmovw,
+ * a masked vpord with a broadcast operand) 16.2-16.4.
  * Blocked adds and the library's counting masks (simd/avx512.c) use it. */
 #define SBF_INL_BIT(i)                                                          \
     _mm512_sllv_epi32(one, _mm512_sub_epi32(_mm512_set1_epi32((int)u.p[i]), base))

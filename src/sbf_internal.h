@@ -316,7 +316,7 @@ int sbfi_kernels_current(const sbfi_kernels **out);
  * CPU's features (1 on AMD family 19h and later, whose AVX-512 parts do
  * vpmullq in one micro-op); both forms are bit-exact, so a kernel that runs
  * before detection, with the 0 it starts as, is only slower. */
-extern int sbfi_hash8_vec_flag;
+extern int sbfi_hash8_vec_flag __attribute__((visibility("hidden"))); /* one load, no GOT */
 static inline int sbfi_hash8_vec(void)
 {
     return __atomic_load_n(&sbfi_hash8_vec_flag, __ATOMIC_RELAXED);
