@@ -68,13 +68,19 @@
 #endif
 /* AVX-512 only: how the 8-byte hash's two fmix64 run. 1: in the two lanes
  * of one vector (vpmullq), where vpmullq is one micro-op (AMD Zen 4 and 5);
- * 0: as two scalar chains, where it is three micro-ops with 15 cycles of
- * latency (Intel: on a Xeon of the Sapphire/Emerald Rapids family the vector
- * form made sbf_view_contains_u64 1.4-1.9x slower). Both are bit-exact. The
+ * 0: as two scalar chains for filters the caches hold, in the vector above
+ * SBF_INL_HASH8_VEC_BYTES. On Intel vpmullq is three micro-ops with 15
+ * cycles of latency: on a Xeon of the Sapphire/Emerald Rapids family the
+ * vector form made sbf_view_contains_u64 1.3-1.5x slower on filters of 16
+ * KiB to 1 MiB, and the scalar one 1.2-2.1x slower on filters of 4 MiB to
+ * 1 GiB, where a call's fewer micro-ops leave more misses in flight (one
+ * process, both forms interleaved; at 2 MiB they were even). Both are
+ * bit-exact. The
  * default follows the compiler's target: 1 when it targets an AMD Zen with
  * AVX-512 (gcc and clang name Zen 4 znver3 or znver4 under -march=native,
  * and Zen 3 has no AVX-512), else 0; define it to 0 or 1 to choose. The
- * library makes the same choice at run time from CPUID. */
+ * library makes the same choice at run time (CPUID, the filter's size). */
+#define SBF_INL_HASH8_VEC_BYTES (UINT64_C(2) << 20)
 #if !defined(SBF_INLINE_HASH8_VEC)
 #  if SBF_INL_AVX512 && (defined(__znver3__) || defined(__znver4__) || defined(__znver5__))
 #    define SBF_INLINE_HASH8_VEC 1
@@ -610,6 +616,18 @@ SBF_INL int sbf_inl_call_add(const sbf_view *v, const void *key, size_t len)
     return v->writable ? sbf_add(v->filter, key, len) : SBF_E_READONLY;
 }
 
+/* MurmurHash3 of an 8-byte key for a view that probes inline, in the form
+ * SBF_INLINE_HASH8_VEC chooses for its filter's size. */
+SBF_INL sbf_inl_h2 sbf_inl_view_hash8(const sbf_view *v, uint64_t key, uint64_t *h1)
+{
+#if SBF_INL_AVX512 && !SBF_INLINE_HASH8_VEC
+    const unsigned half = v->query == SBF_VIEW_SPLIT8 || v->query == SBF_VIEW_PARQUET;
+    if (v->nblocks >= (SBF_INL_HASH8_VEC_BYTES / 64) << half) /* 64- or 32-byte blocks */
+        return sbf_inl_hash8_vec(key, (uint64_t)v->seed ^ 8, h1);
+#endif
+    return sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, h1);
+}
+
 /* The pair of an 8-byte key for a view that probes inline: MurmurHash3, or
  * XXH64 mapped by sbf_parquet_pair (SBF_PARQUET). */
 SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
@@ -620,7 +638,7 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
         sbf_parquet_pair(sbf_xxh64_u64_inline(key), h1, &h2);
         return sbf_inl_h2_of(h2);
     }
-    return sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, h1);
+    return sbf_inl_view_hash8(v, key, h1);
 }
 
 /* The pair of len bytes (len != 8 on the inline paths). */
@@ -641,7 +659,7 @@ SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
 {
     uint64_t h1;
     if (SBF_INL_LIKELY(v->query - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED)) {
-        const sbf_inl_h2 h2 = sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, &h1);
+        const sbf_inl_h2 h2 = sbf_inl_view_hash8(v, key, &h1);
         return sbf_inl_view_has(v, h1, h2);
     }
     if (v->query == SBF_VIEW_PARQUET) { /* its own path: a shared one cost 0.6 ns */
@@ -661,7 +679,7 @@ SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
 {
     uint64_t h1;
     if (SBF_INL_LIKELY(v->add - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED)) {
-        const sbf_inl_h2 h2 = sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, &h1);
+        const sbf_inl_h2 h2 = sbf_inl_view_hash8(v, key, &h1);
         return sbf_inl_view_put(v, h1, h2);
     }
     if (v->add == SBF_VIEW_PARQUET) {

@@ -135,11 +135,13 @@ PIPE_INLINE int pipe_keyh(const sbf_filter *f, uint64_t h1, sbf_inl_h2 h2,
 }
 
 /* The 8-byte key's hash (s8add: the filter's seed state): on AVX-512 in the
- * form this CPU runs faster (sbfi_hash8_vec), else two scalar chains. */
+ * form this CPU runs faster for this filter's size (sbfi_hash8_vec, or a
+ * filter of SBF_INL_HASH8_VEC_BYTES or more: include/simdbloom_inline.h's
+ * SBF_INLINE_HASH8_VEC says why), else two scalar chains. */
 PIPE_INLINE sbf_inl_h2 pipe_hash8(const sbf_filter *f, uint64_t key, uint64_t *h1)
 {
 #if SBF_INL_AVX512
-    if (sbfi_hash8_vec())
+    if (sbfi_hash8_vec() || f->bytes >= SBF_INL_HASH8_VEC_BYTES)
         return sbf_inl_hash8s_vec(key, f->s8add, h1);
 #endif
     return sbf_inl_h2_of(sbf_inl_hash8_u64(key, f->s8add[0], h1));

@@ -138,6 +138,8 @@ static const geometry geoms[] = {
     { SBF_SPLIT_BLOCK, 16, 512 * 9, 11 },
     { SBF_COUNTING, 7, 512 * 40, 11 }, { SBF_COUNTING, 16, 512 * 40, 0 },
     { SBF_PARQUET, 8, 256 * 19, 0 },   { SBF_PARQUET, 8, 256 * 64, 0 },
+    /* 2 MiB: AVX-512 hashes 8-byte keys in the vector form from this size */
+    { SBF_BLOCKED, 7, UINT64_C(8) << 21, 11 }, { SBF_SPLIT_BLOCK, 8, UINT64_C(8) << 21, 0 },
 };
 
 static void check_variant(int which)

@@ -100,6 +100,9 @@ static void check_hash8_form(int vec)
     }
     check_single_one(SBF_ISA_AVX512, SBF_SPLIT_BLOCK, 8, 256 * 19, 0);
     check_single_one(SBF_ISA_AVX512, SBF_SPLIT_BLOCK, 16, 512 * 9, 0);
+    /* 2 MiB: the vector form whatever the CPU's */
+    check_single_one(SBF_ISA_AVX512, SBF_BLOCKED, 7, UINT64_C(8) << 21, 0);
+    check_single_one(SBF_ISA_AVX512, SBF_SPLIT_BLOCK, 8, UINT64_C(8) << 21, 0);
     sbfi_hash8_vec_force(-1);
 }
 
