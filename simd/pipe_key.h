@@ -134,21 +134,24 @@ PIPE_INLINE int pipe_keyh(const sbf_filter *f, uint64_t h1, sbf_inl_h2 h2,
                   : sbf_inl_split16_has(w + b * 8, f->salt, h2);
 }
 
-/* The 8-byte key's hash (s8add: the filter's seed state): on AVX-512 in the
- * form this CPU runs faster for this filter's size (sbfi_hash8_vec, or a
- * filter of SBF_INL_HASH8_VEC_BYTES or more: include/simdbloom_inline.h's
- * SBF_INLINE_HASH8_VEC says why), else two scalar chains. */
-PIPE_INLINE sbf_inl_h2 pipe_hash8(const sbf_filter *f, uint64_t key, uint64_t *h1)
+/* The 8-byte key's hash (s8add: the filter's seed state): with vh (AVX-512
+ * only: the *_key_vh entries, which sbfi_bind gives the filters whose CPU or
+ * size asks for it; include/simdbloom_inline.h's SBF_INLINE_HASH8_VEC says
+ * why) in the vector form, else two scalar chains. */
+PIPE_INLINE sbf_inl_h2 pipe_hash8(const sbf_filter *f, uint64_t key, uint64_t *h1,
+                                  const int vh)
 {
 #if SBF_INL_AVX512
-    if (sbfi_hash8_vec() || f->bytes >= SBF_INL_HASH8_VEC_BYTES)
+    if (vh)
         return sbf_inl_hash8s_vec(key, f->s8add, h1);
+#else
+    (void)vh;
 #endif
     return sbf_inl_h2_of(sbf_inl_hash8_u64(key, f->s8add[0], h1));
 }
 
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
-                          const int is_add)
+                          const int is_add, const int vh)
 {
     uint64_t h1;
     if (fam == SBFI_KERN_COUNTING) { /* the header has no counting probes */
@@ -159,10 +162,10 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
             sbfi_murmur3_u64(key, f->seed, &h1, &h2);
             return pipe_counting_add(&c, sbfi_block_ptr(f, h1), h2, f->k);
         }
-        const sbf_inl_h2 h2 = pipe_hash8(f, key, &h1);
+        const sbf_inl_h2 h2 = pipe_hash8(f, key, &h1, vh);
         return pipe_counting_contains(&c, sbfi_block_ptr(f, h1), sbf_inl_h2_u64(h2));
     }
-    const sbf_inl_h2 h2 = pipe_hash8(f, key, &h1);
+    const sbf_inl_h2 h2 = pipe_hash8(f, key, &h1, vh);
     return pipe_keyh(f, h1, h2, fam, is_add);
 }
 
@@ -187,9 +190,9 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
 #  define PIPE_KEY8 0
 #  define PIPE_KEY_ALL_ATTR PIPE_KEY_INLINE_ALL
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
-                          const int is_add)
+                          const int is_add, const int vh)
 {
-    (void)f; (void)key; (void)fam; (void)is_add;
+    (void)f; (void)key; (void)fam; (void)is_add; (void)vh;
     return 0; /* never called: PIPE_KEY8 is 0 */
 }
 #  define PIPE_KEY_STR_ATTR
@@ -241,7 +244,7 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
     {                                                                          \
         if (PIPE_KEY_FAST8(fam) && SBFI_LIKELY(len == 8))                      \
             return sbfi_count_plain(                                           \
-                f, pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1)); \
+                f, pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1, 0)); \
         if (PIPE_KEY_FAST(fam))                                                \
             return add_keyn_##name(f, key, len);                               \
         return add_key_all_##name(f, key, len);                                \
@@ -250,7 +253,7 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
                                    size_t len)                                 \
     {                                                                          \
         if (PIPE_KEY_FAST8(fam) && SBFI_LIKELY(len == 8))                      \
-            return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 0); \
+            return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 0, 0); \
         if (PIPE_KEY_FAST(fam))                                                \
             return contains_keyn_##name(f, key, len);                          \
         return contains_key_all_##name(f, key, len);                           \
@@ -264,6 +267,39 @@ PIPE_KEY_ENTRIES(SBFI_KERN_CLASSIC, classic, PIPE_KEY_INLINE_ALL)
 PIPE_KEY_ENTRIES(SBFI_KERN_BLOCKED, blocked, PIPE_KEY_ALL_ATTR)
 PIPE_KEY_ENTRIES(SBFI_KERN_SPLIT, split, PIPE_KEY_ALL_ATTR)
 PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting, PIPE_KEY_ALL_ATTR)
+
+#if SBF_INL_AVX512
+/* add_key_vh_<name>, contains_key_vh_<name>: 8-byte keys hashed in the
+ * vector form (pipe_hash8), other lengths as add_key_/contains_key_. */
+#  define PIPE_KEY_VH_ENTRIES(fam, name)                                       \
+    static int add_key_vh_##name(sbf_filter *f, const void *key, size_t len)  \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return sbfi_count_plain(                                           \
+                f, pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1, 1)); \
+        return add_key_##name(f, key, len);                                    \
+    }                                                                          \
+    static int contains_key_vh_##name(const sbf_filter *f, const void *key,    \
+                                      size_t len)                              \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 0, 1); \
+        return contains_key_##name(f, key, len);                               \
+    }
+PIPE_KEY_VH_ENTRIES(SBFI_KERN_BLOCKED, blocked)
+PIPE_KEY_VH_ENTRIES(SBFI_KERN_SPLIT, split)
+PIPE_KEY_VH_ENTRIES(SBFI_KERN_COUNTING, counting)
+/* (classic hashes no 8-byte key differently: its entries stay NULL) */
+#  define PIPE_HOT_VH                                                          \
+    , .add_key_vh = { [SBFI_KERN_BLOCKED] = add_key_vh_blocked,                \
+                      [SBFI_KERN_SPLIT] = add_key_vh_split,                    \
+                      [SBFI_KERN_COUNTING] = add_key_vh_counting },            \
+    .contains_key_vh = { [SBFI_KERN_BLOCKED] = contains_key_vh_blocked,        \
+                         [SBFI_KERN_SPLIT] = contains_key_vh_split,            \
+                         [SBFI_KERN_COUNTING] = contains_key_vh_counting }
+#else
+#  define PIPE_HOT_VH
+#endif
 
 /* A key whose hash the caller holds (sbf_add_hash, sbf_contains_hash): the
  * probe alone, as the keyed entries make it after their hash (plain blocked
@@ -318,6 +354,7 @@ PIPE_HASHED_ENTRIES(SBFI_KERN_COUNTING, counting)
     .add_hashed = PIPE_BY_FAMILY(add_hashed_),                                 \
     .contains_hashed = PIPE_BY_FAMILY(contains_hashed_),                       \
     .add_hashed_atomic = PIPE_BY_FAMILY(add_hashed_atomic_),                   \
-    .contains_hashed_atomic = PIPE_BY_FAMILY(contains_hashed_atomic_)
+    .contains_hashed_atomic = PIPE_BY_FAMILY(contains_hashed_atomic_)          \
+    PIPE_HOT_VH
 
 #endif /* SBFI_PIPE_KEY_H */

@@ -67,8 +67,12 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         f->addn = kt->add_batch_atomic[l];
         f->containsn = kt->contains_batch_atomic[l];
     } else {
-        f->add1 = kt->add_key[l];
-        f->contains1 = kt->contains_key[l];
+        /* the 8-byte hash's vector form where this CPU or this filter's size
+         * asks for it (sbfi_hash8_vec) */
+        const int vh = kt->add_key_vh[l] != NULL && kt->contains_key_vh[l] != NULL &&
+                       (sbfi_hash8_vec() || f->bytes >= SBF_INL_HASH8_VEC_BYTES);
+        f->add1 = vh ? kt->add_key_vh[l] : kt->add_key[l];
+        f->contains1 = vh ? kt->contains_key_vh[l] : kt->contains_key[l];
         f->addn = kt->add_batch[l];
         f->containsn = kt->contains_batch[l];
     }

@@ -202,6 +202,11 @@ struct sbfi_kernels {
     /* --- single keys and SBF_CONCURRENT (issue 8): kept as one group --- */
     sbfi_key_add_fn add_key[SBFI_NKERNELS];           /* hash + probe, no switch */
     sbfi_key_contains_fn contains_key[SBFI_NKERNELS];
+    /* the same with 8-byte keys hashed in the vector form (AVX-512's, which
+     * SBF_INLINE_HASH8_VEC describes); NULL: add_key/contains_key serve.
+     * sbfi_bind (src/filter.c) chooses per filter, no test per call. */
+    sbfi_key_add_fn add_key_vh[SBFI_NKERNELS];
+    sbfi_key_contains_fn contains_key_vh[SBFI_NKERNELS];
     sbfi_key_add_fn add_key_atomic[SBFI_NKERNELS];    /* word fetch-or / CAS */
     sbfi_key_contains_fn contains_key_atomic[SBFI_NKERNELS]; /* relaxed loads */
     /* the same for an XXH64 layout (parquet); NULL: sbfi_*_key_any */
@@ -312,10 +317,12 @@ void sbfi_murmur3(const void *key, size_t len, uint32_t seed, uint64_t *h1,
 int sbfi_kernels_current(const sbfi_kernels **out);
 /* How the AVX-512 one-key paths hash an 8-byte key (SBF_INLINE_HASH8_VEC in
  * include/simdbloom_inline.h says why there are two forms): 1 for the two
- * fmix64 in one vector, 0 for two scalar chains. Detection sets it with the
- * CPU's features (1 on AMD family 19h and later, whose AVX-512 parts do
- * vpmullq in one micro-op); both forms are bit-exact, so a kernel that runs
- * before detection, with the 0 it starts as, is only slower. */
+ * fmix64 in one vector on every filter, 0 for two scalar chains below
+ * SBF_INL_HASH8_VEC_BYTES. Detection sets it with the CPU's features (1 on
+ * AMD family 19h and later, whose AVX-512 parts do vpmullq in one
+ * micro-op); sbfi_bind reads it when it binds a filter's kernels. Both
+ * forms are bit-exact, so a filter bound with the 0 it starts as is only
+ * slower. */
 extern int sbfi_hash8_vec_flag __attribute__((visibility("hidden"))); /* one load, no GOT */
 static inline int sbfi_hash8_vec(void)
 {
