@@ -534,11 +534,6 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
     return sbf_inl_hash8_u64(key, s8, h1);
 }
 
-/* The library's form (s8add = [s8, 2 s8]; the AVX-512 one uses both). */
-SBF_INL sbf_inl_h2 sbf_inl_hash8s(uint64_t key, const uint64_t *s8add, uint64_t *h1)
-{
-    return sbf_inl_hash8(key, s8add[0], h1);
-}
 #endif
 
 #if SBF_INL_AVX512 || SBF_INL_AVX2

@@ -75,15 +75,6 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 #endif
 }
 
-SBF_INL sbf_inl_h2 sbf_inl_hash8s(uint64_t key, const uint64_t *s8add, uint64_t *h1)
-{
-#if SBF_INLINE_HASH8_VEC
-    return sbf_inl_hash8s_vec(key, s8add, h1);
-#else
-    return sbf_inl_h2_of(sbf_inl_hash8_u64(key, s8add[0], h1));
-#endif
-}
-
 /* Lane i: x_i * salt[i], 16 lanes. */
 SBF_INL __m512i sbf_inl_prod16(const uint32_t *salt, sbf_inl_h2 h2)
 {

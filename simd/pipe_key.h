@@ -95,7 +95,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
 
 /* An 8-byte key on a plain blocked or split-block filter: the probes of
  * include/simdbloom_inline.h, compiled with this file's flags (the code the
- * inline path runs; on AVX-512 the hash's two fmix64 share one vector),
+ * inline path runs; on AVX-512 the hash in the form pipe_hash8 takes),
  * blocked adds unrolled by k. Taken where that header has vector probes for
  * these flags (AVX2, AVX-512); elsewhere pipe_key serves every key.
  * Measured (peer driver, 16 KiB filter, AVX-512, busy machine): one-key

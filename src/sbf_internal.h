@@ -323,7 +323,7 @@ int sbfi_kernels_current(const sbfi_kernels **out);
  * micro-op); sbfi_bind reads it when it binds a filter's kernels. Both
  * forms are bit-exact, so a filter bound with the 0 it starts as is only
  * slower. */
-extern int sbfi_hash8_vec_flag __attribute__((visibility("hidden"))); /* one load, no GOT */
+extern int sbfi_hash8_vec_flag __attribute__((visibility("hidden")));
 static inline int sbfi_hash8_vec(void)
 {
     return __atomic_load_n(&sbfi_hash8_vec_flag, __ATOMIC_RELAXED);
