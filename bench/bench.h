@@ -288,6 +288,7 @@ typedef struct sbfb_machine {
     char cpu_id[96];        /* vendor family/model/stepping (x86), else "" */
     int cpus;
     size_t l1d, l2, l3;     /* bytes, 0 when unknown */
+    int cache_from_cpuid;   /* no sysfs cache directory: l1d, l2 from sysconf */
     size_t mem_avail;
     char compiler[128];
     char thp[64];

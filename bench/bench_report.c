@@ -19,8 +19,17 @@ void sbfb_print_header(FILE *out, const sbfb_opts *o, const sbfb_machine *m, int
         strncat(isas, " ", sizeof isas - strlen(isas) - 1);
     }
     const char *dash = md ? "- " : "  ";
-    fprintf(out, "%shost %s, %s, %d CPUs (L1d %zu KiB, L2 %zu KiB, L3 %zu KiB)\n", dash, m->host,
-            m->cpu, m->cpus, m->l1d >> 10, m->l2 >> 10, m->l3 >> 10);
+    char cache[3][24];
+    const size_t sizes[3] = { m->l1d, m->l2, m->l3 };
+    for (int i = 0; i < 3; i++) {
+        if (sizes[i])
+            snprintf(cache[i], sizeof cache[i], "%zu KiB", sizes[i] >> 10);
+        else
+            snprintf(cache[i], sizeof cache[i], "unknown");
+    }
+    fprintf(out, "%shost %s, %s, %d CPUs (L1d %s, L2 %s, L3 %s%s)\n", dash, m->host, m->cpu,
+            m->cpus, cache[0], cache[1], cache[2],
+            m->cache_from_cpuid ? "; no cache sizes in sysfs: L1d and L2 from CPUID" : "");
     fprintf(out, "%s%s; transparent huge pages: %s\n", dash, m->kernel, m->thp);
     fprintf(out, "%scompiler %s, CFLAGS %s; simdbloom %s, commit %s\n", dash, m->compiler,
             o->cflags ? o->cflags : "?", sbf_version_string(), o->commit ? o->commit : "?");

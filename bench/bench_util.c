@@ -502,6 +502,18 @@ void sbfb_machine_get(sbfb_machine *m)
         else if (lvl[0] == '3')
             m->l3 = sz;
     }
+    /* Some VMs (Firecracker) have no cache directory in sysfs: glibc's
+     * CPUID-derived L1d and L2 sizes then (right on the Zen 5 VM: 48 KiB,
+     * 1 MiB). Its L3 stays unknown (the default size): that VM's CPUID says
+     * 508 MiB, the host's count, not this guest's share. */
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+    if (m->l1d == 0 && m->l2 == 0 && m->l3 == 0) {
+        const long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        m->l1d = l1 > 0 ? (size_t)l1 : 0;
+        m->l2 = l2 > 0 ? (size_t)l2 : 0;
+        m->cache_from_cpuid = m->l1d != 0 || m->l2 != 0;
+    }
+#endif
     const long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
     m->mem_avail = pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz : 0;
     FILE *f = fopen("/proc/meminfo", "r");
