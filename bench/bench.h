@@ -54,6 +54,7 @@ enum {
     SBFB_S_FPR = 1 << 5,      /* false-positive rate table */
     SBFB_S_HOT = 1 << 6,      /* single keys, SBF_CONCURRENT, threads, roofline sweep */
     SBFB_S_LANES = 1 << 7,    /* hashes of many keys in SIMD lanes (bench_lanes.c) */
+    SBFB_S_KEYS = 1 << 8,     /* FPR on structured keys (bench_keys.c) */
     /* a new section takes the next bit here (bench/README.md, "Adding a section") */
 };
 #define SBFB_S_ALL (~0u)
@@ -532,7 +533,8 @@ typedef struct sbfb_section {
     X(libbloom)                                                              \
     X(latency)                                                               \
     X(hot)                                                                   \
-    X(fpr)
+    X(fpr)                                                                   \
+    X(keys)
 
 #define SBFB_SECTION_DECLARE(name) extern const sbfb_section sbfb_sec_##name;
 SBFB_SECTIONS(SBFB_SECTION_DECLARE)
