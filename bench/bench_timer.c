@@ -314,12 +314,17 @@ void sbfb_disturb_print(FILE *out, const sbfb_disturb *d, int md)
     const char *b = md ? "**" : "";
     const double dropped = d->windows ? 100.0 * (double)d->dropped / (double)d->windows : 0;
     fprintf(out, "%smachine: load average %.2f at the start, %.2f at the end; other processes "
-                 "used %.2f CPUs on average, steal %.1f%%; %llu timed windows, %.1f%% dropped "
-                 "(lost CPU time), %ld page faults inside them; spread (p75 - p25) / p50 of a "
-                 "measurement's windows: median %.1f%%, p90 %.1f%%\n",
+                 "used %.2f CPUs on average, steal %.1f%%; ",
             md ? "- " : "  ", d->load_start[0], d->load_end[0], d->others_cpu,
-            100.0 * d->steal, (unsigned long long)d->windows, dropped, d->faults,
-            100.0 * d->spread_median, 100.0 * d->spread_p90);
+            100.0 * d->steal);
+    if (d->windows == 0) /* the suites run count, not time (fpr, keys) */
+        fprintf(out, "no timed windows\n");
+    else
+        fprintf(out, "%llu timed windows, %.1f%% dropped (lost CPU time), %ld page faults "
+                     "inside them; spread (p75 - p25) / p50 of a measurement's windows: "
+                     "median %.1f%%, p90 %.1f%%\n",
+                (unsigned long long)d->windows, dropped, d->faults, 100.0 * d->spread_median,
+                100.0 * d->spread_p90);
     if (d->busy)
         fprintf(out, "%s%sWARNING: the machine was busy during this run%s (load %.1f, others "
                      "%.2f CPUs, steal %.1f%%, %.1f%% of windows lost CPU time): absolute "
