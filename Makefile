@@ -92,7 +92,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib cli test fpr-timing check-readme bench-peers bench bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test fpr-timing check-readme bench-peers bench-peers-hash bench bench-quick bench-compare bench-check bench-baseline \
         test-neon test-san test-tsan install uninstall clean help deps symbols cycles kat check-cxx \
         test-isas fuzz
 
@@ -343,6 +343,20 @@ bench-peers:
 	  SBF_DEPS_CXX=1 bash scripts/deps.sh && bash "$(PEERS_DIR)/run.sh" $(PEERS_ARGS); \
 	else \
 	  echo "bench-peers: no $(PEERS_DIR)/run.sh: the peer driver lives outside the project (bench/README.md, Peers)" >&2; \
+	  exit 2; \
+	fi
+
+# simdbloom's one-key calls beside Boost.Bloom given three hashes, and their
+# FPR on structured keys (bench/peers/equal_hash.cpp, our code, built against
+# the peer folder's Boost headers; bench/README.md, Peers).
+bench-peers-hash: lib
+	@if [ -d "$(PEERS_DIR)/boost/include" ]; then \
+	  SBF_DEPS_CXX=1 bash scripts/deps.sh && \
+	  g++ -std=c++17 -O3 -march=native -Wall -Wextra -Iinclude -I"$(PEERS_DIR)/boost/include" \
+	      bench/peers/equal_hash.cpp $(LIB_A) -lm -o $(BUILD)/sbf-equal-hash && \
+	  taskset -c $${CPU:-1} $(BUILD)/sbf-equal-hash; \
+	else \
+	  echo "bench-peers-hash: no $(PEERS_DIR)/boost/include (bench/README.md, Peers)" >&2; \
 	  exit 2; \
 	fi
 
