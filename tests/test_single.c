@@ -45,7 +45,8 @@ static void check_single_one(int isa, int layout, uint32_t k, uint64_t bits, uin
     cr_assert(equiv_same_bytes(ref, f), "%s layout %d k %u flags %u: bytes differ",
               sbf_isa_name(isa), layout, k, flags);
     /* every kernel counts the adds that changed the filter, as the reference
-     * (the one-key kernels count inside the probe, before its store) */
+     * (each ISA's one-key entries count after their probe: sbfi_count_plain,
+     * sbfi_count_atomic) */
     struct sbf_info ir, iff;
     sbf_info(ref, &ir);
     sbf_info(f, &iff);
