@@ -48,6 +48,17 @@ typedef struct keys_row {
     int outside;
 } keys_row;
 
+/* Keys of pattern p stay distinct for i below this (a shift drops high bits). */
+static uint64_t kp_limit(int p)
+{
+    switch (p) {
+    case KP_SHL32: return UINT64_C(1) << 32;
+    case KP_SHL12: return UINT64_C(1) << 52;
+    case KP_HIGH: return UINT64_C(1) << 23;
+    default: return UINT64_MAX; /* i, i * 1000003 (below 2^44 here), strings */
+    }
+}
+
 static uint64_t kp_u64(int p, uint64_t i)
 {
     switch (p) {
@@ -113,6 +124,12 @@ static void kp_row(const sbfb_opts *o, sbfb_results *r, int layout, int p, kp_bu
     const int control = layout < 0;
     const int lay = control ? SBF_SPLIT_BLOCK : layout;
     const uint64_t n = o->fpr_n, probes = (uint64_t)1 << (o->quick ? 21 : 22);
+    if (n > kp_limit(p) - probes) { /* the probes would repeat inserted keys */
+        sbfb_note("keys %s: --fpr-n %llu keys and %llu probes need more than its %llu "
+                  "distinct keys; row skipped", kp_name[p], (unsigned long long)n,
+                  (unsigned long long)probes, (unsigned long long)kp_limit(p));
+        return;
+    }
     sbf_params prm = { 0 };
     prm.layout = lay;
     prm.expected_n = n;

@@ -29,6 +29,8 @@
 #define N_KEYS (UINT64_C(1) << 20)
 #define N_PROBES (UINT64_C(1) << 22)
 #define Z999 3.2905 /* two-sided 99.9% */
+/* every key and probe distinct: i << 40 keeps 23 bits of i */
+_Static_assert(N_KEYS + N_PROBES <= (UINT64_C(1) << 23), "distinct pattern keys");
 
 static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING,
                                SBF_PARQUET };
