@@ -55,7 +55,7 @@ static uint64_t kp_limit(int p)
     case KP_SHL32: return UINT64_C(1) << 32;
     case KP_SHL12: return UINT64_C(1) << 52;
     case KP_HIGH: return UINT64_C(1) << 23;
-    default: return UINT64_MAX; /* i, i * 1000003 (below 2^44 here), strings */
+    default: return UINT64_MAX; /* i; i * 1000003 (odd: a bijection mod 2^64); strings */
     }
 }
 
