@@ -460,6 +460,7 @@ help:
 	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
 	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
+	@echo "peers:   bench-peers bench-peers-hash (PEERS_DIR=../shared/peers, PEERS_ARGS, CPU=1)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
 	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn (REDIS_TEST_ARGS, BENCH_ARGS)"
 
