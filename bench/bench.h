@@ -329,6 +329,9 @@ void sbfb_latency_filter(const sbfb_opts *o, sbfb_results *r, const sbf_filter *
                          int isa, int layout, int size_idx, size_t bytes,
                          const uint64_t *pos, const uint64_t *neg, size_t P);
 void sbfb_run_fpr(const sbfb_opts *o, sbfb_results *r);
+/* Wilson score interval of x successes in n trials at z, clamped to [0, 1]
+ * (bench_fpr.c). */
+void sbfb_wilson(uint64_t x, uint64_t n, double z, double *lo, double *hi);
 int sbfb_run_check(const sbfb_opts *o, sbfb_results *r);
 /* The roofline loop over `lines` 64-byte lines for n random keys, the line
  * of key i + dist prefetched when key i's is read (a sliding window). */

@@ -42,9 +42,9 @@
 #define MAX_FILTERS 16
 #define MAX_THREADS 8
 
-static void wilson(uint64_t x, uint64_t n, double *lo, double *hi)
+void sbfb_wilson(uint64_t x, uint64_t n, double z, double *lo, double *hi)
 {
-    const double z = 1.959963984540054, N = (double)n, p = (double)x / N;
+    const double N = (double)n, p = (double)x / N;
     const double z2 = z * z, den = 1 + z2 / N;
     const double c = (p + z2 / (2 * N)) / den;
     const double h = z / den * sqrt(p * (1 - p) / N + z2 / (4 * N * N));
@@ -218,7 +218,7 @@ static void fpr_row_end(sbfb_fpr *e, const fpr_row *w)
     if (nr == 0)
         return;
     e->measured = (double)fp / (double)done;
-    wilson(fp, done, &e->lo, &e->hi);
+    sbfb_wilson(fp, done, 1.959963984540054, &e->lo, &e->hi); /* 95% */
     double mean = 0, var = 0;
     for (int i = 0; i < nr; i++)
         mean += rates[i];

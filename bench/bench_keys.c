@@ -22,7 +22,6 @@
 #define _GNU_SOURCE 1
 #include "bench.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,12 +160,10 @@ static void kp_row(const sbfb_opts *o, sbfb_results *r, int layout, int p, kp_bu
     e->measured = (double)fp / (double)probes;
     e->exact = sbf_fpp_theory(f, n);
     /* Wilson at 99.9%, widened by the spread between filters */
-    const double N = (double)probes, ph = e->measured, z2 = KP_Z * KP_Z;
-    const double c = (ph + z2 / (2 * N)) / (1 + z2 / N);
-    const double h = KP_Z / (1 + z2 / N) * sqrt(ph * (1 - ph) / N + z2 / (4 * N * N));
     const double spread = sbf_fpp_spread(lay, n, in.bits, in.k);
-    e->lo = c - h - KP_Z * spread;
-    e->hi = c + h + KP_Z * spread;
+    sbfb_wilson(fp, probes, KP_Z, &e->lo, &e->hi);
+    e->lo -= KP_Z * spread;
+    e->hi += KP_Z * spread;
     e->outside = !(e->exact >= e->lo && e->exact <= e->hi);
     sbf_free(f);
 }
