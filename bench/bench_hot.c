@@ -110,15 +110,18 @@ static sbf_filter *make(int isa, int layout, size_t bytes, uint32_t flags,
  * hash). */
 /* T_V*: through a view of f, inline (bench/inline/loops.c): contains and
  * add of u64 keys, contains of hash pairs given (keys holds n pairs);
- * T_CONTH: the library's sbf_contains_hash of those pairs. */
+ * T_VN*: contains and add through the view narrowed to its probe
+ * (sbf_view_split / sbf_view_blocked); T_CONTH: the library's
+ * sbf_contains_hash of those pairs. */
 typedef enum {
     T_HASH, T_HASH_STR, T_XXH, T_XXH_STR, T_ADD1, T_CONT1, T_ADDN, T_CONTN, T_CONT1_STR,
-    T_ADD1_STR, T_VCONT1, T_VADD1, T_VCONTH, T_CONTH
+    T_ADD1_STR, T_VCONT1, T_VADD1, T_VCONTH, T_CONTH, T_VNCONT1, T_VNADD1
 } hot_op;
 
 static int op_adds(hot_op op)
 {
-    return op == T_ADD1 || op == T_ADDN || op == T_ADD1_STR || op == T_VADD1;
+    return op == T_ADD1 || op == T_ADDN || op == T_ADD1_STR || op == T_VADD1 ||
+           op == T_VNADD1;
 }
 
 typedef struct loop_ctx {
@@ -188,6 +191,12 @@ SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
     case T_VCONTH:
         s += c->inl(SBFB_INL_CONTAINS_HASH, c->view, c->keys, c->n);
         break;
+    case T_VNCONT1:
+        s += c->inl(SBFB_INL_N_CONTAINS, c->view, c->keys, c->n);
+        break;
+    case T_VNADD1:
+        s += c->inl(SBFB_INL_N_ADD, c->view, c->keys, c->n);
+        break;
     case T_CONTH:
         for (size_t i = 0; i < c->n; i++)
             s += (uint64_t)sbf_contains_hash(c->f, c->keys[2 * i], c->keys[2 * i + 1]);
@@ -254,7 +263,7 @@ static sbfb_job job_of(hot_job *h)
 /* Times n operations interleaved, window by window (bench_timer.c). */
 static void time_hot(const sbfb_opts *o, hot_job *h, int n, sbfb_timing *t)
 {
-    sbfb_job jobs[9];
+    sbfb_job jobs[11];
     for (int i = 0; i < n; i++) {
         if (op_adds(h[i].op))
             sbf_clear(h[i].c.f); /* pages written before any timing */
@@ -300,22 +309,37 @@ static void hash_pairs(int layout, uint32_t seed, const uint64_t *keys, uint64_t
     }
 }
 
+/* Adds of the keys into the cleared fv through va (add: SBFB_INL_ADD or
+ * SBFB_INL_N_ADD) leave the bytes of fq. */
+static int inline_bytes_agree(sbf_filter *fq, sbf_filter *fv, const sbf_view *va,
+                              sbfb_inline_loops_fn inl, int add, const uint64_t *keys,
+                              uint64_t n)
+{
+    size_t lq, lv;
+    sbf_clear(fv);
+    (void)inl(add, va, keys, n);
+    const void *bq = sbf_data(fq, &lq), *bv = sbf_data(fv, &lv);
+    return lq == lv && bq && bv && memcmp(bq, bv, lq) == 0;
+}
+
 /* Before the inline rows are timed, they must answer as the library:
  * the same hits on the absent keys (by key and by hash pair), and adds
  * through the view must make the filter's bytes that sbf_add_u64 made in
- * fq. The views' own tests are tests/test_inline.c; this guards the rows. */
+ * fq; the same through the narrowed view, when the view narrows (*narrow
+ * says whether it does). The views' own tests are tests/test_inline.c;
+ * this guards the rows. */
 static int inline_agrees(sbf_filter *fq, sbf_filter *fv, const sbf_view *vq,
                          const sbf_view *va, sbfb_inline_loops_fn inl, const uint64_t *keys,
-                         const uint64_t *neg, const uint64_t *pairs, uint64_t n)
+                         const uint64_t *neg, const uint64_t *pairs, uint64_t n, int *narrow)
 {
     const uint64_t hits = (uint64_t)sbf_contains_u64(fq, neg, n, NULL);
-    size_t lq, lv;
-    sbf_clear(fv);
-    (void)inl(SBFB_INL_ADD, va, keys, n);
-    const void *bq = sbf_data(fq, &lq), *bv = sbf_data(fv, &lv);
-    return inl(SBFB_INL_CONTAINS, vq, neg, n) == hits &&
-           inl(SBFB_INL_CONTAINS_HASH, vq, pairs, n) == hits && lq == lv && bq && bv &&
-           memcmp(bq, bv, lq) == 0;
+    const uint64_t nh = inl(SBFB_INL_N_CONTAINS, vq, neg, n);
+    *narrow = nh != SBFB_INL_NOT_NARROWED;
+    return inline_bytes_agree(fq, fv, va, inl, SBFB_INL_ADD, keys, n) &&
+           inl(SBFB_INL_CONTAINS, vq, neg, n) == hits &&
+           inl(SBFB_INL_CONTAINS_HASH, vq, pairs, n) == hits &&
+           (!*narrow ||
+            (nh == hits && inline_bytes_agree(fq, fv, va, inl, SBFB_INL_N_ADD, keys, n)));
 }
 
 /* The rows of single_isa, in the order of its jobs: each one's ratio is to
@@ -323,7 +347,7 @@ static int inline_agrees(sbf_filter *fq, sbf_filter *fv, const sbf_view *vq,
 static const struct {
     const char *what;
     int den;
-} single_rows[9] = {
+} single_rows[11] = {
     { "hash (u64)", -1 },
     { "contains single (absent)", 0 },
     { "add single (fresh)", 1 },
@@ -333,25 +357,29 @@ static const struct {
     { "contains single, inline (absent)", 0 },
     { "add single, inline (fresh)", 6 },
     { "contains single, inline, hash given", 6 },
+    { "contains single, narrowed view (absent)", 0 },
+    { "add single, narrowed view (fresh)", 9 },
 };
 
 /* One ISA on the L2 filter: the hash, single and batched calls interleaved;
  * each add on a filter of its own, cleared before each pass; contains on a
  * filter filled to the design load; sbf_contains_hash of the keys' hash
  * pairs. With the ISA's inline path, the same one-key calls through a view
- * (simdbloom_inline.h), and contains from the hash pairs through it. */
+ * (simdbloom_inline.h), contains from the hash pairs through it, and where
+ * the view narrows, contains and adds through the narrowed view. */
 static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa, int si,
                        const uint64_t *keys, const uint64_t *neg, uint64_t n, uint8_t *out)
 {
     const size_t bytes = o->sizes[si].bytes;
     sbf_filter *fq = make(isa, layout, bytes, 0, NULL), *f1 = make(isa, layout, bytes, 0, NULL);
     sbf_filter *fn = make(isa, layout, bytes, 0, NULL), *fv = make(isa, layout, bytes, 0, NULL);
+    sbf_filter *fw = make(isa, layout, bytes, 0, NULL); /* narrowed adds */
     const sbfb_inline_loops_fn inl = inline_path(isa);
-    sbf_view vq, va;
+    sbf_view vq, va, vw;
     uint64_t *pairs = NULL;
-    int nj = 6;
-    if (fq && f1 && fn && fv && inl && sbf_view_get(fq, &vq) == SBF_OK &&
-        sbf_view_get_writable(fv, &va) == SBF_OK)
+    int nj = 6, narrow = 0;
+    if (fq && f1 && fn && fv && fw && inl && sbf_view_get(fq, &vq) == SBF_OK &&
+        sbf_view_get_writable(fv, &va) == SBF_OK && sbf_view_get_writable(fw, &vw) == SBF_OK)
         nj = 9;
     if (fq && sbf_view_get(fq, &vq) == SBF_OK) {
         pairs = sbfb_xmalloc(2 * n * sizeof *pairs);
@@ -359,13 +387,15 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
     }
     if (fq && f1 && fn && pairs) {
         run_op(T_ADDN, &(loop_ctx){ fq, keys, NULL, n, out, NULL, NULL });
-        if (nj == 9 && !inline_agrees(fq, fv, &vq, &va, inl, keys, neg, pairs, n)) {
+        if (nj == 9 && !inline_agrees(fq, fv, &vq, &va, inl, keys, neg, pairs, n, &narrow)) {
             fprintf(stderr, "sbf-bench: %s %s: the inline path's answers or bytes differ "
                             "from the library's; its rows are left out\n",
                     sbfb_layout_name(layout), sbf_isa_name(isa));
             nj = 6;
         }
-        hot_job h[9] = {
+        if (nj == 9 && narrow)
+            nj = 11; /* the view narrows (blocked, split-block k = 8) */
+        hot_job h[11] = {
             { layout == SBF_PARQUET ? T_XXH : T_HASH, { fq, neg, NULL, n, out, NULL, NULL } },
             { T_CONT1, { fq, neg, NULL, n, out, NULL, NULL } },
             { T_ADD1, { f1, keys, NULL, n, out, NULL, NULL } },
@@ -375,8 +405,10 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
             { T_VCONT1, { fq, neg, NULL, n, out, &vq, inl } },
             { T_VADD1, { fv, keys, NULL, n, out, &va, inl } },
             { T_VCONTH, { fq, pairs, NULL, n, out, &vq, inl } },
+            { T_VNCONT1, { fq, neg, NULL, n, out, &vq, inl } },
+            { T_VNADD1, { fw, keys, NULL, n, out, &vw, inl } },
         };
-        sbfb_timing *t = sbfb_xmalloc(9 * sizeof *t);
+        sbfb_timing *t = sbfb_xmalloc(11 * sizeof *t);
         time_hot(o, h, nj, t);
         for (int i = 0; i < nj; i++) {
             const int d = single_rows[i].den;
@@ -390,6 +422,7 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
     sbf_free(f1);
     sbf_free(fn);
     sbf_free(fv);
+    sbf_free(fw);
 }
 
 /* String keys, default kernels: the hash, a fresh add, a present lookup. */

@@ -24,7 +24,12 @@ typedef struct hot_row {
  * SBFB_INL_CONTAINS_HASH, n pairs h1, h2). SBFB_INLINE_X86: the Makefile
  * built the avx2, avx512 and avx512v paths too. */
 struct sbf_view;
-enum { SBFB_INL_CONTAINS, SBFB_INL_ADD, SBFB_INL_CONTAINS_HASH };
+enum { SBFB_INL_CONTAINS, SBFB_INL_ADD, SBFB_INL_CONTAINS_HASH, SBFB_INL_N_CONTAINS,
+       SBFB_INL_N_ADD };
+/* SBFB_INL_N_*: the same through the view narrowed to its probe
+ * (sbf_view_split / sbf_view_blocked); SBFB_INL_NOT_NARROWED if neither
+ * takes the view. */
+#define SBFB_INL_NOT_NARROWED UINT64_MAX
 typedef uint64_t (*sbfb_inline_loops_fn)(int op, const struct sbf_view *v,
                                          const uint64_t *keys, size_t n);
 uint64_t sbfb_inline_loops_portable(int op, const struct sbf_view *v, const uint64_t *keys,

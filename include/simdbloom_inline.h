@@ -604,6 +604,13 @@ SBF_INL int sbf_inl_view_put(const sbf_view *v, uint64_t h1, sbf_inl_h2 h2)
     return r;
 }
 
+/* The 8 bytes sbf_contains(f, b, 8) hashes for the u64 key (little endian). */
+SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(key >> (8 * i));
+}
+
 /* What a view does not do inline: the library's call; adds through a view
  * for queries only are refused. */
 SBF_INL int sbf_inl_call_add(const sbf_view *v, const void *key, size_t len)
@@ -611,16 +618,27 @@ SBF_INL int sbf_inl_call_add(const sbf_view *v, const void *key, size_t len)
     return v->writable ? sbf_add(v->filter, key, len) : SBF_E_READONLY;
 }
 
-/* MurmurHash3 of an 8-byte key for a view that probes inline, in the form
- * SBF_INLINE_HASH8_VEC chooses for its filter's size. */
-SBF_INL sbf_inl_h2 sbf_inl_view_hash8(const sbf_view *v, uint64_t key, uint64_t *h1)
+/* MurmurHash3 of an 8-byte key for a filter of nblocks blocks of 64 bytes
+ * (half: of 32 bytes), in the form SBF_INLINE_HASH8_VEC chooses for its
+ * size. */
+SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(uint64_t key, uint32_t seed, uint64_t nblocks,
+                                       unsigned half, uint64_t *h1)
 {
 #if SBF_INL_AVX512 && !SBF_INLINE_HASH8_VEC
-    const unsigned half = v->query == SBF_VIEW_SPLIT8 || v->query == SBF_VIEW_PARQUET;
-    if (v->nblocks >= (SBF_INL_HASH8_VEC_BYTES / 64) << half) /* 64- or 32-byte blocks */
-        return sbf_inl_hash8_vec(key, (uint64_t)v->seed ^ 8, h1);
+    if (nblocks >= (SBF_INL_HASH8_VEC_BYTES / 64) << half)
+        return sbf_inl_hash8_vec(key, (uint64_t)seed ^ 8, h1);
+#else
+    (void)nblocks;
+    (void)half;
 #endif
-    return sbf_inl_hash8(key, (uint64_t)v->seed ^ 8, h1);
+    return sbf_inl_hash8(key, (uint64_t)seed ^ 8, h1);
+}
+
+/* The same for a view that probes inline. */
+SBF_INL sbf_inl_h2 sbf_inl_view_hash8(const sbf_view *v, uint64_t key, uint64_t *h1)
+{
+    const unsigned half = v->query == SBF_VIEW_SPLIT8 || v->query == SBF_VIEW_PARQUET;
+    return sbf_inl_hash8_sized(key, v->seed, v->nblocks, half, h1);
 }
 
 /* The pair of an 8-byte key for a view that probes inline: MurmurHash3, or
@@ -662,8 +680,7 @@ SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
         return sbf_inl_view_has(v, h1, h2);
     }
     unsigned char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (unsigned char)(key >> (8 * i));
+    sbf_inl_store_le64(b, key);
     return sbf_contains(v->filter, b, 8);
 }
 
@@ -682,8 +699,7 @@ SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
         return sbf_inl_view_put(v, h1, h2);
     }
     unsigned char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (unsigned char)(key >> (8 * i));
+    sbf_inl_store_le64(b, key);
     return sbf_inl_call_add(v, b, 8);
 }
 
@@ -731,6 +747,235 @@ SBF_INL int sbf_view_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
     if (SBF_INL_LIKELY(v->add != SBF_VIEW_CALL))
         return sbf_inl_view_put(v, h1, sbf_inl_h2_of(h2));
     return v->writable ? sbf_add_hash(v->filter, h1, h2) : SBF_E_READONLY;
+}
+
+/* ------------------------------------------------- views of one probe
+ * An sbf_view serves every layout, so each call tests which probe the view
+ * takes and reads the view's fields through its pointer; and for all the
+ * compiler knows an add's store into the filter may change them, so a loop
+ * reads them again after every key. A view narrowed to one probe does
+ * without both: sbf_view_split() and sbf_view_blocked() copy what that
+ * probe reads into a small struct, which the compiler keeps in registers
+ * across a loop when the struct is a local variable of the loop's function
+ * (its address passed only to these inline functions):
+ *
+ *     sbf_view v;
+ *     sbf_split_view s;
+ *     if (sbf_view_get(f, &v) != SBF_OK) ...
+ *     if (sbf_view_split(&v, &s) == SBF_OK)
+ *         for (...) hits += sbf_split_view_contains_u64(&s, key);
+ *     else
+ *         for (...) hits += sbf_view_contains_u64(&v, key);
+ *
+ * Answers, return values, filter bytes and keys_added are those of the
+ * sbf_view calls (tests/test_inline.c compares them key by key). What the
+ * narrowing saves is in README.md ("One key at a time"). A narrowed view is
+ * valid as long as the view it came from.
+ */
+
+/* SBF_SPLIT_BLOCK with k = 8 (32-byte blocks, MurmurHash3). */
+typedef struct sbf_split_view {
+    uint64_t *words;
+    uint64_t nblocks;
+    const uint32_t *salt;
+    uint64_t *added;     /* keys_added; NULL: adds are refused (a query view) */
+    uint32_t seed;
+} sbf_split_view;
+
+/* SBF_BLOCKED, any k (64-byte blocks). */
+typedef struct sbf_blocked_view {
+    uint64_t *words;
+    uint64_t nblocks;
+    const uint32_t *salt;
+    uint64_t *added;
+    uint32_t seed;
+    uint32_t k;
+    uint32_t lanes;
+} sbf_blocked_view;
+
+/* The fields both narrowed views have, from v. */
+#define SBF_INL_NARROW(out, v, kind)                                            \
+    do {                                                                        \
+        (out)->words = (v)->words;                                              \
+        (out)->nblocks = (v)->nblocks;                                          \
+        (out)->salt = (v)->salt;                                                \
+        (out)->added = (v)->writable ? (v)->added : NULL;                       \
+        (out)->seed = (v)->seed;                                                \
+    } while (0)
+
+/*
+ * Fills *out from v when v probes inline with the split-block probe of
+ * 32-byte blocks on MurmurHash3 (SBF_SPLIT_BLOCK with k = 8, not
+ * SBF_PARQUET) and, if v is writable (sbf_view_get_writable), adds inline
+ * too: SBF_OK. SBF_E_UNSUPPORTED for any other filter and for a writable
+ * view of an SBF_CONCURRENT filter (its adds are the library's: use v);
+ * SBF_E_NULL. A narrowed view never calls the library: adds through one
+ * made from a view for queries (sbf_view_get) return SBF_E_READONLY.
+ */
+SBF_INL int sbf_view_split(const sbf_view *v, sbf_split_view *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (v == NULL || out == NULL)
+        return SBF_E_NULL;
+    if (v->query != SBF_VIEW_SPLIT8 || (v->writable && v->add != SBF_VIEW_SPLIT8))
+        return SBF_E_UNSUPPORTED;
+    SBF_INL_NARROW(out, v, SBF_VIEW_SPLIT8);
+    return SBF_OK;
+}
+
+/* The same for a view of an SBF_BLOCKED filter (any k). */
+SBF_INL int sbf_view_blocked(const sbf_view *v, sbf_blocked_view *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (v == NULL || out == NULL)
+        return SBF_E_NULL;
+    if (v->query != SBF_VIEW_BLOCKED || (v->writable && v->add != SBF_VIEW_BLOCKED))
+        return SBF_E_UNSUPPORTED;
+    SBF_INL_NARROW(out, v, SBF_VIEW_BLOCKED);
+    out->k = v->k;
+    out->lanes = v->lanes;
+    return SBF_OK;
+}
+#undef SBF_INL_NARROW
+
+SBF_INL int sbf_inl_split_view_has(const sbf_split_view *s, uint64_t h1, sbf_inl_h2 h2)
+{
+    return sbf_inl_split8_has(s->words + sbf_block_index(h1, s->nblocks) * 4, s->salt, h2);
+}
+
+SBF_INL int sbf_inl_split_view_put(const sbf_split_view *s, uint64_t h1, sbf_inl_h2 h2)
+{
+    const int r =
+        sbf_inl_split8_add(s->words + sbf_block_index(h1, s->nblocks) * 4, s->salt, h2);
+    *s->added += (uint64_t)r; /* keys_added counts adds that changed the filter */
+    return r;
+}
+
+SBF_INL int sbf_inl_blocked_view_has(const sbf_blocked_view *b, uint64_t h1, sbf_inl_h2 h2)
+{
+    return sbf_inl_blocked_has(b->words + sbf_block_index(h1, b->nblocks) * 8, b->salt, b->k,
+                               b->lanes, h2);
+}
+
+SBF_INL int sbf_inl_blocked_view_put(const sbf_blocked_view *b, uint64_t h1, sbf_inl_h2 h2)
+{
+    const int r = sbf_inl_blocked_add(b->words + sbf_block_index(h1, b->nblocks) * 8, b->salt,
+                                      b->k, b->lanes, h2);
+    *b->added += (uint64_t)r;
+    return r;
+}
+
+/* sbf_view_contains_u64 / sbf_view_add_u64 on a narrowed view. */
+SBF_INL int sbf_split_view_contains_u64(const sbf_split_view *s, uint64_t key)
+{
+    uint64_t h1;
+    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, s->seed, s->nblocks, 1, &h1);
+    return sbf_inl_split_view_has(s, h1, h2);
+}
+
+SBF_INL int sbf_split_view_add_u64(const sbf_split_view *s, uint64_t key)
+{
+    if (SBF_INL_LIKELY(s->added != NULL)) {
+        uint64_t h1;
+        const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, s->seed, s->nblocks, 1, &h1);
+        return sbf_inl_split_view_put(s, h1, h2);
+    }
+    return SBF_E_READONLY;
+}
+
+SBF_INL int sbf_blocked_view_contains_u64(const sbf_blocked_view *b, uint64_t key)
+{
+    uint64_t h1;
+    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, b->seed, b->nblocks, 0, &h1);
+    return sbf_inl_blocked_view_has(b, h1, h2);
+}
+
+SBF_INL int sbf_blocked_view_add_u64(const sbf_blocked_view *b, uint64_t key)
+{
+    if (SBF_INL_LIKELY(b->added != NULL)) {
+        uint64_t h1;
+        const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, b->seed, b->nblocks, 0, &h1);
+        return sbf_inl_blocked_view_put(b, h1, h2);
+    }
+    return SBF_E_READONLY;
+}
+
+/* sbf_view_contains / sbf_view_add of len bytes at key on a narrowed view
+ * (SBF_E_NULL for a NULL key with len > 0). */
+SBF_INL int sbf_split_view_contains(const sbf_split_view *s, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (len == 8)
+        return sbf_split_view_contains_u64(s, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, s->seed, h);
+    return sbf_inl_split_view_has(s, h[0], sbf_inl_h2_of(h[1]));
+}
+
+SBF_INL int sbf_split_view_add(const sbf_split_view *s, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (s->added == NULL)
+        return SBF_E_READONLY;
+    if (len == 8)
+        return sbf_split_view_add_u64(s, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, s->seed, h);
+    return sbf_inl_split_view_put(s, h[0], sbf_inl_h2_of(h[1]));
+}
+
+SBF_INL int sbf_blocked_view_contains(const sbf_blocked_view *b, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (len == 8)
+        return sbf_blocked_view_contains_u64(b, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, b->seed, h);
+    return sbf_inl_blocked_view_has(b, h[0], sbf_inl_h2_of(h[1]));
+}
+
+SBF_INL int sbf_blocked_view_add(const sbf_blocked_view *b, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (b->added == NULL)
+        return SBF_E_READONLY;
+    if (len == 8)
+        return sbf_blocked_view_add_u64(b, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, b->seed, h);
+    return sbf_inl_blocked_view_put(b, h[0], sbf_inl_h2_of(h[1]));
+}
+
+/* sbf_view_contains_hash / sbf_view_add_hash on a narrowed view: (h1, h2)
+ * of the key's MurmurHash3_x64_128 with the filter's seed. */
+SBF_INL int sbf_split_view_contains_hash(const sbf_split_view *s, uint64_t h1, uint64_t h2)
+{
+    return sbf_inl_split_view_has(s, h1, sbf_inl_h2_of(h2));
+}
+
+SBF_INL int sbf_split_view_add_hash(const sbf_split_view *s, uint64_t h1, uint64_t h2)
+{
+    if (SBF_INL_LIKELY(s->added != NULL))
+        return sbf_inl_split_view_put(s, h1, sbf_inl_h2_of(h2));
+    return SBF_E_READONLY;
+}
+
+SBF_INL int sbf_blocked_view_contains_hash(const sbf_blocked_view *b, uint64_t h1, uint64_t h2)
+{
+    return sbf_inl_blocked_view_has(b, h1, sbf_inl_h2_of(h2));
+}
+
+SBF_INL int sbf_blocked_view_add_hash(const sbf_blocked_view *b, uint64_t h1, uint64_t h2)
+{
+    if (SBF_INL_LIKELY(b->added != NULL))
+        return sbf_inl_blocked_view_put(b, h1, sbf_inl_h2_of(h2));
+    return SBF_E_READONLY;
 }
 
 #if defined(__cplusplus)

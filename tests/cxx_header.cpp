@@ -40,6 +40,13 @@ int main()
         if (h[0] != UINT64_C(0xcbd8a7b341bd9b02) || sbf_view_add(&v, "hello", 5) != 1 ||
             sbf_view_contains_hash(&v, h[0], h[1]) != 1)
             return 1;
+        // narrowed to the split-block probe
+        sbf_split_view s;
+        sbf_blocked_view b;
+        if (sbf_view_split(&v, &s) != SBF_OK || sbf_view_blocked(&v, &b) != SBF_E_UNSUPPORTED ||
+            sbf_split_view_contains_u64(&s, keys[0]) != 1 || sbf_split_view_add(&s, "hello", 5) != 0 ||
+            sbf_split_view_add_hash(&s, h[0], h[1]) != 0 || sbf_split_view_add_u64(&s, 7) != 1)
+            return 1;
     }
     // one call from each part of simdbloom.h (simdbloom_files.h,
     // simdbloom_parquet.h): found, and linked through their extern "C"

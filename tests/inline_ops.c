@@ -37,7 +37,27 @@ static void hash8(uint64_t key, uint32_t seed, uint64_t out[2])
 
 static uint64_t xxh64_u64(uint64_t key) { return sbf_xxh64_u64_inline(key); }
 
+/* The narrowed view's call, or INLINE_OPS_NOT_NARROWED. */
+#define NARROWED(CALL, ...)                                                       \
+    do {                                                                        \
+        sbf_split_view s_;                                                      \
+        sbf_blocked_view b_;                                                    \
+        if (sbf_view_split(v, &s_) == SBF_OK)                                   \
+            return sbf_split_view_##CALL(&s_, __VA_ARGS__);                     \
+        if (sbf_view_blocked(v, &b_) == SBF_OK)                                 \
+            return sbf_blocked_view_##CALL(&b_, __VA_ARGS__);                   \
+        return INLINE_OPS_NOT_NARROWED;                                         \
+    } while (0)
+
+static int n_contains_u64(const sbf_view *v, uint64_t key) { NARROWED(contains_u64, key); }
+static int n_add_u64(const sbf_view *v, uint64_t key) { NARROWED(add_u64, key); }
+static int n_contains(const sbf_view *v, const void *key, size_t len) { NARROWED(contains, key, len); }
+static int n_add(const sbf_view *v, const void *key, size_t len) { NARROWED(add, key, len); }
+static int n_contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { NARROWED(contains_hash, h1, h2); }
+static int n_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { NARROWED(add_hash, h1, h2); }
+
 const inline_ops INLINE_OPS = {
     OPS_NAME, OPS_ISA, contains_u64, add_u64, contains, add, contains_hash, add_hash,
     murmur3_u64, murmur3_bytes, hash8, xxh64_u64,
+    n_contains_u64, n_add_u64, n_contains, n_add, n_contains_hash, n_add_hash,
 };

@@ -21,7 +21,18 @@ typedef struct inline_ops {
     /* the 8-byte hash the probes use (on AVX-512 partly in vector lanes) */
     void (*hash8)(uint64_t key, uint32_t seed, uint64_t out[2]);
     uint64_t (*xxh64_u64)(uint64_t key);
+    /* The six calls above through the view narrowed to its probe
+     * (sbf_view_split, else sbf_view_blocked, made for each call):
+     * INLINE_OPS_NOT_NARROWED when neither takes the view. */
+    int (*n_contains_u64)(const sbf_view *v, uint64_t key);
+    int (*n_add_u64)(const sbf_view *v, uint64_t key);
+    int (*n_contains)(const sbf_view *v, const void *key, size_t len);
+    int (*n_add)(const sbf_view *v, const void *key, size_t len);
+    int (*n_contains_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
+    int (*n_add_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
 } inline_ops;
+
+#define INLINE_OPS_NOT_NARROWED 1000
 
 /* Weak: a variant not built for this target is NULL. */
 extern const inline_ops inline_ops_portable;

@@ -54,7 +54,35 @@ static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint
         sbf_murmur3_x64_128(key, len, seed, h);
 }
 
-static int via_view(const inline_ops *o, const sbf_view *v, int add, size_t i,
+/* The six calls of a path: through the view, or through the view narrowed
+ * to its probe (sbf_view_split / sbf_view_blocked). */
+typedef struct calls {
+    int (*contains_u64)(const sbf_view *v, uint64_t key);
+    int (*add_u64)(const sbf_view *v, uint64_t key);
+    int (*contains)(const sbf_view *v, const void *key, size_t len);
+    int (*add)(const sbf_view *v, const void *key, size_t len);
+    int (*contains_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
+    int (*add_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
+} calls;
+
+static calls calls_of(const inline_ops *o, int narrowed)
+{
+    if (narrowed)
+        return (calls){ o->n_contains_u64, o->n_add_u64, o->n_contains,
+                        o->n_add, o->n_contains_hash, o->n_add_hash };
+    return (calls){ o->contains_u64, o->add_u64, o->contains, o->add, o->contains_hash,
+                    o->add_hash };
+}
+
+/* Which filters a view narrows: the plain blocked and split-block (k = 8)
+ * ones, whose views probe and add inline. */
+static int narrows(const geometry *g, uint32_t flags)
+{
+    return !(flags & SBF_CONCURRENT) &&
+           (g->layout == SBF_BLOCKED || (g->layout == SBF_SPLIT_BLOCK && g->k == 8));
+}
+
+static int via_view(const calls *o, const sbf_view *v, int add, size_t i,
                     const void *key, size_t len, uint64_t x, uint32_t seed)
 {
     if (i % 3 == 0)
@@ -77,19 +105,30 @@ static void same_state(const sbf_filter *ref, const sbf_filter *f, const char *w
                  (unsigned long long)b.keys_added, (unsigned long long)a.keys_added);
 }
 
-static void check_one(const inline_ops *o, int isa, const geometry *g, uint32_t flags)
+static void check_one(const inline_ops *io, int isa, const geometry *g, uint32_t flags,
+                      int narrowed)
 {
+    const calls c = calls_of(io, narrowed), *o = &c;
     unsigned char stream[4096], u[8];
     uint64_t s = 0x1e5 + g->k + (uint64_t)g->layout * 131 + flags;
     for (size_t i = 0; i < sizeof stream; i++)
         stream[i] = (unsigned char)equiv_splitmix(&s);
     char what[160];
-    snprintf(what, sizeof what, "%s on %s, layout %d k %u bits %llu flags %u", o->name,
-             sbf_isa_name(isa), g->layout, g->k, (unsigned long long)g->bits, flags);
+    snprintf(what, sizeof what, "%s%s on %s, layout %d k %u bits %llu flags %u", io->name,
+             narrowed ? " narrowed" : "", sbf_isa_name(isa), g->layout, g->k,
+             (unsigned long long)g->bits, flags);
     sbf_filter *ref = tu_make_on(SBF_ISA_SCALAR, g, 0);
     sbf_filter *f = tu_make_on(isa, g, flags);
     sbf_view v;
     cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
+    if (narrowed && !narrows(g, flags)) {
+        /* neither sbf_view_split nor sbf_view_blocked takes it */
+        cr_assert_eq(o->contains_u64(&v, 1), INLINE_OPS_NOT_NARROWED, "%s", what);
+        cr_assert_eq(o->add(&v, stream, 3), INLINE_OPS_NOT_NARROWED, "%s", what);
+        sbf_free(f);
+        sbf_free(ref);
+        return;
+    }
     /* 600 adds into a small filter: many find their bits set already */
     for (size_t i = 0; i < 600; i++) {
         const void *key;
@@ -154,7 +193,8 @@ static void check_variant(int which)
             continue;
         for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++)
             for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT)
-                check_one(o, isas[i], &geoms[gi], flags);
+                for (int narrowed = 0; narrowed < 2; narrowed++)
+                    check_one(o, isas[i], &geoms[gi], flags, narrowed);
     }
     sbf_isa_set(SBF_ISA_AUTO);
 }
@@ -263,10 +303,76 @@ Test(inline, mapped, .description = "a read-only mapping gives query views only;
                          (unsigned long long)i);
         cr_assert_eq(o->add_u64(&v, 1000), SBF_E_READONLY);
         cr_assert_eq(o->add_hash(&v, 1, 2), SBF_E_READONLY);
+        /* narrowed: the same answers, the same refusals */
+        for (uint64_t i = 0; i < 600; i++)
+            cr_assert_eq(o->n_contains_u64(&v, i), sbf_contains(f, &i, 8), "%s key %llu",
+                         o->name, (unsigned long long)i);
+        cr_assert_eq(o->n_add_u64(&v, 1000), SBF_E_READONLY);
+        cr_assert_eq(o->n_add(&v, "abc", 3), SBF_E_READONLY);
+        cr_assert_eq(o->n_add_hash(&v, 1, 2), SBF_E_READONLY);
     }
     cr_assert_eq(sbf_add_hash(m, 1, 2), SBF_E_READONLY);
     cr_assert(equiv_same_bytes(f, m));
     sbf_free(m);
+    sbf_free(f);
+    sbf_isa_set(SBF_ISA_AUTO);
+}
+
+/* All fields zero: what a refused narrowing leaves. */
+static int all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != 0)
+            return 0;
+    return 1;
+}
+
+Test(inline, narrowing, .description = "sbf_view_split / sbf_view_blocked take exactly the plain blocked and split-block (k = 8) filters") {
+    for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++) {
+        const geometry *g = &geoms[gi];
+        for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
+            sbf_filter *f = tu_make_on(SBF_ISA_AUTO, g, flags);
+            const int plain = !(flags & SBF_CONCURRENT);
+            const int want_split =
+                plain && g->layout == SBF_SPLIT_BLOCK && g->k == 8 ? SBF_OK : SBF_E_UNSUPPORTED;
+            const int want_blocked =
+                plain && g->layout == SBF_BLOCKED ? SBF_OK : SBF_E_UNSUPPORTED;
+            for (int writable = 0; writable < 2; writable++) {
+                sbf_view v;
+                cr_assert_eq(writable ? sbf_view_get_writable(f, &v) : sbf_view_get(f, &v),
+                             SBF_OK);
+                sbf_split_view s;
+                sbf_blocked_view b;
+                memset(&s, 0xa5, sizeof s);
+                memset(&b, 0xa5, sizeof b);
+                const int rs = sbf_view_split(&v, &s), rb = sbf_view_blocked(&v, &b);
+                cr_assert_eq(rs, want_split, "layout %d k %u flags %u writable %d: %d",
+                             g->layout, g->k, flags, writable, rs);
+                cr_assert_eq(rb, want_blocked, "layout %d k %u flags %u writable %d: %d",
+                             g->layout, g->k, flags, writable, rb);
+                if (rs != SBF_OK)
+                    cr_assert(all_zero(&s, sizeof s), "a refused narrowing leaves zeros");
+                else
+                    cr_assert(s.words == v.words && s.nblocks == v.nblocks &&
+                              (s.added != NULL) == writable);
+                if (rb != SBF_OK)
+                    cr_assert(all_zero(&b, sizeof b), "a refused narrowing leaves zeros");
+                else
+                    cr_assert(b.k == g->k && b.words == v.words && (b.added != NULL) == writable);
+            }
+            sbf_free(f);
+        }
+    }
+    sbf_view v;
+    sbf_split_view s;
+    sbf_blocked_view b;
+    sbf_filter *f = tu_make_on(SBF_ISA_AUTO, &geoms[2], 0);
+    cr_assert_eq(sbf_view_get(f, &v), SBF_OK);
+    cr_assert_eq(sbf_view_split(NULL, &s), SBF_E_NULL);
+    cr_assert_eq(sbf_view_blocked(NULL, &b), SBF_E_NULL);
+    cr_assert_eq(sbf_view_split(&v, NULL), SBF_E_NULL);
+    cr_assert_eq(sbf_view_blocked(&v, NULL), SBF_E_NULL);
     sbf_free(f);
     sbf_isa_set(SBF_ISA_AUTO);
 }

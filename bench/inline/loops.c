@@ -5,7 +5,9 @@
  * path's flags, as tests/inline_ops.c is), the function named
  * SBFB_INLINE_LOOPS = sbfb_inline_loops_<path>. The loops are what a
  * caller writes: one sbf_view_* call per key, the view's fields read
- * through the pointer.
+ * through the pointer; or one call per key through the view narrowed to
+ * its probe, a local variable of the loop's function (the form
+ * simdbloom_inline.h recommends for such loops).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +22,33 @@
 #endif
 
 uint64_t SBFB_INLINE_LOOPS(int op, const sbf_view *v, const uint64_t *keys, size_t n);
+
+/* The narrowed loops: contains (add 0) or adds of the n keys. */
+static uint64_t narrowed(int add, const sbf_view *v, const uint64_t *keys, size_t n)
+{
+    uint64_t s = 0;
+    sbf_split_view sv;
+    sbf_blocked_view bv;
+    if (sbf_view_split(v, &sv) == SBF_OK) {
+        if (add)
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_split_view_add_u64(&sv, keys[i]);
+        else
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_split_view_contains_u64(&sv, keys[i]);
+        return s;
+    }
+    if (sbf_view_blocked(v, &bv) == SBF_OK) {
+        if (add)
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_blocked_view_add_u64(&bv, keys[i]);
+        else
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_blocked_view_contains_u64(&bv, keys[i]);
+        return s;
+    }
+    return SBFB_INL_NOT_NARROWED;
+}
 
 /* op: SBFB_INL_*; keys: n keys, or for SBFB_INL_CONTAINS_HASH n pairs
  * (h1, h2) one after the other. Returns the sum of the calls' results. */
@@ -39,6 +68,9 @@ uint64_t SBFB_INLINE_LOOPS(int op, const sbf_view *v, const uint64_t *keys, size
         for (size_t i = 0; i < n; i++)
             s += (uint64_t)sbf_view_contains_hash(v, keys[2 * i], keys[2 * i + 1]);
         break;
+    case SBFB_INL_N_CONTAINS:
+    case SBFB_INL_N_ADD:
+        return narrowed(op == SBFB_INL_N_ADD, v, keys, n);
     default:
         break;
     }
