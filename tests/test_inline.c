@@ -319,7 +319,7 @@ Test(inline, mapped, .description = "a read-only mapping gives query views only;
 }
 
 /* All fields zero: what a refused narrowing leaves. */
-static int all_zero(const void *p, size_t n)
+static int narrow_zeroed(const void *p, size_t n)
 {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)
@@ -352,12 +352,12 @@ Test(inline, narrowing, .description = "sbf_view_split / sbf_view_blocked take e
                 cr_assert_eq(rb, want_blocked, "layout %d k %u flags %u writable %d: %d",
                              g->layout, g->k, flags, writable, rb);
                 if (rs != SBF_OK)
-                    cr_assert(all_zero(&s, sizeof s), "a refused narrowing leaves zeros");
+                    cr_assert(narrow_zeroed(&s, sizeof s), "a refused narrowing leaves zeros");
                 else
                     cr_assert(s.words == v.words && s.nblocks == v.nblocks &&
                               (s.added != NULL) == writable);
                 if (rb != SBF_OK)
-                    cr_assert(all_zero(&b, sizeof b), "a refused narrowing leaves zeros");
+                    cr_assert(narrow_zeroed(&b, sizeof b), "a refused narrowing leaves zeros");
                 else
                     cr_assert(b.k == g->k && b.words == v.words && (b.added != NULL) == writable);
             }
