@@ -191,8 +191,16 @@ SBF_INL uint64_t sbf_block_index(uint64_t h1, uint64_t nblocks)
 
 /* ---------------------------------------------------------- MurmurHash3 */
 
+/* clang's builtin: from the shifts, clang 14 made two multiplies of
+ * rotl(x * c, r) (0.1-0.25 ns per one-key call on Zen 5); gcc emits rorx
+ * from either. */
 SBF_INL uint64_t sbf_inl_rotl64(uint64_t x, int r)
 {
+#if defined(__has_builtin)
+#  if __has_builtin(__builtin_rotateleft64)
+    return __builtin_rotateleft64(x, (unsigned)r);
+#  endif
+#endif
     return (x << r) | (x >> (64 - r));
 }
 

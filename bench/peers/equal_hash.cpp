@@ -147,6 +147,35 @@ void timing(size_t bytes)
                           return s;
                       },
                       [F] { sbf_clear(F); }, {}});
+        // narrowed to the view's probe (a local of the loop's function)
+        vs.push_back({nm + "narrowed view contains_u64",
+                      [V, l](const uint64_t *k, size_t m) {
+                          uint64_t s = 0;
+                          sbf_split_view sv;
+                          sbf_blocked_view bv;
+                          if (l && sbf_view_split(V, &sv) == SBF_OK)
+                              for (size_t i = 0; i < m; i++)
+                                  s += (uint64_t)sbf_split_view_contains_u64(&sv, k[i] ^ 1);
+                          else if (!l && sbf_view_blocked(V, &bv) == SBF_OK)
+                              for (size_t i = 0; i < m; i++)
+                                  s += (uint64_t)sbf_blocked_view_contains_u64(&bv, k[i] ^ 1);
+                          return s;
+                      },
+                      [] {}, {}});
+        vs.push_back({nm + "narrowed view add_u64",
+                      [V, l](const uint64_t *k, size_t m) {
+                          uint64_t s = 0;
+                          sbf_split_view sv;
+                          sbf_blocked_view bv;
+                          if (l && sbf_view_split(V, &sv) == SBF_OK)
+                              for (size_t i = 0; i < m; i++)
+                                  s += (uint64_t)sbf_split_view_add_u64(&sv, k[i]);
+                          else if (!l && sbf_view_blocked(V, &bv) == SBF_OK)
+                              for (size_t i = 0; i < m; i++)
+                                  s += (uint64_t)sbf_blocked_view_add_u64(&bv, k[i]);
+                          return s;
+                      },
+                      [F] { sbf_clear(F); }, {}});
         vs.push_back({nm + "sbf_contains",
                       [F](const uint64_t *k, size_t m) {
                           uint64_t s = 0;
