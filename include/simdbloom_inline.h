@@ -777,8 +777,8 @@ SBF_INL int sbf_view_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
  *
  * Answers, return values, filter bytes and keys_added are those of the
  * sbf_view calls (tests/test_inline.c compares them key by key). What the
- * narrowing saves is in README.md ("One key at a time"). A narrowed view is
- * valid as long as the view it came from.
+ * narrowing saves is in README.md ("Narrowed views"). Like a view, a
+ * narrowed view is valid until sbf_free(f).
  */
 
 /* SBF_SPLIT_BLOCK with k = 8 (32-byte blocks, MurmurHash3). */
@@ -802,7 +802,7 @@ typedef struct sbf_blocked_view {
 } sbf_blocked_view;
 
 /* The fields both narrowed views have, from v. */
-#define SBF_INL_NARROW(out, v, kind)                                            \
+#define SBF_INL_NARROW(out, v)                                                  \
     do {                                                                        \
         (out)->words = (v)->words;                                              \
         (out)->nblocks = (v)->nblocks;                                          \
@@ -828,7 +828,7 @@ SBF_INL int sbf_view_split(const sbf_view *v, sbf_split_view *out)
         return SBF_E_NULL;
     if (v->query != SBF_VIEW_SPLIT8 || (v->writable && v->add != SBF_VIEW_SPLIT8))
         return SBF_E_UNSUPPORTED;
-    SBF_INL_NARROW(out, v, SBF_VIEW_SPLIT8);
+    SBF_INL_NARROW(out, v);
     return SBF_OK;
 }
 
@@ -841,7 +841,7 @@ SBF_INL int sbf_view_blocked(const sbf_view *v, sbf_blocked_view *out)
         return SBF_E_NULL;
     if (v->query != SBF_VIEW_BLOCKED || (v->writable && v->add != SBF_VIEW_BLOCKED))
         return SBF_E_UNSUPPORTED;
-    SBF_INL_NARROW(out, v, SBF_VIEW_BLOCKED);
+    SBF_INL_NARROW(out, v);
     out->k = v->k;
     out->lanes = v->lanes;
     return SBF_OK;
