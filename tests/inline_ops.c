@@ -57,7 +57,12 @@ static int n_contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { NARROW
 static int n_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { NARROWED(add_hash, h1, h2); }
 
 const inline_ops INLINE_OPS = {
-    OPS_NAME, OPS_ISA, contains_u64, add_u64, contains, add, contains_hash, add_hash,
-    murmur3_u64, murmur3_bytes, hash8, xxh64_u64,
-    n_contains_u64, n_add_u64, n_contains, n_add, n_contains_hash, n_add_hash,
+    OPS_NAME,
+    OPS_ISA,
+    { contains_u64, add_u64, contains, add, contains_hash, add_hash },
+    { n_contains_u64, n_add_u64, n_contains, n_add, n_contains_hash, n_add_hash },
+    murmur3_u64,
+    murmur3_bytes,
+    hash8,
+    xxh64_u64,
 };

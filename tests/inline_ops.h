@@ -7,29 +7,29 @@
 
 #include "simdbloom_inline.h"
 
-typedef struct inline_ops {
-    const char *name;
-    int isa;  /* the sbf_isa whose CPU features the code needs (SCALAR: none) */
+/* The six one-key calls of a vector path. */
+typedef struct inline_calls {
     int (*contains_u64)(const sbf_view *v, uint64_t key);
     int (*add_u64)(const sbf_view *v, uint64_t key);
     int (*contains)(const sbf_view *v, const void *key, size_t len);
     int (*add)(const sbf_view *v, const void *key, size_t len);
     int (*contains_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
     int (*add_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
+} inline_calls;
+
+typedef struct inline_ops {
+    const char *name;
+    int isa;  /* the sbf_isa whose CPU features the code needs (SCALAR: none) */
+    inline_calls view;      /* sbf_view_contains_u64 and the rest */
+    /* the same through the view narrowed to its probe (sbf_view_split,
+     * else sbf_view_blocked, made for each call): INLINE_OPS_NOT_NARROWED
+     * when neither takes the view */
+    inline_calls narrowed;
     void (*murmur3_u64)(uint64_t key, uint32_t seed, uint64_t out[2]);
     void (*murmur3_bytes)(const void *key, size_t len, uint32_t seed, uint64_t out[2]);
     /* the 8-byte hash the probes use (on AVX-512 partly in vector lanes) */
     void (*hash8)(uint64_t key, uint32_t seed, uint64_t out[2]);
     uint64_t (*xxh64_u64)(uint64_t key);
-    /* The six calls above through the view narrowed to its probe
-     * (sbf_view_split, else sbf_view_blocked, made for each call):
-     * INLINE_OPS_NOT_NARROWED when neither takes the view. */
-    int (*n_contains_u64)(const sbf_view *v, uint64_t key);
-    int (*n_add_u64)(const sbf_view *v, uint64_t key);
-    int (*n_contains)(const sbf_view *v, const void *key, size_t len);
-    int (*n_add)(const sbf_view *v, const void *key, size_t len);
-    int (*n_contains_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
-    int (*n_add_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
 } inline_ops;
 
 #define INLINE_OPS_NOT_NARROWED 1000

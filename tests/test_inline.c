@@ -54,26 +54,6 @@ static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint
         sbf_murmur3_x64_128(key, len, seed, h);
 }
 
-/* The six calls of a path: through the view, or through the view narrowed
- * to its probe (sbf_view_split / sbf_view_blocked). */
-typedef struct calls {
-    int (*contains_u64)(const sbf_view *v, uint64_t key);
-    int (*add_u64)(const sbf_view *v, uint64_t key);
-    int (*contains)(const sbf_view *v, const void *key, size_t len);
-    int (*add)(const sbf_view *v, const void *key, size_t len);
-    int (*contains_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
-    int (*add_hash)(const sbf_view *v, uint64_t h1, uint64_t h2);
-} calls;
-
-static calls calls_of(const inline_ops *o, int narrowed)
-{
-    if (narrowed)
-        return (calls){ o->n_contains_u64, o->n_add_u64, o->n_contains,
-                        o->n_add, o->n_contains_hash, o->n_add_hash };
-    return (calls){ o->contains_u64, o->add_u64, o->contains, o->add, o->contains_hash,
-                    o->add_hash };
-}
-
 /* Which filters a view narrows: the plain blocked and split-block (k = 8)
  * ones, whose views probe and add inline. */
 static int narrows(const geometry *g, uint32_t flags)
@@ -82,7 +62,7 @@ static int narrows(const geometry *g, uint32_t flags)
            (g->layout == SBF_BLOCKED || (g->layout == SBF_SPLIT_BLOCK && g->k == 8));
 }
 
-static int via_view(const calls *o, const sbf_view *v, int add, size_t i,
+static int via_view(const inline_calls *o, const sbf_view *v, int add, size_t i,
                     const void *key, size_t len, uint64_t x, uint32_t seed)
 {
     if (i % 3 == 0)
@@ -108,7 +88,7 @@ static void same_state(const sbf_filter *ref, const sbf_filter *f, const char *w
 static void check_one(const inline_ops *io, int isa, const geometry *g, uint32_t flags,
                       int narrowed)
 {
-    const calls c = calls_of(io, narrowed), *o = &c;
+    const inline_calls *o = narrowed ? &io->narrowed : &io->view;
     unsigned char stream[4096], u[8];
     uint64_t s = 0x1e5 + g->k + (uint64_t)g->layout * 131 + flags;
     for (size_t i = 0; i < sizeof stream; i++)
@@ -299,17 +279,17 @@ Test(inline, mapped, .description = "a read-only mapping gives query views only;
     for (int w = 0; variant(w) != NULL; w++) {
         const inline_ops *o = variant(w);
         for (uint64_t i = 0; i < 600; i++)
-            cr_assert_eq(o->contains_u64(&v, i), sbf_contains(f, &i, 8), "%s key %llu", o->name,
+            cr_assert_eq(o->view.contains_u64(&v, i), sbf_contains(f, &i, 8), "%s key %llu", o->name,
                          (unsigned long long)i);
-        cr_assert_eq(o->add_u64(&v, 1000), SBF_E_READONLY);
-        cr_assert_eq(o->add_hash(&v, 1, 2), SBF_E_READONLY);
+        cr_assert_eq(o->view.add_u64(&v, 1000), SBF_E_READONLY);
+        cr_assert_eq(o->view.add_hash(&v, 1, 2), SBF_E_READONLY);
         /* narrowed: the same answers, the same refusals */
         for (uint64_t i = 0; i < 600; i++)
-            cr_assert_eq(o->n_contains_u64(&v, i), sbf_contains(f, &i, 8), "%s key %llu",
+            cr_assert_eq(o->narrowed.contains_u64(&v, i), sbf_contains(f, &i, 8), "%s key %llu",
                          o->name, (unsigned long long)i);
-        cr_assert_eq(o->n_add_u64(&v, 1000), SBF_E_READONLY);
-        cr_assert_eq(o->n_add(&v, "abc", 3), SBF_E_READONLY);
-        cr_assert_eq(o->n_add_hash(&v, 1, 2), SBF_E_READONLY);
+        cr_assert_eq(o->narrowed.add_u64(&v, 1000), SBF_E_READONLY);
+        cr_assert_eq(o->narrowed.add(&v, "abc", 3), SBF_E_READONLY);
+        cr_assert_eq(o->narrowed.add_hash(&v, 1, 2), SBF_E_READONLY);
     }
     cr_assert_eq(sbf_add_hash(m, 1, 2), SBF_E_READONLY);
     cr_assert(equiv_same_bytes(f, m));

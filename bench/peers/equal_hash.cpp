@@ -108,6 +108,27 @@ template <class F> void boost_variants(std::vector<Variant> &vs, const char *nam
                   [&f] { f.reset(); }, {}});
 }
 
+// One-key contains of keys ^ 1 (absent) or adds of keys (Add) through v
+// narrowed to its probe: split-block or blocked. (A template: with `add` a
+// run-time argument gcc 12 kept the test in the loop, 1.97 -> 2.68 ns.)
+template <bool Add>
+uint64_t narrowed_loop(const sbf_view *v, const uint64_t *k, size_t m)
+{
+    uint64_t s = 0;
+    sbf_split_view sv;
+    sbf_blocked_view bv;
+    if (sbf_view_split(v, &sv) == SBF_OK) {
+        for (size_t i = 0; i < m; i++)
+            s += (uint64_t)(Add ? sbf_split_view_add_u64(&sv, k[i])
+                                : sbf_split_view_contains_u64(&sv, k[i] ^ 1));
+    } else if (sbf_view_blocked(v, &bv) == SBF_OK) {
+        for (size_t i = 0; i < m; i++)
+            s += (uint64_t)(Add ? sbf_blocked_view_add_u64(&bv, k[i])
+                                : sbf_blocked_view_contains_u64(&bv, k[i] ^ 1));
+    }
+    return s;
+}
+
 void timing(size_t bytes)
 {
     const size_t n = bytes * 8 / 10;
@@ -149,32 +170,10 @@ void timing(size_t bytes)
                       [F] { sbf_clear(F); }, {}});
         // narrowed to the view's probe (a local of the loop's function)
         vs.push_back({nm + "narrowed view contains_u64",
-                      [V, l](const uint64_t *k, size_t m) {
-                          uint64_t s = 0;
-                          sbf_split_view sv;
-                          sbf_blocked_view bv;
-                          if (l && sbf_view_split(V, &sv) == SBF_OK)
-                              for (size_t i = 0; i < m; i++)
-                                  s += (uint64_t)sbf_split_view_contains_u64(&sv, k[i] ^ 1);
-                          else if (!l && sbf_view_blocked(V, &bv) == SBF_OK)
-                              for (size_t i = 0; i < m; i++)
-                                  s += (uint64_t)sbf_blocked_view_contains_u64(&bv, k[i] ^ 1);
-                          return s;
-                      },
+                      [V](const uint64_t *k, size_t m) { return narrowed_loop<false>(V, k, m); },
                       [] {}, {}});
         vs.push_back({nm + "narrowed view add_u64",
-                      [V, l](const uint64_t *k, size_t m) {
-                          uint64_t s = 0;
-                          sbf_split_view sv;
-                          sbf_blocked_view bv;
-                          if (l && sbf_view_split(V, &sv) == SBF_OK)
-                              for (size_t i = 0; i < m; i++)
-                                  s += (uint64_t)sbf_split_view_add_u64(&sv, k[i]);
-                          else if (!l && sbf_view_blocked(V, &bv) == SBF_OK)
-                              for (size_t i = 0; i < m; i++)
-                                  s += (uint64_t)sbf_blocked_view_add_u64(&bv, k[i]);
-                          return s;
-                      },
+                      [V](const uint64_t *k, size_t m) { return narrowed_loop<true>(V, k, m); },
                       [F] { sbf_clear(F); }, {}});
         vs.push_back({nm + "sbf_contains",
                       [F](const uint64_t *k, size_t m) {
