@@ -111,7 +111,7 @@ static sbf_filter *make(int isa, int layout, size_t bytes, uint32_t flags,
 /* T_V*: through a view of f, inline (bench/inline/loops.c): contains and
  * add of u64 keys, contains of hash pairs given (keys holds n pairs);
  * T_VN*: contains and add through the view narrowed to its probe
- * (sbf_view_split / sbf_view_blocked); T_CONTH: the library's
+ * (sbf_view_split / _blocked / _parquet); T_CONTH: the library's
  * sbf_contains_hash of those pairs. */
 typedef enum {
     T_HASH, T_HASH_STR, T_XXH, T_XXH_STR, T_ADD1, T_CONT1, T_ADDN, T_CONTN, T_CONT1_STR,
@@ -394,7 +394,7 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
             nj = 6;
         }
         if (nj == 9 && narrow)
-            nj = 11; /* the view narrows (blocked, split-block k = 8) */
+            nj = 11; /* the view narrows (blocked, split-block k = 8, parquet) */
         hot_job h[11] = {
             { layout == SBF_PARQUET ? T_XXH : T_HASH, { fq, neg, NULL, n, out, NULL, NULL } },
             { T_CONT1, { fq, neg, NULL, n, out, NULL, NULL } },

@@ -27,7 +27,7 @@ struct sbf_view;
 enum { SBFB_INL_CONTAINS, SBFB_INL_ADD, SBFB_INL_CONTAINS_HASH, SBFB_INL_N_CONTAINS,
        SBFB_INL_N_ADD };
 /* SBFB_INL_N_*: the same through the view narrowed to its probe
- * (sbf_view_split / sbf_view_blocked); SBFB_INL_NOT_NARROWED if neither
+ * (sbf_view_split / _blocked / _parquet); SBFB_INL_NOT_NARROWED if none
  * takes the view. */
 #define SBFB_INL_NOT_NARROWED UINT64_MAX
 typedef uint64_t (*sbfb_inline_loops_fn)(int op, const struct sbf_view *v,

@@ -762,8 +762,8 @@ SBF_INL int sbf_view_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
  * takes and reads the view's fields through its pointer; and for all the
  * compiler knows an add's store into the filter may change them, so a loop
  * reads them again after every key. A view narrowed to one probe does
- * without both: sbf_view_split() and sbf_view_blocked() copy what that
- * probe reads into a small struct, which the compiler keeps in registers
+ * without both: sbf_view_split(), sbf_view_blocked() and sbf_view_parquet()
+ * copy what that probe reads into a small struct, which the compiler keeps in registers
  * across a loop when the struct is a local variable of the loop's function
  * (its address passed only to these inline functions):
  *
@@ -789,6 +789,11 @@ typedef struct sbf_split_view {
     uint64_t *added;     /* keys_added; NULL: adds are refused (a query view) */
     uint32_t seed;
 } sbf_split_view;
+
+/* SBF_PARQUET: the split-block probe on XXH64 (sbf_parquet_pair). */
+typedef struct sbf_parquet_view {
+    sbf_split_view s;
+} sbf_parquet_view;
 
 /* SBF_BLOCKED, any k (64-byte blocks). */
 typedef struct sbf_blocked_view {
@@ -829,6 +834,19 @@ SBF_INL int sbf_view_split(const sbf_view *v, sbf_split_view *out)
     if (v->query != SBF_VIEW_SPLIT8 || (v->writable && v->add != SBF_VIEW_SPLIT8))
         return SBF_E_UNSUPPORTED;
     SBF_INL_NARROW(out, v);
+    return SBF_OK;
+}
+
+/* The same for a view of an SBF_PARQUET filter. */
+SBF_INL int sbf_view_parquet(const sbf_view *v, sbf_parquet_view *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (v == NULL || out == NULL)
+        return SBF_E_NULL;
+    if (v->query != SBF_VIEW_PARQUET || (v->writable && v->add != SBF_VIEW_PARQUET))
+        return SBF_E_UNSUPPORTED;
+    SBF_INL_NARROW(&out->s, v);
     return SBF_OK;
 }
 
@@ -984,6 +1002,60 @@ SBF_INL int sbf_blocked_view_add_hash(const sbf_blocked_view *b, uint64_t h1, ui
     if (SBF_INL_LIKELY(b->added != NULL))
         return sbf_inl_blocked_view_put(b, h1, sbf_inl_h2_of(h2));
     return SBF_E_READONLY;
+}
+
+/* The same on a narrowed view of an SBF_PARQUET filter: keys are hashed
+ * with XXH64 (seed 0; a u64 key as its 8 little-endian bytes), the _hash
+ * forms take the pair sbf_parquet_pair makes of that XXH64. */
+SBF_INL int sbf_parquet_view_contains_u64(const sbf_parquet_view *p, uint64_t key)
+{
+    uint64_t h1, h2;
+    sbf_parquet_pair(sbf_xxh64_u64_inline(key), &h1, &h2);
+    return sbf_inl_split_view_has(&p->s, h1, sbf_inl_h2_of(h2));
+}
+
+SBF_INL int sbf_parquet_view_add_u64(const sbf_parquet_view *p, uint64_t key)
+{
+    if (SBF_INL_LIKELY(p->s.added != NULL)) {
+        uint64_t h1, h2;
+        sbf_parquet_pair(sbf_xxh64_u64_inline(key), &h1, &h2);
+        return sbf_inl_split_view_put(&p->s, h1, sbf_inl_h2_of(h2));
+    }
+    return SBF_E_READONLY;
+}
+
+SBF_INL int sbf_parquet_view_contains(const sbf_parquet_view *p, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (len == 8)
+        return sbf_parquet_view_contains_u64(p, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h1, h2;
+    sbf_parquet_pair(sbf_xxh64(key, len), &h1, &h2);
+    return sbf_inl_split_view_has(&p->s, h1, sbf_inl_h2_of(h2));
+}
+
+SBF_INL int sbf_parquet_view_add(const sbf_parquet_view *p, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (p->s.added == NULL)
+        return SBF_E_READONLY;
+    if (len == 8)
+        return sbf_parquet_view_add_u64(p, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h1, h2;
+    sbf_parquet_pair(sbf_xxh64(key, len), &h1, &h2);
+    return sbf_inl_split_view_put(&p->s, h1, sbf_inl_h2_of(h2));
+}
+
+SBF_INL int sbf_parquet_view_contains_hash(const sbf_parquet_view *p, uint64_t h1, uint64_t h2)
+{
+    return sbf_split_view_contains_hash(&p->s, h1, h2);
+}
+
+SBF_INL int sbf_parquet_view_add_hash(const sbf_parquet_view *p, uint64_t h1, uint64_t h2)
+{
+    return sbf_split_view_add_hash(&p->s, h1, h2);
 }
 
 #if defined(__cplusplus)

@@ -47,6 +47,9 @@ int main()
             sbf_split_view_contains_u64(&s, keys[0]) != 1 || sbf_split_view_add(&s, "hello", 5) != 0 ||
             sbf_split_view_add_hash(&s, h[0], h[1]) != 0 || sbf_split_view_add_u64(&s, 7) != 1)
             return 1;
+        sbf_parquet_view pq;
+        if (sbf_view_parquet(&v, &pq) != SBF_E_UNSUPPORTED)
+            return 1;
     }
     // one call from each part of simdbloom.h (simdbloom_files.h,
     // simdbloom_parquet.h): found, and linked through their extern "C"

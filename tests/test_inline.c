@@ -54,12 +54,13 @@ static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint
         sbf_murmur3_x64_128(key, len, seed, h);
 }
 
-/* Which filters a view narrows: the plain blocked and split-block (k = 8)
- * ones, whose views probe and add inline. */
+/* Which filters a view narrows: the plain blocked, split-block (k = 8) and
+ * parquet ones, whose views probe and add inline. */
 static int narrows(const geometry *g, uint32_t flags)
 {
     return !(flags & SBF_CONCURRENT) &&
-           (g->layout == SBF_BLOCKED || (g->layout == SBF_SPLIT_BLOCK && g->k == 8));
+           (g->layout == SBF_BLOCKED || g->layout == SBF_PARQUET ||
+            (g->layout == SBF_SPLIT_BLOCK && g->k == 8));
 }
 
 static int via_view(const inline_calls *o, const sbf_view *v, int add, size_t i,
@@ -308,7 +309,7 @@ static int narrow_zeroed(const void *p, size_t n)
     return 1;
 }
 
-Test(inline, narrowing, .description = "sbf_view_split / sbf_view_blocked take exactly the plain blocked and split-block (k = 8) filters") {
+Test(inline, narrowing, .description = "sbf_view_split / _blocked / _parquet take exactly the plain split-block (k = 8), blocked and parquet filters") {
     for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++) {
         const geometry *g = &geoms[gi];
         for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
@@ -318,15 +319,26 @@ Test(inline, narrowing, .description = "sbf_view_split / sbf_view_blocked take e
                 plain && g->layout == SBF_SPLIT_BLOCK && g->k == 8 ? SBF_OK : SBF_E_UNSUPPORTED;
             const int want_blocked =
                 plain && g->layout == SBF_BLOCKED ? SBF_OK : SBF_E_UNSUPPORTED;
+            const int want_parquet =
+                plain && g->layout == SBF_PARQUET ? SBF_OK : SBF_E_UNSUPPORTED;
             for (int writable = 0; writable < 2; writable++) {
                 sbf_view v;
                 cr_assert_eq(writable ? sbf_view_get_writable(f, &v) : sbf_view_get(f, &v),
                              SBF_OK);
                 sbf_split_view s;
                 sbf_blocked_view b;
+                sbf_parquet_view pq;
                 memset(&s, 0xa5, sizeof s);
                 memset(&b, 0xa5, sizeof b);
+                memset(&pq, 0xa5, sizeof pq);
                 const int rs = sbf_view_split(&v, &s), rb = sbf_view_blocked(&v, &b);
+                const int rp = sbf_view_parquet(&v, &pq);
+                cr_assert_eq(rp, want_parquet, "layout %d k %u flags %u writable %d: %d",
+                             g->layout, g->k, flags, writable, rp);
+                if (rp != SBF_OK)
+                    cr_assert(narrow_zeroed(&pq, sizeof pq), "a refused narrowing leaves zeros");
+                else
+                    cr_assert(pq.s.words == v.words && (pq.s.added != NULL) == writable);
                 cr_assert_eq(rs, want_split, "layout %d k %u flags %u writable %d: %d",
                              g->layout, g->k, flags, writable, rs);
                 cr_assert_eq(rb, want_blocked, "layout %d k %u flags %u writable %d: %d",
@@ -353,6 +365,9 @@ Test(inline, narrowing, .description = "sbf_view_split / sbf_view_blocked take e
     cr_assert_eq(sbf_view_blocked(NULL, &b), SBF_E_NULL);
     cr_assert_eq(sbf_view_split(&v, NULL), SBF_E_NULL);
     cr_assert_eq(sbf_view_blocked(&v, NULL), SBF_E_NULL);
+    sbf_parquet_view pq;
+    cr_assert_eq(sbf_view_parquet(NULL, &pq), SBF_E_NULL);
+    cr_assert_eq(sbf_view_parquet(&v, NULL), SBF_E_NULL);
     sbf_free(f);
     sbf_isa_set(SBF_ISA_AUTO);
 }

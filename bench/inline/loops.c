@@ -29,6 +29,7 @@ static uint64_t narrowed(int add, const sbf_view *v, const uint64_t *keys, size_
     uint64_t s = 0;
     sbf_split_view sv;
     sbf_blocked_view bv;
+    sbf_parquet_view pv;
     if (sbf_view_split(v, &sv) == SBF_OK) {
         if (add)
             for (size_t i = 0; i < n; i++)
@@ -45,6 +46,15 @@ static uint64_t narrowed(int add, const sbf_view *v, const uint64_t *keys, size_
         else
             for (size_t i = 0; i < n; i++)
                 s += (uint64_t)sbf_blocked_view_contains_u64(&bv, keys[i]);
+        return s;
+    }
+    if (sbf_view_parquet(v, &pv) == SBF_OK) {
+        if (add)
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_parquet_view_add_u64(&pv, keys[i]);
+        else
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_parquet_view_contains_u64(&pv, keys[i]);
         return s;
     }
     return SBFB_INL_NOT_NARROWED;
