@@ -103,7 +103,7 @@ static void check_one(const inline_ops *io, int isa, const geometry *g, uint32_t
     sbf_view v;
     cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
     if (narrowed && !narrows(g, flags)) {
-        /* neither sbf_view_split nor sbf_view_blocked takes it */
+        /* no narrowing (split, blocked, parquet) takes it */
         cr_assert_eq(o->contains_u64(&v, 1), INLINE_OPS_NOT_NARROWED, "%s", what);
         cr_assert_eq(o->add(&v, stream, 3), INLINE_OPS_NOT_NARROWED, "%s", what);
         sbf_free(f);
