@@ -54,13 +54,18 @@ static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint
         sbf_murmur3_x64_128(key, len, seed, h);
 }
 
-/* Which filters a view narrows: the plain blocked, split-block (k = 8) and
- * parquet ones, whose views probe and add inline. */
-static int narrows(const geometry *g, uint32_t flags)
+/* Which narrowing takes a view of the filter: the plain split-block (k = 8),
+ * blocked and parquet ones, whose views probe and add inline, or none. */
+enum { NARROW_NONE, NARROW_SPLIT, NARROW_BLOCKED, NARROW_PARQUET };
+static int narrowing_of(const geometry *g, uint32_t flags)
 {
-    return !(flags & SBF_CONCURRENT) &&
-           (g->layout == SBF_BLOCKED || g->layout == SBF_PARQUET ||
-            (g->layout == SBF_SPLIT_BLOCK && g->k == 8));
+    if (flags & SBF_CONCURRENT)
+        return NARROW_NONE;
+    if (g->layout == SBF_SPLIT_BLOCK && g->k == 8)
+        return NARROW_SPLIT;
+    if (g->layout == SBF_BLOCKED)
+        return NARROW_BLOCKED;
+    return g->layout == SBF_PARQUET ? NARROW_PARQUET : NARROW_NONE;
 }
 
 static int via_view(const inline_calls *o, const sbf_view *v, int add, size_t i,
@@ -102,7 +107,7 @@ static void check_one(const inline_ops *io, int isa, const geometry *g, uint32_t
     sbf_filter *f = tu_make_on(isa, g, flags);
     sbf_view v;
     cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
-    if (narrowed && !narrows(g, flags)) {
+    if (narrowed && narrowing_of(g, flags) == NARROW_NONE) {
         /* no narrowing (split, blocked, parquet) takes it */
         cr_assert_eq(o->contains_u64(&v, 1), INLINE_OPS_NOT_NARROWED, "%s", what);
         cr_assert_eq(o->add(&v, stream, 3), INLINE_OPS_NOT_NARROWED, "%s", what);
@@ -314,13 +319,10 @@ Test(inline, narrowing, .description = "sbf_view_split / _blocked / _parquet tak
         const geometry *g = &geoms[gi];
         for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
             sbf_filter *f = tu_make_on(SBF_ISA_AUTO, g, flags);
-            const int plain = !(flags & SBF_CONCURRENT);
-            const int want_split =
-                plain && g->layout == SBF_SPLIT_BLOCK && g->k == 8 ? SBF_OK : SBF_E_UNSUPPORTED;
-            const int want_blocked =
-                plain && g->layout == SBF_BLOCKED ? SBF_OK : SBF_E_UNSUPPORTED;
-            const int want_parquet =
-                plain && g->layout == SBF_PARQUET ? SBF_OK : SBF_E_UNSUPPORTED;
+            const int which = narrowing_of(g, flags);
+            const int want_split = which == NARROW_SPLIT ? SBF_OK : SBF_E_UNSUPPORTED;
+            const int want_blocked = which == NARROW_BLOCKED ? SBF_OK : SBF_E_UNSUPPORTED;
+            const int want_parquet = which == NARROW_PARQUET ? SBF_OK : SBF_E_UNSUPPORTED;
             for (int writable = 0; writable < 2; writable++) {
                 sbf_view v;
                 cr_assert_eq(writable ? sbf_view_get_writable(f, &v) : sbf_view_get(f, &v),
