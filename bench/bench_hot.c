@@ -394,7 +394,7 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
             nj = 6;
         }
         if (nj == 9 && narrow)
-            nj = 11; /* the view narrows (blocked, split-block k = 8, parquet) */
+            nj = 11; /* the view narrows (blocked, split-block k = 8, parquet, counting) */
         hot_job h[11] = {
             { layout == SBF_PARQUET ? T_XXH : T_HASH, { fq, neg, NULL, n, out, NULL, NULL } },
             { T_CONT1, { fq, neg, NULL, n, out, NULL, NULL } },

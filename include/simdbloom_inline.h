@@ -16,8 +16,10 @@
  * and sbf_add on every layout: the blocked and split-block layouts are
  * probed inline; classic, counting and SBF_CONCURRENT filters (and anything
  * a view cannot do inline) are passed to the library's functions, so a view
- * works for every filter. The vector code is chosen by the caller's compiler
- * flags (AVX-512 F/BW/DQ/VL, AVX2, or portable C); define SBF_INLINE_ISA to
+ * works for every filter. Views narrowed to one probe (below) do blocked,
+ * split-block, parquet and counting filters inline. The vector code is
+ * chosen by the caller's compiler flags (AVX-512 F/BW/DQ/VL, AVX2, or
+ * portable C); define SBF_INLINE_ISA to
  * SBF_ISA_SCALAR (1), SBF_ISA_AVX2 (3) or SBF_ISA_AVX512 (4) before including
  * to choose one yourself. It compiles as C99 and later and as C++11 and
  * later.
@@ -367,7 +369,9 @@ typedef struct sbf_view {
     uint64_t nblocks;       /* block of a key: sbf_block_index(h1, nblocks) */
     const uint32_t *salt;   /* the layout's salts (SBF_SALT, SBF_SALT_PARQUET) */
     sbf_filter *filter;     /* the filter: calls for what is not inline */
-    uint64_t *added;        /* its keys_added count, which inline adds raise */
+    uint64_t *added;        /* its keys_added count, which inline adds raise;
+                               NULL for an SBF_CONCURRENT filter (its count is
+                               the library's) */
     uint32_t k;             /* bits per key */
     uint32_t seed;          /* MurmurHash3 seed */
     uint32_t lanes;         /* (1 << k) - 1 for the blocked probe (k <= 16) */
@@ -505,6 +509,45 @@ SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
     default: break;                                                             \
     }
 
+/* Counter c of a block: byte c / 2, low nibble for even c. */
+SBF_INL unsigned sbf_inl_nibble(const unsigned char *blk, uint32_t c)
+{
+    return (blk[c >> 1] >> ((c & 1u) * 4)) & 15u;
+}
+
+SBF_INL int sbf_inl_counting_has_c(const uint64_t *blk, const uint32_t *salt,
+                                   uint32_t k, uint64_t h2)
+{
+    const unsigned char *b = (const unsigned char *)blk;
+    int all = 1;
+#define SBF_INL_NIB_OK(i) all &= sbf_inl_nibble(b, sbf_inl_pos(salt, h2, i, SBF_SHIFT_COUNTING)) != 0
+    SBF_INL_FOR_K(k, SBF_INL_NIB_OK)
+#undef SBF_INL_NIB_OK
+    return all;
+}
+
+/* +1 on each distinct counter of the key (one the key names twice counts
+ * once; a counter at 15 stays at 15); 1 if one of them was 0. */
+SBF_INL int sbf_inl_counting_add_c(uint64_t *blk, const uint32_t *salt,
+                                   uint32_t k, uint64_t h2)
+{
+    unsigned char *b = (unsigned char *)blk;
+    uint64_t seen[2] = { 0, 0 };
+    int fresh = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        const uint32_t c = sbf_inl_pos(salt, h2, i, SBF_SHIFT_COUNTING);
+        const uint64_t bit = (uint64_t)1 << (c & 63);
+        if (seen[c >> 6] & bit)
+            continue;
+        seen[c >> 6] |= bit;
+        const unsigned v = sbf_inl_nibble(b, c);
+        fresh |= v == 0;
+        if (v < 15)
+            b[c >> 1] = (unsigned char)(b[c >> 1] + (1u << ((c & 1u) * 4)));
+    }
+    return fresh;
+}
+
 /* ------------------------------------------------------- vector probes
  * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
  * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
@@ -559,6 +602,19 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
 {
     (void)lanes;
     return sbf_inl_blocked_add_c(blk, salt, k, h2);
+}
+
+SBF_INL int sbf_inl_counting_has(const uint64_t *blk, const uint32_t *salt,
+                                 uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
+{
+    (void)lanes;
+    return sbf_inl_counting_has_c(blk, salt, k, h2);
+}
+
+SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                 sbf_inl_h2 h2)
+{
+    return sbf_inl_counting_add_c(blk, salt, k, h2);
 }
 
 SBF_INL int sbf_inl_split8_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
@@ -762,8 +818,9 @@ SBF_INL int sbf_view_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
  * takes and reads the view's fields through its pointer; and for all the
  * compiler knows an add's store into the filter may change them, so a loop
  * reads them again after every key. A view narrowed to one probe does
- * without both: sbf_view_split(), sbf_view_blocked() and sbf_view_parquet()
- * copy what that probe reads into a small struct, which the compiler keeps in registers
+ * without both: sbf_view_split(), sbf_view_blocked(), sbf_view_parquet() and
+ * sbf_view_counting() copy what that probe reads into a small struct, which
+ * the compiler keeps in registers
  * across a loop when the struct is a local variable of the loop's function
  * (its address passed only to these inline functions):
  *
@@ -806,7 +863,19 @@ typedef struct sbf_blocked_view {
     uint32_t lanes;
 } sbf_blocked_view;
 
-/* The fields both narrowed views have, from v. */
+/* SBF_COUNTING, any k (64-byte blocks of 128 4-bit counters). Counting
+ * keys are removed through the library (sbf_remove), not here. */
+typedef struct sbf_counting_view {
+    uint64_t *words;
+    uint64_t nblocks;
+    const uint32_t *salt;
+    uint64_t *added;
+    uint32_t seed;
+    uint32_t k;
+    uint32_t lanes;
+} sbf_counting_view;
+
+/* The fields every narrowed view has, from v. */
 #define SBF_INL_NARROW(out, v)                                                  \
     do {                                                                        \
         (out)->words = (v)->words;                                              \
@@ -820,9 +889,9 @@ typedef struct sbf_blocked_view {
  * Fills *out from v when v probes inline with the split-block probe of
  * 32-byte blocks on MurmurHash3 (SBF_SPLIT_BLOCK with k = 8, not
  * SBF_PARQUET) and, if v is writable (sbf_view_get_writable), adds inline
- * too: SBF_OK. SBF_E_UNSUPPORTED for any other filter and for a writable
- * view of an SBF_CONCURRENT filter (its adds are the library's: use v);
- * SBF_E_NULL. A narrowed view never calls the library: adds through one
+ * too: SBF_OK. SBF_E_UNSUPPORTED for any other filter and for every view
+ * of an SBF_CONCURRENT filter (its reads and adds are the library's
+ * atomics: use v); SBF_E_NULL. A narrowed view never calls the library: adds through one
  * made from a view for queries (sbf_view_get) return SBF_E_READONLY.
  */
 SBF_INL int sbf_view_split(const sbf_view *v, sbf_split_view *out)
@@ -864,6 +933,26 @@ SBF_INL int sbf_view_blocked(const sbf_view *v, sbf_blocked_view *out)
     out->lanes = v->lanes;
     return SBF_OK;
 }
+
+/* The same for a view of an SBF_COUNTING filter (any k). Its views call
+ * the library (v->query is SBF_VIEW_CALL); a plain filter's view has its
+ * keys_added count (v->added), an SBF_CONCURRENT one's does not and is
+ * refused, as is every view from a library older than this header's
+ * counting view (it gave no count to views of filters it probes itself). */
+SBF_INL int sbf_view_counting(const sbf_view *v, sbf_counting_view *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (v == NULL || out == NULL)
+        return SBF_E_NULL;
+    if (v->layout != SBF_COUNTING || v->query != SBF_VIEW_CALL || v->added == NULL ||
+        v->k - 1u >= 16u)
+        return SBF_E_UNSUPPORTED;
+    SBF_INL_NARROW(out, v);
+    out->k = v->k;
+    out->lanes = v->lanes;
+    return SBF_OK;
+}
 #undef SBF_INL_NARROW
 
 SBF_INL int sbf_inl_split_view_has(const sbf_split_view *s, uint64_t h1, sbf_inl_h2 h2)
@@ -890,6 +979,22 @@ SBF_INL int sbf_inl_blocked_view_put(const sbf_blocked_view *b, uint64_t h1, sbf
     const int r = sbf_inl_blocked_add(b->words + sbf_block_index(h1, b->nblocks) * 8, b->salt,
                                       b->k, b->lanes, h2);
     *b->added += (uint64_t)r;
+    return r;
+}
+
+SBF_INL int sbf_inl_counting_view_has(const sbf_counting_view *c, uint64_t h1,
+                                      sbf_inl_h2 h2)
+{
+    return sbf_inl_counting_has(c->words + sbf_block_index(h1, c->nblocks) * 8, c->salt, c->k,
+                                c->lanes, h2);
+}
+
+SBF_INL int sbf_inl_counting_view_put(const sbf_counting_view *c, uint64_t h1,
+                                      sbf_inl_h2 h2)
+{
+    const int r = sbf_inl_counting_add(c->words + sbf_block_index(h1, c->nblocks) * 8, c->salt,
+                                       c->k, h2);
+    *c->added += (uint64_t)r; /* a counting add changed the answer when a counter was 0 */
     return r;
 }
 
@@ -924,6 +1029,23 @@ SBF_INL int sbf_blocked_view_add_u64(const sbf_blocked_view *b, uint64_t key)
         uint64_t h1;
         const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, b->seed, b->nblocks, 0, &h1);
         return sbf_inl_blocked_view_put(b, h1, h2);
+    }
+    return SBF_E_READONLY;
+}
+
+SBF_INL int sbf_counting_view_contains_u64(const sbf_counting_view *c, uint64_t key)
+{
+    uint64_t h1;
+    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, c->seed, c->nblocks, 0, &h1);
+    return sbf_inl_counting_view_has(c, h1, h2);
+}
+
+SBF_INL int sbf_counting_view_add_u64(const sbf_counting_view *c, uint64_t key)
+{
+    if (SBF_INL_LIKELY(c->added != NULL)) {
+        uint64_t h1;
+        const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, c->seed, c->nblocks, 0, &h1);
+        return sbf_inl_counting_view_put(c, h1, h2);
     }
     return SBF_E_READONLY;
 }
@@ -978,6 +1100,31 @@ SBF_INL int sbf_blocked_view_add(const sbf_blocked_view *b, const void *key, siz
     return sbf_inl_blocked_view_put(b, h[0], sbf_inl_h2_of(h[1]));
 }
 
+SBF_INL int sbf_counting_view_contains(const sbf_counting_view *c, const void *key,
+                                       size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (len == 8)
+        return sbf_counting_view_contains_u64(c, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, c->seed, h);
+    return sbf_inl_counting_view_has(c, h[0], sbf_inl_h2_of(h[1]));
+}
+
+SBF_INL int sbf_counting_view_add(const sbf_counting_view *c, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (c->added == NULL)
+        return SBF_E_READONLY;
+    if (len == 8)
+        return sbf_counting_view_add_u64(c, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf_murmur3_bytes(key, len, c->seed, h);
+    return sbf_inl_counting_view_put(c, h[0], sbf_inl_h2_of(h[1]));
+}
+
 /* sbf_view_contains_hash / sbf_view_add_hash on a narrowed view: (h1, h2)
  * of the key's MurmurHash3_x64_128 with the filter's seed. */
 SBF_INL int sbf_split_view_contains_hash(const sbf_split_view *s, uint64_t h1, uint64_t h2)
@@ -1001,6 +1148,19 @@ SBF_INL int sbf_blocked_view_add_hash(const sbf_blocked_view *b, uint64_t h1, ui
 {
     if (SBF_INL_LIKELY(b->added != NULL))
         return sbf_inl_blocked_view_put(b, h1, sbf_inl_h2_of(h2));
+    return SBF_E_READONLY;
+}
+
+SBF_INL int sbf_counting_view_contains_hash(const sbf_counting_view *c, uint64_t h1,
+                                            uint64_t h2)
+{
+    return sbf_inl_counting_view_has(c, h1, sbf_inl_h2_of(h2));
+}
+
+SBF_INL int sbf_counting_view_add_hash(const sbf_counting_view *c, uint64_t h1, uint64_t h2)
+{
+    if (SBF_INL_LIKELY(c->added != NULL))
+        return sbf_inl_counting_view_put(c, h1, sbf_inl_h2_of(h2));
     return SBF_E_READONLY;
 }
 

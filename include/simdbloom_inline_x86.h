@@ -205,6 +205,58 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
     return sbf_inl_blocked_put(blk, sbf_inl_prod16(salt, h2), k);
 }
 
+/* Counting: for each lane the 32-bit word holding its counter (vpermd by
+ * the product's top 4 bits, as the blocked probe), tested under 15 shifted
+ * to the counter's nibble ((p & 7) * 4 = (prod >> 23) & 28): the lanes
+ * i < k whose counter is 0, as a 16-bit mask. The library's counting
+ * queries (simd/avx512.c) use it. */
+SBF_INL __mmask16 sbf_inl_counting_miss(const uint64_t *blk, __m512i prod, uint32_t lanes)
+{
+    const __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(prod, 28),
+                                                  _mm512_load_si512(blk));
+    const __m512i sh = _mm512_and_si512(_mm512_srli_epi32(prod, SBF_SHIFT_COUNTING - 2),
+                                        _mm512_set1_epi32(28));
+    const __m512i nib = _mm512_sllv_epi32(_mm512_set1_epi32(15), sh);
+    return _mm512_mask_testn_epi32_mask((__mmask16)lanes, word, nib);
+}
+
+SBF_INL int sbf_inl_counting_has(const uint64_t *blk, const uint32_t *salt,
+                                 uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
+{
+    (void)k;
+    return sbf_inl_counting_miss(blk, sbf_inl_prod16(salt, h2), lanes) == 0;
+}
+
+/* SWAR on the whole block: +1 where inc has a nibble's low bit, unless the
+ * counter is 15. Returns whether one of those counters was 0 (the
+ * saturation test's shifts, OR-ed). Tried: the ANDs and ORs written as four
+ * explicit vpternlogq (a & b & c, a | b | c, then c & ~(a & b) and
+ * c & ~(a | b) with inc), three instructions fewer than what gcc makes of
+ * this, measured slower (sbf-bench tput, L2: batched add 3.16-3.19 ->
+ * 3.46-3.53 ns, one-key 5.59-5.76 -> 5.86-5.96). The library's counting
+ * adds (simd/avx512.c) use it. */
+SBF_INL int sbf_inl_counting_put(uint64_t *blk, __m512i inc)
+{
+    const __m512i v = _mm512_load_si512(blk);
+    const __m512i s1 = _mm512_srli_epi64(v, 1), s2 = _mm512_srli_epi64(v, 2),
+                  s3 = _mm512_srli_epi64(v, 3);
+    const __m512i sat = _mm512_and_si512(_mm512_and_si512(v, s1), _mm512_and_si512(s2, s3));
+    const __m512i nz = _mm512_or_si512(_mm512_or_si512(v, s1), _mm512_or_si512(s2, s3));
+    /* inc & ~sat (inc has only nibble low bits, so no mask constant) */
+    _mm512_store_si512(blk, _mm512_add_epi64(v, _mm512_andnot_si512(sat, inc)));
+    return _mm512_test_epi64_mask(_mm512_andnot_si512(nz, inc), inc) != 0;
+}
+
+/* A counting add: the low bit of each counter's nibble (bit 4 p_i of the
+ * block) by sbf_inl_mask512, then sbf_inl_counting_put. */
+SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                 sbf_inl_h2 h2)
+{
+    const __m512i prod = sbf_inl_prod16(salt, h2);
+    return sbf_inl_counting_put(
+        blk, sbf_inl_mask512(_mm512_slli_epi32(_mm512_srli_epi32(prod, SBF_SHIFT_COUNTING), 2), k));
+}
+
 SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, sbf_inl_h2 h2)
 {
     return _mm256_sllv_epi32(_mm256_set1_epi32(1),
@@ -256,13 +308,27 @@ SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, uint64_t h2)
 
 /* For each lane the 32-bit word of the block (halves lo, hi) holding its
  * position: word index = prod >> 28, whose bit 3 (the sign of prod) picks
- * the half; then the position's bit (prod >> 23) & 31 of it. */
-SBF_INL int sbf_inl_blocked_has8(__m256i lo, __m256i hi, __m256i prod, __m256i en)
+ * the half. */
+SBF_INL __m256i sbf_inl_word8(__m256i lo, __m256i hi, __m256i prod)
 {
     const __m256i w = _mm256_srli_epi32(prod, 28);
     const __m256 a = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(lo, w));
     const __m256 b = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(hi, w));
-    const __m256i word = _mm256_castps_si256(_mm256_blendv_ps(a, b, _mm256_castsi256_ps(prod)));
+    return _mm256_castps_si256(_mm256_blendv_ps(a, b, _mm256_castsi256_ps(prod)));
+}
+
+/* All ones in lane i of the eight from `first` whose bit is set in lanes
+ * (the lanes i < k). */
+SBF_INL __m256i sbf_inl_enable8(uint32_t lanes, int first)
+{
+    const __m256i one = _mm256_slli_epi32(_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128), first);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)lanes), one), one);
+}
+
+/* The blocked position's bit (prod >> 23) & 31 of its word. */
+SBF_INL int sbf_inl_blocked_has8(__m256i lo, __m256i hi, __m256i prod, __m256i en)
+{
+    const __m256i word = sbf_inl_word8(lo, hi, prod);
     const __m256i sh = _mm256_srli_epi32(_mm256_slli_epi32(prod, 4), 27);
     const __m256i bit = _mm256_sllv_epi32(_mm256_set1_epi32(1), sh);
     return _mm256_testc_si256(word, _mm256_and_si256(bit, en));
@@ -274,35 +340,55 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
     const __m256i lo = _mm256_load_si256((const __m256i *)blk);
     (void)k;
     const __m256i hi = _mm256_load_si256((const __m256i *)(blk + 4));
-    const __m256i one = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    const __m256i l = _mm256_set1_epi32((int)lanes);
-    const __m256i en_lo = _mm256_cmpeq_epi32(_mm256_and_si256(l, one), one);
-    int r = sbf_inl_blocked_has8(lo, hi, sbf_inl_prod8(salt, h2), en_lo);
-    if (lanes > 0xffu) {
-        const __m256i one_hi = _mm256_slli_epi32(one, 8);
-        const __m256i en_hi = _mm256_cmpeq_epi32(_mm256_and_si256(l, one_hi), one_hi);
-        r &= sbf_inl_blocked_has8(lo, hi, sbf_inl_prod8(salt + 8, h2), en_hi);
-    }
+    int r = sbf_inl_blocked_has8(lo, hi, sbf_inl_prod8(salt, h2), sbf_inl_enable8(lanes, 0));
+    if (lanes > 0xffu)
+        r &= sbf_inl_blocked_has8(lo, hi, sbf_inl_prod8(salt + 8, h2), sbf_inl_enable8(lanes, 8));
     return r;
 }
 
-/* The AVX-512 add's mask (sbf_inl_blocked_put) in two 256-bit halves. */
+/* Counting: all ones in the lanes whose counter (nibble (prod >> 23) & 28
+ * of its word) is 0. */
+SBF_INL __m256i sbf_inl_counting_zero8(__m256i lo, __m256i hi, __m256i prod)
+{
+    const __m256i sh = _mm256_and_si256(_mm256_srli_epi32(prod, SBF_SHIFT_COUNTING - 2),
+                                        _mm256_set1_epi32(28));
+    const __m256i nib = _mm256_sllv_epi32(_mm256_set1_epi32(15), sh);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(sbf_inl_word8(lo, hi, prod), nib),
+                              _mm256_setzero_si256());
+}
+
+SBF_INL int sbf_inl_counting_has(const uint64_t *blk, const uint32_t *salt,
+                                 uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
+{
+    const __m256i lo = _mm256_load_si256((const __m256i *)blk);
+    const __m256i hi = _mm256_load_si256((const __m256i *)(blk + 4));
+    (void)k;
+    __m256i zero = _mm256_and_si256(sbf_inl_counting_zero8(lo, hi, sbf_inl_prod8(salt, h2)),
+                                    sbf_inl_enable8(lanes, 0));
+    if (lanes > 0xffu)
+        zero = _mm256_or_si256(zero, _mm256_and_si256(sbf_inl_counting_zero8(
+                                                          lo, hi, sbf_inl_prod8(salt + 8, h2)),
+                                                      sbf_inl_enable8(lanes, 8)));
+    return _mm256_testz_si256(zero, zero);
+}
+
+/* The AVX-512 add's mask (sbf_inl_mask512) in two 256-bit halves m[0],
+ * m[1]: bit (prod_i >> shift) << scale for i < k. */
 #define SBF_INL_MASK2(i)                                                        \
     do {                                                                        \
         const __m256i t_ = _mm256_set1_epi32((int)u.p[i]);                      \
         m0 = _mm256_or_si256(m0, _mm256_sllv_epi32(one, _mm256_sub_epi32(t_, base0))); \
         m1 = _mm256_or_si256(m1, _mm256_sllv_epi32(one, _mm256_sub_epi32(t_, base1))); \
     } while (0)
-SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
-                                uint32_t lanes, sbf_inl_h2 h2)
+SBF_INL void sbf_inl_mask2x256(const uint32_t *salt, uint32_t k, sbf_inl_h2 h2, int shift,
+                               int scale, __m256i m[2])
 {
     union { __m256i v[2]; uint32_t p[16]; } u; /* the positions, aligned */
-    (void)lanes;
-    _mm256_store_si256((__m256i *)(void *)u.p,
-                       _mm256_srli_epi32(sbf_inl_prod8(salt, h2), SBF_SHIFT_BLOCKED));
+    _mm256_store_si256((__m256i *)(void *)u.p, _mm256_slli_epi32(
+        _mm256_srli_epi32(sbf_inl_prod8(salt, h2), shift), scale));
     if (k > 8)
-        _mm256_store_si256((__m256i *)(void *)(u.p + 8),
-                           _mm256_srli_epi32(sbf_inl_prod8(salt + 8, h2), SBF_SHIFT_BLOCKED));
+        _mm256_store_si256((__m256i *)(void *)(u.p + 8), _mm256_slli_epi32(
+            _mm256_srli_epi32(sbf_inl_prod8(salt + 8, h2), shift), scale));
     SBF_INL_IN_MEMORY(u);
     __m256i one = _mm256_set1_epi32(1);
     const __m256i base0 = _mm256_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224);
@@ -310,14 +396,48 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
     SBF_INL_IN_REGISTER(one);
     __m256i m0 = _mm256_setzero_si256(), m1 = _mm256_setzero_si256();
     SBF_INL_FOR_K(k, SBF_INL_MASK2)
+    m[0] = m0;
+    m[1] = m1;
+}
+
+SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                uint32_t lanes, sbf_inl_h2 h2)
+{
+    __m256i m[2];
+    (void)lanes;
+    sbf_inl_mask2x256(salt, k, h2, SBF_SHIFT_BLOCKED, 0, m);
     const __m256i b0 = _mm256_load_si256((const __m256i *)blk);
     const __m256i b1 = _mm256_load_si256((const __m256i *)(blk + 4));
-    const __m256i fresh = _mm256_or_si256(_mm256_andnot_si256(b0, m0), _mm256_andnot_si256(b1, m1));
+    const __m256i fresh = _mm256_or_si256(_mm256_andnot_si256(b0, m[0]),
+                                          _mm256_andnot_si256(b1, m[1]));
     if (_mm256_testz_si256(fresh, fresh))
         return 0; /* every bit was set: no store */
-    _mm256_store_si256((__m256i *)blk, _mm256_or_si256(b0, m0));
-    _mm256_store_si256((__m256i *)(blk + 4), _mm256_or_si256(b1, m1));
+    _mm256_store_si256((__m256i *)blk, _mm256_or_si256(b0, m[0]));
+    _mm256_store_si256((__m256i *)(blk + 4), _mm256_or_si256(b1, m[1]));
     return 1;
+}
+
+/* Half of sbf_inl_counting_put (the AVX-512 form): v + (inc & ~saturated);
+ * *zero gets inc's bits of counters that were 0. */
+SBF_INL __m256i sbf_inl_nib_inc8(__m256i v, __m256i inc, __m256i *zero)
+{
+    const __m256i s1 = _mm256_srli_epi64(v, 1), s2 = _mm256_srli_epi64(v, 2),
+                  s3 = _mm256_srli_epi64(v, 3);
+    const __m256i sat = _mm256_and_si256(_mm256_and_si256(v, s1), _mm256_and_si256(s2, s3));
+    const __m256i nz = _mm256_or_si256(_mm256_or_si256(v, s1), _mm256_or_si256(s2, s3));
+    *zero = _mm256_or_si256(*zero, _mm256_andnot_si256(nz, inc));
+    return _mm256_add_epi64(v, _mm256_andnot_si256(sat, inc));
+}
+
+SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                 sbf_inl_h2 h2)
+{
+    __m256i m[2], zero = _mm256_setzero_si256();
+    sbf_inl_mask2x256(salt, k, h2, SBF_SHIFT_COUNTING, 2, m);
+    __m256i *b = (__m256i *)blk;
+    _mm256_store_si256(b, sbf_inl_nib_inc8(_mm256_load_si256(b), m[0], &zero));
+    _mm256_store_si256(b + 1, sbf_inl_nib_inc8(_mm256_load_si256(b + 1), m[1], &zero));
+    return !_mm256_testz_si256(zero, zero);
 }
 #undef SBF_INL_MASK2
 

@@ -232,15 +232,12 @@ static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, u
     (void)pipe_blocked_add(c, blk, h2, k);
 }
 
+/* Counting queries and adds: include/simdbloom_inline_x86.h's probes,
+ * which the inline header's counting views use too. */
 static inline uint16_t pipe_counting_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
-    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, SBFI_SHIFT_WORD32),
-                                                    simde_mm512_load_si512(blk));
-    const v512 sh = simde_mm512_and_si512(simde_mm512_srli_epi32(prod, SBFI_COUNTING_NIB_SHIFT),
-                                          simde_mm512_set1_epi32(SBFI_COUNTING_NIB_MASK));
-    const v512 nib = simde_mm512_sllv_epi32(simde_mm512_set1_epi32(SBFI_COUNTER_MAX), sh);
-    return _mm512_mask_testn_epi32_mask(c->km, word, nib);
+    return sbf_inl_counting_miss((const uint64_t *)blk,
+                                 simde_mm512_mullo_epi32(bcast_h2(h2), c->salt), c->km);
 }
 
 static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
@@ -341,27 +338,11 @@ static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
     simde_mm512_storeu_si512((void *)m, mask512(c, h2, k, shift, scale));
 }
 
-/* SWAR on the whole block: +1 where inc has a nibble's low bit, unless 15.
- * Returns whether one of those counters was 0 (the saturation test's
- * shifts, OR-ed). Tried: the ANDs and ORs written as four explicit
- * vpternlogq (a & b & c, a | b | c, then c & ~(a & b) and c & ~(a | b) with
- * inc), three instructions fewer than what gcc makes of this, measured
- * slower (sbf-bench tput, L2: batched add 3.16-3.19 -> 3.46-3.53 ns, one-key
- * 5.59-5.76 -> 5.86-5.96). */
 static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                     uint32_t k)
 {
-    const v512 inc = mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE);
-    const v512 v = simde_mm512_load_si512(blk);
-    const v512 s1 = simde_mm512_srli_epi64(v, 1), s2 = simde_mm512_srli_epi64(v, 2),
-               s3 = simde_mm512_srli_epi64(v, 3);
-    const v512 sat = simde_mm512_and_si512(simde_mm512_and_si512(v, s1),
-                                           simde_mm512_and_si512(s2, s3));
-    const v512 nz = simde_mm512_or_si512(simde_mm512_or_si512(v, s1),
-                                         simde_mm512_or_si512(s2, s3));
-    /* inc & ~sat (inc has only nibble low bits, so no mask constant) */
-    simde_mm512_store_si512(blk, simde_mm512_add_epi64(v, simde_mm512_andnot_si512(sat, inc)));
-    return simde_mm512_test_epi64_mask(simde_mm512_andnot_si512(nz, inc), inc) != 0;
+    return sbf_inl_counting_put((uint64_t *)blk,
+                                mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE));
 }
 
 #include "pipeline.h"

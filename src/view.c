@@ -34,6 +34,10 @@ static void fill(const sbf_filter *f, sbf_view *v)
     v->layout = f->layout;
     v->query = inline_kind(f);
     v->add = SBF_VIEW_CALL;
+    /* a plain filter counts its adds in f->added (a concurrent one in
+     * stripes): inline adds raise it, and sbf_view_counting takes only a
+     * view that has it */
+    v->added = (f->flags & SBF_CONCURRENT) ? NULL : &((sbf_filter *)(uintptr_t)f)->added;
 }
 
 int sbf_view_get(const sbf_filter *f, sbf_view *out)
@@ -52,8 +56,6 @@ int sbf_view_get_writable(sbf_filter *f, sbf_view *out)
     fill(f, out);
     out->writable = 1;
     out->add = out->query;
-    /* a plain filter counts its adds in f->added (no stripes) */
-    out->added = out->add != SBF_VIEW_CALL ? &f->added : NULL;
     return SBF_OK;
 }
 

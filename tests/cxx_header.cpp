@@ -48,8 +48,25 @@ int main()
             sbf_split_view_add_hash(&s, h[0], h[1]) != 0 || sbf_split_view_add_u64(&s, 7) != 1)
             return 1;
         sbf_parquet_view pq;
-        if (sbf_view_parquet(&v, &pq) != SBF_E_UNSUPPORTED)
+        sbf_counting_view cv;
+        if (sbf_view_parquet(&v, &pq) != SBF_E_UNSUPPORTED ||
+            sbf_view_counting(&v, &cv) != SBF_E_UNSUPPORTED)
             return 1;
+        // a counting filter's narrowed view: every path's counting probes
+        sbf_params cp = {};
+        cp.layout = SBF_COUNTING;
+        cp.expected_n = 1000;
+        cp.fpp = 0.01;
+        sbf_filter *c = nullptr;
+        sbf_view cw;
+        if (sbf_create(&c, &cp) != SBF_OK || sbf_view_get_writable(c, &cw) != SBF_OK ||
+            sbf_view_counting(&cw, &cv) != SBF_OK || sbf_counting_view_add_u64(&cv, 5) != 1 ||
+            sbf_counting_view_add(&cv, "hello", 5) != 1 ||
+            sbf_counting_view_contains_u64(&cv, 5) != 1 ||
+            sbf_counting_view_contains_hash(&cv, h[0], h[1]) != 1 ||
+            sbf_counting_view_add_hash(&cv, h[0], h[1]) != 0 || sbf_contains(c, "hello", 5) != 1)
+            return 1;
+        sbf_free(c);
     }
     // one call from each part of simdbloom.h (simdbloom_files.h,
     // simdbloom_parquet.h): found, and linked through their extern "C"

@@ -43,12 +43,15 @@ static uint64_t xxh64_u64(uint64_t key) { return sbf_xxh64_u64_inline(key); }
         sbf_split_view s_;                                                      \
         sbf_blocked_view b_;                                                    \
         sbf_parquet_view p_;                                                    \
+        sbf_counting_view c_;                                                   \
         if (sbf_view_split(v, &s_) == SBF_OK)                                   \
             return sbf_split_view_##CALL(&s_, __VA_ARGS__);                     \
         if (sbf_view_blocked(v, &b_) == SBF_OK)                                 \
             return sbf_blocked_view_##CALL(&b_, __VA_ARGS__);                   \
         if (sbf_view_parquet(v, &p_) == SBF_OK)                                 \
             return sbf_parquet_view_##CALL(&p_, __VA_ARGS__);                   \
+        if (sbf_view_counting(v, &c_) == SBF_OK)                                \
+            return sbf_counting_view_##CALL(&c_, __VA_ARGS__);                  \
         return INLINE_OPS_NOT_NARROWED;                                         \
     } while (0)
 

@@ -22,7 +22,8 @@ typedef struct inline_ops {
     int isa;  /* the sbf_isa whose CPU features the code needs (SCALAR: none) */
     inline_calls view;      /* sbf_view_contains_u64 and the rest */
     /* the same through the view narrowed to its probe (sbf_view_split,
-     * sbf_view_blocked or sbf_view_parquet, made for each call):
+     * sbf_view_blocked, sbf_view_parquet or sbf_view_counting, made for
+     * each call):
      * INLINE_OPS_NOT_NARROWED when none takes the view */
     inline_calls narrowed;
     void (*murmur3_u64)(uint64_t key, uint32_t seed, uint64_t out[2]);

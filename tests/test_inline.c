@@ -55,8 +55,9 @@ static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint
 }
 
 /* Which narrowing takes a view of the filter: the plain split-block (k = 8),
- * blocked and parquet ones, whose views probe and add inline, or none. */
-enum { NARROW_NONE, NARROW_SPLIT, NARROW_BLOCKED, NARROW_PARQUET };
+ * blocked, parquet and counting ones, whose narrowed views probe and add
+ * inline, or none. */
+enum { NARROW_NONE, NARROW_SPLIT, NARROW_BLOCKED, NARROW_PARQUET, NARROW_COUNTING };
 static int narrowing_of(const geometry *g, uint32_t flags)
 {
     if (flags & SBF_CONCURRENT)
@@ -65,6 +66,8 @@ static int narrowing_of(const geometry *g, uint32_t flags)
         return NARROW_SPLIT;
     if (g->layout == SBF_BLOCKED)
         return NARROW_BLOCKED;
+    if (g->layout == SBF_COUNTING)
+        return NARROW_COUNTING;
     return g->layout == SBF_PARQUET ? NARROW_PARQUET : NARROW_NONE;
 }
 
@@ -108,7 +111,7 @@ static void check_one(const inline_ops *io, int isa, const geometry *g, uint32_t
     sbf_view v;
     cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
     if (narrowed && narrowing_of(g, flags) == NARROW_NONE) {
-        /* no narrowing (split, blocked, parquet) takes it */
+        /* no narrowing (split, blocked, parquet, counting) takes it */
         cr_assert_eq(o->contains_u64(&v, 1), INLINE_OPS_NOT_NARROWED, "%s", what);
         cr_assert_eq(o->add(&v, stream, 3), INLINE_OPS_NOT_NARROWED, "%s", what);
         sbf_free(f);
@@ -189,6 +192,57 @@ Test(inline, path0, .description = "the first vector path of the inline header e
 Test(inline, path1, .description = "the second vector path of the inline header equals the library, key by key") { check_variant(1); }
 Test(inline, path2, .description = "the third vector path of the inline header equals the library, key by key") { check_variant(2); }
 Test(inline, path3, .description = "the fourth vector path of the inline header equals the library, key by key") { check_variant(3); }
+
+/* Counters that reach 15 stay there: one- and two-block counting filters
+ * take hundreds of adds through the narrowed view (u64 keys, bytes, given
+ * hashes, and keys added again) and must match the scalar reference add by
+ * add, bytes and keys_added; the key-by-key test above never fills a
+ * counter that far. */
+Test(inline, counting_saturates, .description = "narrowed counting adds saturate counters at 15 as the library does, on every path") {
+    const geometry gs[] = { { SBF_COUNTING, 16, 512, 3 }, { SBF_COUNTING, 5, 1024, 0 },
+                            { SBF_COUNTING, 9, 1024, 11 } };
+    for (int w = 0; variant(w) != NULL; w++) {
+        const inline_ops *o = variant(w);
+        for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++) {
+            sbf_filter *ref = tu_make_on(SBF_ISA_SCALAR, &gs[gi], 0);
+            sbf_filter *f = tu_make_on(SBF_ISA_SCALAR, &gs[gi], 0);
+            sbf_view v;
+            cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
+            for (uint64_t i = 0; i < 400; i++) {
+                const uint64_t key = i % 7 == 6 ? i / 2 : i * 0x9e3779b97f4a7c15u;
+                unsigned char b[11];
+                memcpy(b, &key, 8);
+                b[8] = b[9] = b[10] = (unsigned char)i;
+                uint64_t h[2];
+                sbf_murmur3_x64_128(b, 11, gs[gi].seed, h);
+                int a, r;
+                if (i % 3 == 0) {
+                    a = sbf_add(ref, &key, 8);
+                    r = o->narrowed.add_u64(&v, key);
+                } else if (i % 3 == 1) {
+                    a = sbf_add(ref, b, 11);
+                    r = o->narrowed.add(&v, b, 11);
+                } else {
+                    a = sbf_add(ref, b, 11);
+                    r = o->narrowed.add_hash(&v, h[0], h[1]);
+                }
+                cr_assert_eq(r, a, "%s, geometry %zu: add %llu returned %d, reference %d",
+                             o->name, gi, (unsigned long long)i, r, a);
+                cr_assert_eq(o->narrowed.contains_u64(&v, key), sbf_contains(ref, &key, 8));
+                cr_assert_eq(i % 3 ? o->narrowed.contains(&v, b, 11)
+                                   : o->narrowed.contains_hash(&v, h[0], h[1]),
+                             i % 3 ? 1 : sbf_contains(ref, b, 11));
+            }
+            same_state(ref, f, o->name);
+            struct sbf_info in;
+            cr_assert_eq(sbf_info(f, &in), SBF_OK);
+            cr_assert_gt(in.saturated, 0, "%s, geometry %zu: no counter reached 15", o->name, gi);
+            sbf_free(f);
+            sbf_free(ref);
+        }
+    }
+    sbf_isa_set(SBF_ISA_AUTO);
+}
 
 Test(inline, hashes, .description = "the inline MurmurHash3 forms equal sbf_murmur3_x64_128 on every path") {
     unsigned char bytes[200];
@@ -314,7 +368,7 @@ static int narrow_zeroed(const void *p, size_t n)
     return 1;
 }
 
-Test(inline, narrowing, .description = "sbf_view_split / _blocked / _parquet take exactly the plain split-block (k = 8), blocked and parquet filters") {
+Test(inline, narrowing, .description = "sbf_view_split / _blocked / _parquet / _counting take exactly the plain split-block (k = 8), blocked, parquet and counting filters") {
     for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++) {
         const geometry *g = &geoms[gi];
         for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
@@ -323,6 +377,7 @@ Test(inline, narrowing, .description = "sbf_view_split / _blocked / _parquet tak
             const int want_split = which == NARROW_SPLIT ? SBF_OK : SBF_E_UNSUPPORTED;
             const int want_blocked = which == NARROW_BLOCKED ? SBF_OK : SBF_E_UNSUPPORTED;
             const int want_parquet = which == NARROW_PARQUET ? SBF_OK : SBF_E_UNSUPPORTED;
+            const int want_counting = which == NARROW_COUNTING ? SBF_OK : SBF_E_UNSUPPORTED;
             for (int writable = 0; writable < 2; writable++) {
                 sbf_view v;
                 cr_assert_eq(writable ? sbf_view_get_writable(f, &v) : sbf_view_get(f, &v),
@@ -330,11 +385,20 @@ Test(inline, narrowing, .description = "sbf_view_split / _blocked / _parquet tak
                 sbf_split_view s;
                 sbf_blocked_view b;
                 sbf_parquet_view pq;
+                sbf_counting_view c;
+                memset(&c, 0xa5, sizeof c);
                 memset(&s, 0xa5, sizeof s);
                 memset(&b, 0xa5, sizeof b);
                 memset(&pq, 0xa5, sizeof pq);
                 const int rs = sbf_view_split(&v, &s), rb = sbf_view_blocked(&v, &b);
-                const int rp = sbf_view_parquet(&v, &pq);
+                const int rp = sbf_view_parquet(&v, &pq), rc = sbf_view_counting(&v, &c);
+                cr_assert_eq(rc, want_counting, "layout %d k %u flags %u writable %d: %d",
+                             g->layout, g->k, flags, writable, rc);
+                if (rc != SBF_OK)
+                    cr_assert(narrow_zeroed(&c, sizeof c), "a refused narrowing leaves zeros");
+                else
+                    cr_assert(c.k == g->k && c.words == v.words && c.nblocks == v.nblocks &&
+                              c.lanes == v.lanes && (c.added != NULL) == writable);
                 cr_assert_eq(rp, want_parquet, "layout %d k %u flags %u writable %d: %d",
                              g->layout, g->k, flags, writable, rp);
                 if (rp != SBF_OK)
@@ -370,6 +434,18 @@ Test(inline, narrowing, .description = "sbf_view_split / _blocked / _parquet tak
     sbf_parquet_view pq;
     cr_assert_eq(sbf_view_parquet(NULL, &pq), SBF_E_NULL);
     cr_assert_eq(sbf_view_parquet(&v, NULL), SBF_E_NULL);
+    sbf_counting_view c;
+    cr_assert_eq(sbf_view_counting(NULL, &c), SBF_E_NULL);
+    cr_assert_eq(sbf_view_counting(&v, NULL), SBF_E_NULL);
+    /* a view from a library that gave query views no count: refused */
+    sbf_filter *fc = tu_make_on(SBF_ISA_AUTO, &geoms[16], 0);
+    cr_assert_eq(fc != NULL && geoms[16].layout == SBF_COUNTING, 1);
+    cr_assert_eq(sbf_view_get(fc, &v), SBF_OK);
+    cr_assert_eq(sbf_view_counting(&v, &c), SBF_OK);
+    v.added = NULL;
+    cr_assert_eq(sbf_view_counting(&v, &c), SBF_E_UNSUPPORTED);
+    cr_assert(narrow_zeroed(&c, sizeof c), "a refused narrowing leaves zeros");
+    sbf_free(fc);
     sbf_free(f);
     sbf_isa_set(SBF_ISA_AUTO);
 }

@@ -30,6 +30,7 @@ static uint64_t narrowed(int add, const sbf_view *v, const uint64_t *keys, size_
     sbf_split_view sv;
     sbf_blocked_view bv;
     sbf_parquet_view pv;
+    sbf_counting_view cv;
     if (sbf_view_split(v, &sv) == SBF_OK) {
         if (add)
             for (size_t i = 0; i < n; i++)
@@ -55,6 +56,15 @@ static uint64_t narrowed(int add, const sbf_view *v, const uint64_t *keys, size_
         else
             for (size_t i = 0; i < n; i++)
                 s += (uint64_t)sbf_parquet_view_contains_u64(&pv, keys[i]);
+        return s;
+    }
+    if (sbf_view_counting(v, &cv) == SBF_OK) {
+        if (add)
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_counting_view_add_u64(&cv, keys[i]);
+        else
+            for (size_t i = 0; i < n; i++)
+                s += (uint64_t)sbf_counting_view_contains_u64(&cv, keys[i]);
         return s;
     }
     return SBFB_INL_NOT_NARROWED;
