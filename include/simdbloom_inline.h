@@ -520,7 +520,8 @@ SBF_INL int sbf_inl_counting_has_c(const uint64_t *blk, const uint32_t *salt,
 {
     const unsigned char *b = (const unsigned char *)blk;
     int all = 1;
-#define SBF_INL_NIB_OK(i) all &= sbf_inl_nibble(b, sbf_inl_pos(salt, h2, i, SBF_SHIFT_COUNTING)) != 0
+#define SBF_INL_NIB_OK(i)                                                       \
+    all &= sbf_inl_nibble(b, sbf_inl_pos(salt, h2, i, SBF_SHIFT_COUNTING)) != 0
     SBF_INL_FOR_K(k, SBF_INL_NIB_OK)
 #undef SBF_INL_NIB_OK
     return all;
@@ -891,8 +892,9 @@ typedef struct sbf_counting_view {
  * SBF_PARQUET) and, if v is writable (sbf_view_get_writable), adds inline
  * too: SBF_OK. SBF_E_UNSUPPORTED for any other filter and for every view
  * of an SBF_CONCURRENT filter (its reads and adds are the library's
- * atomics: use v); SBF_E_NULL. A narrowed view never calls the library: adds through one
- * made from a view for queries (sbf_view_get) return SBF_E_READONLY.
+ * atomics: use v); SBF_E_NULL. A narrowed view never calls the library:
+ * adds through one made from a view for queries (sbf_view_get) return
+ * SBF_E_READONLY.
  */
 SBF_INL int sbf_view_split(const sbf_view *v, sbf_split_view *out)
 {
@@ -937,8 +939,8 @@ SBF_INL int sbf_view_blocked(const sbf_view *v, sbf_blocked_view *out)
 /* The same for a view of an SBF_COUNTING filter (any k). Its views call
  * the library (v->query is SBF_VIEW_CALL); a plain filter's view has its
  * keys_added count (v->added), an SBF_CONCURRENT one's does not and is
- * refused, as is every view from a library older than this header's
- * counting view (it gave no count to views of filters it probes itself). */
+ * refused, as is every counting view from a library older than this
+ * function (it set v->added only in views that add inline). */
 SBF_INL int sbf_view_counting(const sbf_view *v, sbf_counting_view *out)
 {
     if (out != NULL)
