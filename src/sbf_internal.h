@@ -524,11 +524,12 @@ static inline int sbfi_filter_ok(const sbf_filter *f)
            f->s8add[0] == ((uint64_t)f->seed ^ 8) && f->s8add[1] == 2 * f->s8add[0];
 }
 
-/* Counter c of a block: byte c/2, low nibble for even c. */
+/* Counter c of a block: byte c/2, low nibble for even c (the layout's fact
+ * is the public header's sbf_inl_nibble). */
 #define SBFI_NIB_SHIFT(c) (((c) & 1u) * SBFI_COUNTER_BITS)
 static inline unsigned sbfi_nibble(const unsigned char *blk, uint32_t c)
 {
-    return (blk[c >> 1] >> SBFI_NIB_SHIFT(c)) & SBFI_COUNTER_MAX;
+    return sbf_inl_nibble(blk, c);
 }
 
 /* ------------------------------------------- single keys, atomics (issue 8) */

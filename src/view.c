@@ -37,7 +37,7 @@ static void fill(const sbf_filter *f, sbf_view *v)
     /* a plain filter counts its adds in f->added (a concurrent one in
      * stripes): inline adds raise it, and sbf_view_counting takes only a
      * view that has it */
-    v->added = (f->flags & SBF_CONCURRENT) ? NULL : &((sbf_filter *)(uintptr_t)f)->added;
+    v->added = (f->flags & SBF_CONCURRENT) ? NULL : &v->filter->added;
 }
 
 int sbf_view_get(const sbf_filter *f, sbf_view *out)
