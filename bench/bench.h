@@ -550,6 +550,11 @@ unsigned sbfb_suite_bit(const char *name);
 /* Runs the selected sections' measurements, in order. */
 void sbfb_run_sections(const sbfb_opts *o, sbfb_results *r);
 
+/* REPORT.md's parts, in order: each markdown callback writes only its part
+ * of the one sbfb_md_part names (bench_report.c). */
+enum { SBFB_MD_SUMMARY, SBFB_MD_METHOD, SBFB_MD_TABLES };
+extern int sbfb_md_part;
+
 /* Output drivers: header, then each section in order. */
 void sbfb_print_header(FILE *out, const sbfb_opts *o, const sbfb_machine *m, int md);
 void sbfb_print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r,

@@ -64,6 +64,114 @@ static void print_tables(FILE *out, const sbfb_opts *o, const sbfb_results *r, i
     }
 }
 
+/* The one-key summary: per layout, the default kernels' single-key calls
+ * beside the batched ones, at the first size the single rows were run. */
+static const char *const sum_ops[] = {
+    "contains single (absent)",     "contains single, inline (absent)",
+    "contains single, narrowed view (absent)", "contains batch (absent)",
+    "add single (fresh)",           "add single, inline (fresh)",
+    "add single, narrowed view (fresh)",       "add batch (fresh)",
+};
+static const char *const sum_heads[] = {
+    "contains: sbf_contains", "inline view", "narrowed view", "batched",
+    "add: sbf_add", "inline view", "narrowed view", "batched",
+};
+#define NSUM (int)(sizeof sum_ops / sizeof sum_ops[0])
+
+static const hot_row *sum_find(const hot_row *rows, size_t n, int layout, int isa, int si,
+                               const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].layout == layout && rows[i].isa == isa && rows[i].size_idx == si &&
+            strcmp(rows[i].table, "single") == 0 && strcmp(rows[i].what, what) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+/* The size and ISA of the summary: the default kernels' first single row. */
+static int sum_where(const hot_row *rows, size_t n, const sbfb_results *r, int *si)
+{
+    const int isa = sbfb_default_isa_of(r);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i].table, "single") == 0 && rows[i].isa == isa) {
+            *si = rows[i].size_idx;
+            return isa;
+        }
+    return -1;
+}
+
+static void hot_summary(FILE *out, const sbfb_opts *o, const sbfb_results *r)
+{
+    size_t n;
+    const hot_row *rows = sbfb_ext_rows(r, &sbfb_sec_hot, &n);
+    int si = 0;
+    const int isa = sum_where(rows, n, r, &si);
+    if (isa < 0)
+        return;
+    char bytes[32];
+    sbfb_fmt_bytes(o->sizes[si].bytes, bytes, sizeof bytes);
+    fprintf(out, "\n### One key at a time (the hot path)\n\n8-byte keys, %s filter (%s), "
+                 "%s kernels, ns per key (absent keys for contains, fresh keys for add); "
+                 "\"inline view\" is `sbf_view_contains_u64` / `sbf_view_add_u64` of "
+                 "`simdbloom_inline.h`, \"narrowed view\" its one-layout form "
+                 "(`sbf_view_split` ...), \"batched\" the per-key cost of one call on many keys. "
+                 "- : not offered for that layout.\n\n| layout |",
+            o->sizes[si].label, bytes, sbf_isa_name(isa));
+    for (int c = 0; c < NSUM; c++)
+        fprintf(out, " %s |", sum_heads[c]);
+    fprintf(out, "\n|---|");
+    for (int c = 0; c < NSUM; c++)
+        fprintf(out, "---:|");
+    fprintf(out, "\n");
+    for (int l = 0; l < sbfb_nlayouts(); l++) {
+        if (!sum_find(rows, n, l, isa, si, sum_ops[0]))
+            continue;
+        fprintf(out, "| %s |", sbfb_layout_name(l));
+        for (int c = 0; c < NSUM; c++) {
+            const hot_row *x = sum_find(rows, n, l, isa, si, sum_ops[c]);
+            char ns[32] = "-";
+            if (x && x->ns > 0)
+                sbfb_fmt_ns(ns, sizeof ns, x->ns);
+            fprintf(out, " %s |", ns);
+        }
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n![one key at a time](hot.png)\n");
+}
+
+/* hot.dat: the summary's table for scripts/hot.gp (NaN: not measured). */
+static int hot_plot(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_results *r)
+{
+    size_t n;
+    const hot_row *rows = sbfb_ext_rows(r, &sbfb_sec_hot, &n);
+    int si = 0;
+    const int isa = n ? sum_where(rows, n, r, &si) : -1;
+    fprintf(vars, "have_hot = %d\n", isa >= 0);
+    if (isa < 0)
+        return 0;
+    char bytes[32];
+    sbfb_fmt_bytes(o->sizes[si].bytes, bytes, sizeof bytes);
+    fprintf(vars, "hot_where = \"%s filter (%s), %s kernels\"\n", o->sizes[si].label, bytes,
+            sbf_isa_name(isa));
+    FILE *f = sbfb_open_in(dir, "hot.dat");
+    if (!f)
+        return 0;
+    fprintf(f, "layout contains contains_inline contains_narrowed contains_batch add add_inline "
+               "add_narrowed add_batch\n");
+    for (int l = 0; l < sbfb_nlayouts(); l++) {
+        if (!sum_find(rows, n, l, isa, si, sum_ops[0]))
+            continue;
+        fprintf(f, "%s", sbfb_layout_name(l));
+        for (int c = 0; c < NSUM; c++) {
+            const hot_row *x = sum_find(rows, n, l, isa, si, sum_ops[c]);
+            fprintf(f, " %.6g", x && x->ns > 0 ? x->ns : NAN);
+        }
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    return 1;
+}
+
 static void hot_text(FILE *out, const sbfb_opts *o, const sbfb_results *r)
 {
     print_tables(out, o, r, 0);
@@ -75,6 +183,15 @@ static void hot_md(FILE *out, const sbfb_opts *o, const sbfb_results *r)
     (void)sbfb_ext_rows(r, &sbfb_sec_hot, &n);
     if (n == 0)
         return;
+    if (sbfb_md_part == SBFB_MD_SUMMARY) {
+        hot_summary(out, o, r);
+        return;
+    }
+    if (sbfb_md_part == SBFB_MD_TABLES) {
+        fprintf(out, "\n### The hot path: single keys, SBF_CONCURRENT, threads, roofline sweep\n");
+        print_tables(out, o, r, 1);
+        return;
+    }
     fprintf(out, "\n### The hot path: single keys, SBF_CONCURRENT, threads, roofline sweep\n\n"
                  "Single-key rows call `sbf_add`/`sbf_contains` on 8-byte keys (one indirect "
                  "call into the filter's kernel), \"hash given\" `sbf_contains_hash` of the "
@@ -93,7 +210,6 @@ static void hot_md(FILE *out, const sbfb_opts *o, const sbfb_results *r)
                  "window, one random 64-byte line per key) on the filter's own bytes. Thread "
                  "rows: wall time from the first thread's start to the last one's end over "
                  "all keys; queries share one read-only filter.\n");
-    print_tables(out, o, r, 1);
 }
 
 static void hot_json(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
@@ -125,4 +241,5 @@ static void hot_json(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)
 const sbfb_section sbfb_sec_hot = {
     .name = "hot", .suite = SBFB_S_HOT, .run = sbfb_hot_run,
     .text = hot_text, .markdown = hot_md, .json = hot_json,
+    .plot = hot_plot, .gnuplot = "hot",
 };

@@ -286,15 +286,19 @@ static void lanes_md(FILE *f, const sbfb_opts *o, const sbfb_results *r)
     size_t n;
     (void)o;
     (void)sbfb_ext_rows(r, &sbfb_sec_lanes, &n);
-    if (n == 0)
+    if (n == 0 || sbfb_md_part == SBFB_MD_SUMMARY)
         return;
-    fprintf(f, "\n## Hashes in SIMD lanes\n\n%d keys (L1/L2 resident) hashed in batches of %d "
+    if (sbfb_md_part == SBFB_MD_TABLES) {
+        fprintf(f, "\n### Hashes in SIMD lanes\n\n");
+        lanes_table(f, r, 1);
+        return;
+    }
+    fprintf(f, "\n### Hashes in SIMD lanes\n\n%d keys (L1/L2 resident) hashed in batches of %d "
                "through sbf_xxh64_u64, sbf_murmur3_x64_128_batch and sbf_xxh64_batch, per "
                "ISA, against the one-key function called per key (libxxhash's XXH64 "
                "inlined with the length known; sbf_murmur3_x64_128). String lengths are "
                "uniform in the range and mixed within each batch. Timed in turn, "
-               "interleaved, best of the rounds.\n\n", LN_KEYS, LN_BATCH);
-    lanes_table(f, r, 1);
+               "interleaved, best of the rounds.\n", LN_KEYS, LN_BATCH);
 }
 
 static void lanes_json(sbfb_jw *j, const sbfb_opts *o, const sbfb_results *r)

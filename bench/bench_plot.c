@@ -22,9 +22,18 @@ FILE *sbfb_open_in(const char *dir, const char *name)
 }
 
 /* tput_<layout>_<contains|add>.dat: bytes, one column per ISA (batched u64;
- * contains of absent keys), the roofline and libbloom. */
+ * contains of absent keys), the roofline and libbloom. Widens [*lo, *hi] to
+ * every value written, so that all panels of a figure share one y range. */
+static void widen(double *lo, double *hi, double v)
+{
+    if (!(v > 0))
+        return;
+    *lo = *lo > 0 && *lo < v ? *lo : v;
+    *hi = *hi > v ? *hi : v;
+}
+
 static void tput_file(const char *dir, const sbfb_opts *o, const sbfb_results *r, int layout,
-                      int add)
+                      int add, double *lo, double *hi)
 {
     char name[64];
     snprintf(name, sizeof name, "tput_%s_%s.dat", sbfb_layout_name(layout),
@@ -44,11 +53,14 @@ static void tput_file(const char *dir, const sbfb_opts *o, const sbfb_results *r
                     : sbfb_find_tput(r, layout, o->isas[i], si, "contains", "batch", "u64",
                                      "negative");
             fprintf(f, " %.6g", x ? x->ns : NAN);
+            widen(lo, hi, x ? x->ns : NAN);
         }
         const sbfb_peer *p = add ? sbfb_find_peer(r, si, "add", "u64", "fresh")
                                  : sbfb_find_peer(r, si, "contains", "u64", "negative");
         const double roof = sbfb_roof_ns(r, si);
         fprintf(f, " %.6g %.6g\n", add ? NAN : roof > 0 ? roof : NAN, p ? p->ns : NAN);
+        widen(lo, hi, add ? NAN : roof);
+        widen(lo, hi, p ? p->ns : NAN);
     }
     fclose(f);
 }
@@ -58,12 +70,18 @@ int sbfb_plot_tput(const char *dir, FILE *vars, const sbfb_opts *o, const sbfb_r
     fprintf(vars, "have_tput = %d\n", r->ntput > 0);
     if (r->ntput == 0)
         return 0;
+    double lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
     for (int l = 0; l < sbfb_nlayouts(); l++) {
         if (!(o->layouts & (1u << l)))
             continue;
-        tput_file(dir, o, r, l, 0);
-        tput_file(dir, o, r, l, 1);
+        tput_file(dir, o, r, l, 0, &lo[0], &hi[0]);
+        tput_file(dir, o, r, l, 1, &lo[1], &hi[1]);
     }
+    /* one y range per figure, a little beyond the extreme points */
+    for (int add = 0; add < 2; add++)
+        if (hi[add] > 0)
+            fprintf(vars, "tput_%s_ymin = %.6g\ntput_%s_ymax = %.6g\n", add ? "add" : "contains",
+                    lo[add] / 1.25, add ? "add" : "contains", hi[add] * 1.25);
     return 1;
 }
 
@@ -109,7 +127,8 @@ static int lat_in(const sbfb_lat *l, int si, int kind)
 }
 
 /* The variables of one latency panel (size si, one kind): its files, their
- * titles (with the group size) and the x range. */
+ * titles (layout, and absent or present keys: words without spaces, which
+ * scripts/latency.gp spells out) and the x range. */
 static void lat_panel_vars(FILE *v, const sbfb_results *r, int si, int kind)
 {
     const char *k = lat_kinds[kind];
@@ -127,8 +146,8 @@ static void lat_panel_vars(FILE *v, const sbfb_results *r, int si, int kind)
         const sbfb_lat *l = &r->lat[i];
         if (!lat_in(l, si, kind))
             continue;
-        fprintf(v, "%s%s%s,G=%u", first ? "" : " ", sbfb_layout_name(l->layout),
-                kind == 2 ? "" : l->lookup[0] == 'p' ? "/pos" : "/neg", l->group);
+        fprintf(v, "%s%s%s", first ? "" : " ", sbfb_layout_name(l->layout),
+                kind == 2 ? "" : l->lookup[0] == 'p' ? "/present" : "/absent");
         first = 0;
     }
     fprintf(v, "\"\n");

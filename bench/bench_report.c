@@ -7,6 +7,7 @@
 #define _GNU_SOURCE 1
 #include "bench.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ header */
@@ -47,12 +48,18 @@ void sbfb_print_header(FILE *out, const sbfb_opts *o, const sbfb_machine *m, int
 
 /* ---------------------------------------------------------- REPORT.md */
 
+/* REPORT.md is written in three passes over the sections, so that a reader
+ * meets the answers first: the summary (headline tables and plots), then the
+ * method of each section, then the raw tables. Each markdown callback writes
+ * its part of the pass sbfb_md_part names. */
+int sbfb_md_part = SBFB_MD_TABLES;
+
 /* REPORT.md: the headline tables and the throughput plots. */
 void sbfb_md_headline(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
-    if (!r->ntput)
+    if (!r->ntput || sbfb_md_part != SBFB_MD_SUMMARY)
         return;
-    fprintf(f, "\n## Headline\n\n");
+    fprintf(f, "\n### Batched throughput\n\n");
     sbfb_table_headline(f, o, r, 1);
     sbfb_table_isa_summary(f, o, r, 1, SBF_BLOCKED);
     sbfb_table_isa_summary(f, o, r, 1, SBF_SPLIT_BLOCK);
@@ -64,19 +71,28 @@ void sbfb_md_headline(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 void sbfb_md_hash(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
     (void)o;
-    if (!r->nhash)
+    if (!r->nhash || sbfb_md_part == SBFB_MD_SUMMARY)
         return;
-    fprintf(f, "\n## Batched hash alone\n\n`sbf_murmur3_x64_128_u64` on 4096 u64 keys "
-               "(L1-resident), ns/key:\n");
+    if (sbfb_md_part == SBFB_MD_METHOD) {
+        fprintf(f, "\n### Batched hash alone\n\n`sbf_murmur3_x64_128_u64` on 4096 u64 keys "
+                   "(L1-resident), ns/key.\n");
+        return;
+    }
+    fprintf(f, "\n### Batched hash alone\n\n");
     sbfb_table_hash(f, r, 1);
 }
 
 /* REPORT.md: the roofline and libbloom table. */
 void sbfb_md_peer(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
-    if (!(r->nroof || r->npeer))
+    if (!(r->nroof || r->npeer) || sbfb_md_part == SBFB_MD_SUMMARY)
         return;
-    fprintf(f, "\n## Memory roofline and libbloom\n\nThe roofline loop reads one random "
+    if (sbfb_md_part == SBFB_MD_TABLES) {
+        fprintf(f, "\n### Memory roofline and libbloom\n\n");
+        sbfb_table_peer(f, o, r, 1);
+        return;
+    }
+    fprintf(f, "\n### Memory roofline and libbloom\n\nThe roofline loop reads one random "
                "64-byte line per key from an array of the filter's size (2 MiB aligned, "
                "huge pages advised), no hash and no mask: a sliding window prefetches the "
                "line of key i + d while key i's line is read, and the roofline is the "
@@ -84,15 +100,19 @@ void sbfb_md_peer(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "murmur2, k bits anywhere) has no batch call; it is compared with "
                "simdbloom's blocked layout called one key at a time, same keys, same "
                "bits per key. ratio = libbloom / simdbloom (above 1: simdbloom faster).\n");
-    sbfb_table_peer(f, o, r, 1);
 }
 
 /* REPORT.md: the throughput tables. */
 void sbfb_md_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
-    if (!r->ntput)
+    if (!r->ntput || sbfb_md_part == SBFB_MD_SUMMARY)
         return;
-    fprintf(f, "\n## Throughput\n\nns per key: the 10th percentile of short timed windows (about "
+    if (sbfb_md_part == SBFB_MD_TABLES) {
+        fprintf(f, "\n### Throughput\n");
+        sbfb_table_tput(f, o, r, 1);
+        return;
+    }
+    fprintf(f, "\n### Throughput\n\nns per key: the 10th percentile of short timed windows (about "
                "1 ms each, at least 16, %.2f s per row in all). Each window is timed by the "
                "wall clock and by the thread's CPU clock; a window whose wall time exceeds "
                "its CPU time by more than 2%% lost a time slice (preempted, or its vCPU "
@@ -111,7 +131,6 @@ void sbfb_md_tput(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "(`sbf_data`) with the same absent keys, right after it (so both see the "
                "same pages and the same machine); the other ISAs' ratios use the same "
                "denominator.\n", o->reps * o->min_time);
-    sbfb_table_tput(f, o, r, 1);
 }
 
 /* The grouping rule and the filters it applied to, in words. */
@@ -125,7 +144,7 @@ static void md_lat_method(FILE *f, const sbfb_opts *o, const sbfb_results *r)
             gmin = gmin && gmin < r->lat[i].group ? gmin : r->lat[i].group;
             gmax = gmax > r->lat[i].group ? gmax : r->lat[i].group;
         }
-    fprintf(f, "\n## Latency\n\nTimer: %s at %.3f GHz (measured against CLOCK_MONOTONIC_RAW). "
+    fprintf(f, "\n### Latency\n\nTimer: %s at %.3f GHz (measured against CLOCK_MONOTONIC_RAW). "
                "It resolves %.2f ns: back-to-back reads step by %llu ticks; a timed region "
                "(fenced begin/end) costs %.2f ns, measured per filter (median of empty "
                "regions), subtracted from each sample and shown as \"overhead\".\n\n",
@@ -158,15 +177,20 @@ static void md_lat_method(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "does, so calls overlap in the CPU: the cost per call of a stream (with G = 1 the "
                "timer's fences keep calls apart, so both kinds measure the same). Batched rows "
                "time one `sbf_contains_u64` call of 256 keys, alternating batches of present "
-               "and absent keys. Buckets are log-linear, 64 per power of two. ns per call:\n\n");
+               "and absent keys. Buckets are log-linear, 64 per power of two. The plots' x axes are "
+               "logarithmic in every panel, each with its own range.\n");
 }
 
 /* REPORT.md: the latency tables, plots and ASCII histograms. */
 void sbfb_md_lat(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
-    if (!r->nlat)
+    if (!r->nlat || sbfb_md_part == SBFB_MD_SUMMARY)
         return;
-    md_lat_method(f, o, r);
+    if (sbfb_md_part == SBFB_MD_METHOD) {
+        md_lat_method(f, o, r);
+        return;
+    }
+    fprintf(f, "\n### Latency\n\nns per call:\n\n");
     sbfb_table_lat(f, o, r, 1);
     fprintf(f, "\n![latency CDF, dependent chain](latency.png)\n\n"
                "![per-call time CDF, independent calls](latency_indep.png)\n\n"
@@ -180,21 +204,64 @@ void sbfb_md_lat(FILE *f, const sbfb_opts *o, const sbfb_results *r)
         }
 }
 
-/* REPORT.md: the false-positive table and plot. */
+/* The central 95% range [*lo, *hi] of a binomial(n, q) count: how many
+ * rows chance alone puts outside a 95% interval. */
+static void binom_range(int n, double q, int *lo, int *hi)
+{
+    double p = pow(1 - q, n), cdf = 0;
+    *lo = -1;
+    *hi = n;
+    for (int k = 0; k <= n; k++) {
+        cdf += p;
+        if (*lo < 0 && cdf >= 0.025)
+            *lo = k;
+        if (cdf >= 0.975) {
+            *hi = k;
+            break;
+        }
+        p *= (double)(n - k) / (k + 1) * q / (1 - q);
+    }
+    if (*lo < 0)
+        *lo = 0;
+}
+
+/* REPORT.md: the false-positive summary, method, table and plot. */
 void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
 {
     if (!r->nfpr)
         return;
-    int low = 0, marked = 0;
-    double worst = 0, secs = 0;
+    int low = 0, marked = 0, marked_w = 0, n = (int)r->nfpr;
+    double worst = 0, secs = 0, lo_ratio = 0, hi_ratio = 0;
     for (size_t i = 0; i < r->nfpr; i++) {
         const sbfb_fpr *e = &r->fpr[i];
         low += e->low_res;
         marked += e->outside;
+        marked_w += e->outside_wilson;
         worst = e->wilson_rel > worst ? e->wilson_rel : worst;
         secs += e->seconds;
+        const double q = e->exact > 0 ? e->measured / e->exact : 0;
+        lo_ratio = i == 0 || q < lo_ratio ? q : lo_ratio;
+        hi_ratio = i == 0 || q > hi_ratio ? q : hi_ratio;
     }
-    fprintf(f, "\n## False-positive rate\n\nFor each row, 8 or 16 independent filters "
+    int clo, chi;
+    binom_range(n, 0.05, &clo, &chi);
+    if (sbfb_md_part == SBFB_MD_SUMMARY) {
+        fprintf(f, "\n### False-positive rate against the exact formulas\n\n%d rows (layouts x "
+                   "bits per key): measured / exact between %.4f and %.4f. %d row%s marked * "
+                   "(the exact formula outside the row's 95%% interval across filters); chance "
+                   "alone marks about 5%% of rows, %.1f of %d, and between %d and %d in 95%% of "
+                   "runs, so %s.\n\n![false-positive rate, measured / exact](fpr.png)\n",
+                n, lo_ratio, hi_ratio, marked, marked == 1 ? " is" : "s are", 0.05 * n, n, clo,
+                chi, marked <= chi ? "this many says nothing against the formulas"
+                                   : "**more rows than chance predicts miss: look at them**");
+        return;
+    }
+    if (sbfb_md_part == SBFB_MD_TABLES) {
+        fprintf(f, "\n### False-positive rate\n\n");
+        sbfb_table_fpr(f, r, 1);
+        return;
+    }
+    fprintf(f, "\n### False-positive rate\n\nFor each row, 8 or 16 independent filters "
                "(16 at 8, 10 and 16 bits/key%s), each with n = %llu distinct keys, probed "
                "with distinct absent keys (batched contains); \"measured\" pools them. "
                "Bits/key counts memory; for the counting layout it counts 4-bit counters "
@@ -206,8 +273,14 @@ void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "Wilson's, on the pooled probes (probe noise only), and the interval of the "
                "mean across the filters (Student t; both noises). * marks an exact value "
                "outside the interval across filters, w one outside the Wilson interval. "
-               "The plot's error bars are the interval across filters.\n\n",
-            o->quick ? "; half as many in a quick run" : "", (unsigned long long)r->fpr[0].n);
+               "A 95%% interval misses the true value in 1 row of 20 by chance: with %d "
+               "rows, about %.1f * (between %d and %d in 95%% of runs); here %d. The Wilson "
+               "interval leaves out the filters' own spread, so w marks (%d here) can be more "
+               "frequent than that. The plot shows measured / exact with the interval across "
+               "filters divided by exact, and Putze's and the classic formula divided by exact "
+               "(they leave the plot where they are far off).\n\n",
+            o->quick ? "; half as many in a quick run" : "", (unsigned long long)r->fpr[0].n,
+            n, 0.05 * n, clo, chi, marked, marked_w);
     fprintf(f, "**Resolution.** Every row is given probes for at least 10^4 expected false "
                "positives (exact rate x probes, \"expected FP\"), which resolves its rate to "
                "about +-2%% (Wilson); beyond that, up to 10^6 within a time share of "
@@ -215,12 +288,9 @@ void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "`--fpr-max-probes` (%.3g per row) stops short of 10^4 is marked ~ (low "
                "resolution): %d row%s here. \"+- Wilson / filters\" is each interval's "
                "half-width relative to the measured rate; the widest Wilson half-width here "
-               "is %.2g%%. The table took %.0f s.\n\n",
+               "is %.2g%%. The table took %.0f s.\n",
             o->fpr_time, (double)o->fpr_max_probes, low, low == 1 ? "" : "s", worst * 100,
             secs);
-    (void)marked;
-    sbfb_table_fpr(f, r, 1);
-    fprintf(f, "\n![false-positive rate](fpr.png)\n");
 }
 
 /* ------------------------------------------------------------ stdout */
@@ -294,13 +364,21 @@ int sbfb_write_report(const char *dir, const sbfb_opts *o, const sbfb_results *r
         return -1;
     fprintf(f, "# simdbloom benchmark report\n\n");
     fprintf(f, "Written by `build/sbf-bench` (`make bench`); do not edit by hand. "
-               "Raw numbers: [bench.json](bench.json) (schema in bench/README.md).\n\n");
+               "Raw numbers: [bench.json](bench.json) (schema in bench/README.md). "
+               "The summary comes first, then the machine and the method of each part, "
+               "then the raw tables.\n\n");
     sbfb_print_header(f, o, m, 1);
     fprintf(f, "- wall time of the run: %.0f s\n", r->seconds);
     sbfb_disturb_print(f, &r->disturb, 1);
-    for (int i = 0; sbfb_sections[i]; i++)
-        if (sbfb_sections[i]->markdown)
-            sbfb_sections[i]->markdown(f, o, r);
+    static const char *const parts[3] = { "Summary", "Method", "Raw tables" };
+    for (int part = SBFB_MD_SUMMARY; part <= SBFB_MD_TABLES; part++) {
+        sbfb_md_part = part;
+        fprintf(f, "\n## %s\n", parts[part]);
+        for (int i = 0; sbfb_sections[i]; i++)
+            if (sbfb_sections[i]->markdown)
+                sbfb_sections[i]->markdown(f, o, r);
+    }
+    sbfb_md_part = SBFB_MD_TABLES;
     fclose(f);
     return 0;
 }

@@ -9,7 +9,7 @@ the same server, and single BF.ADD / BF.EXISTS against SADD / SISMEMBER.
 One warm-up run each, then --runs interleaved rounds, median. The server is started here
 on a free 127.0.0.1 port and killed by its pid at the end.
 
-Writes results/<host>-<date>-redis/redis-bench.json and redis-bench.md.
+Writes results/runs/<host>-<date>-redis/redis-bench.json and redis-bench.md.
 """
 import argparse
 import datetime
@@ -192,7 +192,7 @@ def main():
     ratios = ratios_of(results)
     host = socket.gethostname().split(".")[0]
     date = datetime.date.today().isoformat()
-    out = a.out or os.path.join(ROOT, "results", "%s-%s-redis" % (host, date))
+    out = a.out or os.path.join(ROOT, "results", "runs", "%s-%s-redis" % (host, date))
     os.makedirs(out, exist_ok=True)
     meta = {"host": host, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
             "cpu": cpu_model(), "nproc": os.cpu_count(), "commit": git("rev-parse", "HEAD"),

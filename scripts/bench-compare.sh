@@ -16,7 +16,7 @@ $MAKE --no-print-directory BUILD="$SCALAR_BUILD" SIMD=0 "$SCALAR_BUILD/sbf-bench
 $MAKE --no-print-directory BUILD="$BUILD" "$BUILD/sbf-bench" >&2
 
 host=$(hostname -s 2>/dev/null || hostname)
-dir="results/${host:-unknown}-$(date +%Y-%m-%d-%H%M%S)-compare"
+dir="results/runs/${host:-unknown}-$(date +%Y-%m-%d-%H%M%S)-compare"
 
 mkdir -p "$dir"
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)

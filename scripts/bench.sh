@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # make bench / make bench-quick: builds $BUILD/sbf-bench, runs it, and writes
-# a new folder results/<host>-<date>-<time>/ (bench.json, REPORT.md, plot
-# data, PNG plots, stdout.txt); --quick runs end in -quick. The committed
-# report results/REPORT.md is replaced only when asked, by a plain full run:
-# PUBLISH=1 (`make bench PUBLISH=1`; the lead publishes a quiet machine's
-# run). Arguments go to sbf-bench (see `build/sbf-bench --help`).
+# a new folder results/runs/<host>-<date>-<time>/ (bench.json, REPORT.md,
+# plot data, PNG plots, stdout.txt; git ignores results/runs/); --quick runs
+# end in -quick. The committed report results/REPORT.md is replaced only when
+# asked, by a plain full run: PUBLISH=1 (`make bench PUBLISH=1`; the lead
+# publishes a quiet machine's run), which also replaces the run's plots and
+# bench.json in results/<machine kind>/ (amd, intel, or the architecture),
+# where REPORT.md links. Arguments go to sbf-bench (`build/sbf-bench --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
@@ -18,7 +20,7 @@ $MAKE --no-print-directory BUILD="$BUILD" "$BUILD/sbf-bench" >&2
 host=$(hostname -s 2>/dev/null || hostname)
 host=${host:-unknown}
 stamp=$(date +%Y-%m-%d-%H%M%S)
-dir="results/$host-$stamp"
+dir="results/runs/$host-$stamp"
 [ $quick = 1 ] && dir="$dir-quick"
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
 if [ "$commit" != none ] && [ -n "$(git status --porcelain -- src simd include bench Makefile 2>/dev/null)" ]; then
@@ -47,12 +49,20 @@ else
 fi
 
 if [ "${PUBLISH:-0}" = 1 ]; then
-  # The committed report: the same text, image links into the run directory.
-  base=$(basename "$dir")
-  sed -e "s#](\([A-Za-z0-9_.-]*\.\(png\|json\)\))#]($base/\1)#g" \
-      -e "s#^Written by \`build/sbf-bench\`#Written by \`build/sbf-bench\` into $base/#" \
+  # The committed report: the same text, its plots and bench.json copied to
+  # the machine kind's folder (the files of the run published before go).
+  case "$(sed -n 's/^vendor_id[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -1)" in
+    AuthenticAMD) kind=amd ;;
+    GenuineIntel) kind=intel ;;
+    *) kind=$(uname -m) ;;
+  esac
+  mkdir -p "results/$kind"
+  rm -f "results/$kind"/*.png "results/$kind/bench.json"
+  cp "$dir"/*.png "$dir/bench.json" "results/$kind/"
+  sed -e "s#](\([A-Za-z0-9_.-]*\.\(png\|json\)\))#]($kind/\1)#g" \
+      -e "s#^Written by \`build/sbf-bench\`#Written by \`build/sbf-bench\` (run $(basename "$dir"), plots in $kind/)#" \
       "$dir/REPORT.md" > results/REPORT.md
-  echo "bench: results/REPORT.md updated from $dir (commit both)" >&2
+  echo "bench: results/REPORT.md and results/$kind/ updated from $dir (commit both)" >&2
   if grep -q WARNING "$dir/REPORT.md"; then
     echo "bench: this run carries a WARNING (busy machine or wide spread): see its REPORT.md" >&2
   fi

@@ -2,8 +2,11 @@
 # sbf_contains as a dependent chain (latency.png: the next key comes from the
 # previous answer) and as independent calls (latency_indep.png: per-call time
 # of a stream), and sbf_contains_u64 of 256 keys (latency_batch.png).
-# Each curve is what the clock resolves: G in the legend is the number of
-# consecutive calls per timed sample (G > 1: a sample is their mean).
+# Every panel has a logarithmic x axis over its own range, labelled at round
+# values (1, 2, 5 per decade; finer in a panel narrower than a decade), so
+# no panel is left with one label. Calls too short for the clock
+# are timed in groups, and a sample is then a group's time per call
+# (REPORT.md, Latency, says which rows).
 # Called by scripts/bench.sh: gnuplot -e "dir='DIR'; term='pngcairo'" latency.gp
 load dir.'/plotvars.gp'
 load 'scripts/colours.gp'
@@ -12,12 +15,13 @@ if (term eq 'pngcairo') {
 } else {
   set terminal png size 1400,1000 noenhanced
 }
-set xlabel 'ns per call (timer overhead subtracted; G > 1: each sample is the mean of G calls)'
+set xlabel 'ns per call (log scale; timer overhead subtracted; short calls: time of a group of calls / calls)'
 set ylabel 'fraction of samples'
 set yrange [0:1]
 set grid
 set key bottom right
 set style data lines
+set logscale x
 n = words(sizes)
 rows = n > 2 ? 2 : 1
 cols = n > 1 ? 2 : 1
@@ -33,12 +37,18 @@ do for [kind in 'chain indep batch'] {
     set title word(sizes, s)
     x0 = value('lat_'.kind.'_'.s.'_xmin')
     x1 = value('lat_'.kind.'_'.s.'_xmax')
-    # log x where the panel spans a decade or more; linear (readable ticks) else
-    if (x1 > 10 * x0) { set logscale x } else { unset logscale x }
     set xrange [x0:x1]
+    set xtics ()
+    mant = x1 > 10 * x0 ? '1 2 5' : '1 1.2 1.5 2 2.5 3 4 5 6 7 8'
+    do for [e=floor(log10(x0)):ceil(log10(x1))] {
+      do for [m in mant] {
+        v = m * 10.0 ** e
+        if (v >= x0 && v <= x1) { set xtics add (sprintf('%g', v) v) }
+      }
+    }
     plot for [i=1:words(files)] dir.'/'.word(files, i) using 1:2 skip 1 lw 2 \
          lc rgb series_colour(lat_layout(word(titles, i))) dt lat_dash(word(titles, i)) \
-         title word(titles, i)
+         title lat_title(word(titles, i))
   }
   unset multiplot
 }

@@ -11,12 +11,19 @@ set datafile missing 'NaN'
 set key autotitle columnhead outside right top vertical
 set logscale x 2
 set logscale y 2
+set format y '%g'
 set format x '%.0b%BB'
 set xlabel 'filter size'
 set ylabel 'ns per key (lower is better)'
 set grid xtics ytics mytics
 set style data linespoints
 do for [op in 'contains add'] {
+  # every panel of a figure on one y range, so layouts compare by eye
+  if (exists('tput_'.op.'_ymin')) {
+    set yrange [value('tput_'.op.'_ymin'):value('tput_'.op.'_ymax')]
+  } else {
+    set autoscale y
+  }
   set output dir.'/throughput'.(op eq 'add' ? '_add' : '').'.png'
   set multiplot layout (words(layouts) > 4 ? 3 : 2),2 title (op eq 'add' ? \
       'Batched add of fresh keys (sbf_add_u64 into a cleared filter), u64 keys; libbloom = single calls' : \
