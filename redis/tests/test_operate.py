@@ -87,7 +87,7 @@ WRITES = ["bf.reserve", "bf.add", "bf.madd", "bf.insert", "bf.loadchunk", "sbf.r
 def test_acl(s):
     """ACL: Redis 7.0 puts module commands in no category (7.2 lets a module
     name existing ones, 7.4 add its own: @read/@write and @bloom there), so
-    here users get the commands by name, as README says; key specs make
+    here users get the commands by name, as redis/README.md says; key specs make
     %R~ read-only key patterns work (test_key_commands)."""
     c = s.raw()
     cats = [x.decode() for x in c.cmd("ACL", "CAT")]
