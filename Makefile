@@ -1,7 +1,7 @@
 # simdbloom: one entry point.
 #   make            build/libsimdbloom.a and build/libsimdbloom.so
 #   make test       build and run the Criterion suites
-#   make bench      the benchmark harness (results/<host>-<date>/)
+#   make bench      the benchmark harness (results/runs/<host>-<date>-<time>/)
 #   make help       everything else
 # Variables: CC, CFLAGS (default -O3), SIMD=0 (scalar only), SAN=1
 # (AddressSanitizer + UBSan), SAN=thread (ThreadSanitizer), BUILD (out-of-tree dir), PREFIX, DESTDIR, V=1.
@@ -455,13 +455,16 @@ clean:
 	$(if $(filter-out . ./ / ..,$(strip $(BUILD))),rm -rf $(BUILD),@echo "clean: refusing BUILD='$(BUILD)'")
 
 help:
-	@echo "targets: all lib test test-san test-tsan test-neon bench bench-quick bench-compare"
-	@echo "         bench-check bench-baseline install uninstall symbols cycles deps clean"
-	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
-	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
-	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"
+	@echo "build:   all (default: library, sbf) lib cli install uninstall (PREFIX, DESTDIR) clean deps"
+	@echo "test:    test (every suite) test-san test-tsan test-isas (per forced SBF_ISA) test-neon (qemu)"
+	@echo "         check-readme (C snippets of every .md) check-cxx (header as C++) kat (known answers)"
+	@echo "         symbols cycles fuzz (FUZZ_SECONDS=60 per loader target)"
+	@echo "         test-duckdb duckdb-setup (DuckDB as an oracle of the parquet layout)"
+	@echo "bench:   bench (full, results/runs/; PUBLISH=1 replaces results/REPORT.md) bench-quick"
+	@echo "         bench-compare (SIMD=0 against SIMD) bench-check bench-baseline (the CI gate)"
+	@echo "         fpr-timing (the formulas' worst times)"
 	@echo "peers:   bench-peers bench-peers-hash (PEERS_DIR=../shared/peers, PEERS_ARGS, CPU=1)"
-	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
 	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn (REDIS_TEST_ARGS, BENCH_ARGS)"
+	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,6 +1,21 @@
 /*
  * simdbloom: Bloom filters for the hot path.
  *
+ * Start here: a first program is five calls (README.md has it whole).
+ *
+ *     sbf_params p = { .layout = SBF_BLOCKED, .expected_n = 1000000, .fpp = 0.01 };
+ *     sbf_filter *f;
+ *     int rc = sbf_create(&f, &p);         // SBF_OK, or a code: sbf_strerror(rc)
+ *     sbf_add(f, "alice", 5);              // a key is any bytes
+ *     if (sbf_contains(f, "alice", 5))     // 1: maybe present, 0: surely absent
+ *         ...
+ *     sbf_free(f);
+ *
+ * Then: sbf_params (the layouts and their sizing), the batched calls
+ * (sbf_add_u64, sbf_contains_u64, sbf_add_batch), SBF_CONCURRENT for many
+ * threads, simdbloom_inline.h for one key in a hot loop, and files
+ * (simdbloom_files.h, included below).
+ *
  * One public header: #include <simdbloom.h> and nothing else. Its file and
  * Parquet sections live in two parts it includes at its end,
  * simdbloom_files.h and simdbloom_parquet.h (installed beside it; each
