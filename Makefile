@@ -132,7 +132,7 @@ symbols: $(LIB_SO)
 	if [ -n "$$bad" ]; then echo "exported symbols without sbf_ prefix:"; echo "$$bad"; exit 1; fi; \
 	echo "symbols: $$(nm -D --defined-only $(LIB_SO) | grep -c ' T sbf_') exported, all sbf_"
 
-# No two src/ files call or include each other in a circle (issue 16).
+# No two src/ files call or include each other in a circle.
 cycles: $(LIB_A)
 	@bash scripts/src-cycles.sh $(BUILD)/obj/src
 

@@ -15,7 +15,7 @@
  * mean across the R filters (Student t on the per-filter rates), which holds
  * both sources of noise; the mark is made against the latter.
  *
- * Probes (issue 12): every row gets enough for MIN_FP = 10^4 expected false
+ * Probes: every row gets enough for MIN_FP = 10^4 expected false
  * positives (so its rate is resolved to about +-2%), unless that would pass
  * --fpr-max-probes: then it stops there and is marked low-resolution. Beyond
  * that, up to 10^6 expected false positives, within a time share of

@@ -1,5 +1,5 @@
 /*
- * The hot path as callers use it (issue 8), `--suite hot`:
+ * The hot path as callers use it, `--suite hot`:
  *
  *  single   single-key add/contains beside batched ones and beside the hash
  *           alone (the layout's own: MurmurHash3, XXH64 for parquet), per

@@ -11,8 +11,8 @@
  *   xxh64 str:     sbf_xxh64_batch of byte strings, peer XXH64 per key.
  * Strings: 8..64 bytes and 80..120 bytes (URL-sized), lengths uniform and
  * mixed in each batch, 4096 keys (L1/L2 resident), in calls of 256 keys (the
- * public functions' dispatch, ~5 ns a call, is then under 0.02 ns a key; the
- * pipeline calls the table entry directly). Each ISA and peer is timed in
+ * public functions' dispatch is then shared by 256 keys; the pipeline calls
+ * the table entry directly). Each ISA and peer is timed in
  * turn, o->reps rounds interleaved, the best kept: the ratios are in-run.
  *
  * SBFB_LANES=sweep in the environment adds strings of one length each (0, 1,

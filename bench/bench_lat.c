@@ -3,9 +3,9 @@
  * converted to ns with the measured frequency, into the histogram of
  * bench_hist.c.
  *
- * What the clock resolves decides how calls are timed (issue 12). The
- * clock steps by gran ticks (sbfb_clock_get: 26 TSC cycles, about 10 ns,
- * under KVM on AMD; 10-40 ns for aarch64's generic counter), and a timed
+ * What the clock resolves decides how calls are timed. The clock steps by
+ * gran ticks (sbfb_clock_get; a virtual machine's TSC and aarch64's generic
+ * counter step by several ns, longer than a cached call), and a timed
  * region costs a few steps. A call shorter than 20 steps would be a
  * staircase of steps, so such calls are timed in groups of G consecutive
  * calls, G chosen so that a group spans at least 50 steps, and each sample

@@ -1,6 +1,5 @@
 /*
- * Throughput timing that knows when it was disturbed (issue 17 item 4,
- * issue 20): every figure is a percentile of many short windows, and a
+ * Throughput timing that knows when it was disturbed: every figure is a percentile of many short windows, and a
  * window that lost CPU time drops out.
  *
  *  - A window is one call of the operation over about WINDOW_S of keys,

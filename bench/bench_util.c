@@ -281,9 +281,9 @@ uint64_t sbfb_timer_overhead(uint64_t *min_out)
 /*
  * The clock's granularity: the smallest non-zero difference of back-to-back
  * reads that is usual, i.e. makes up at least 10% of the non-zero
- * differences of 100,000 pairs. Under KVM on AMD most pairs differ by 26
- * ticks (or 52), but about 5% by 1 and 25 (the virtual counter's phase):
- * the literal minimum, 1, would claim a resolution the clock does not have.
+ * differences of 100,000 pairs. Under KVM most pairs differ by one step of
+ * many ticks (or two), but a few by 1 (the virtual counter's phase): the
+ * literal minimum, 1, would claim a resolution the clock does not have.
  * A coarse counter (aarch64's, 24-100 MHz) reads equal most of the time; its
  * non-zero steps are single ticks.
  */
@@ -503,9 +503,9 @@ void sbfb_machine_get(sbfb_machine *m)
             m->l3 = sz;
     }
     /* Some VMs (Firecracker) have no cache directory in sysfs: glibc's
-     * CPUID-derived L1d and L2 sizes then (right on the Zen 5 VM: 48 KiB,
-     * 1 MiB). Its L3 stays unknown (the default size): that VM's CPUID says
-     * 508 MiB, the host's count, not this guest's share. */
+     * CPUID-derived L1d and L2 sizes then, which are the guest's. Its L3
+     * stays unknown (the default size): a VM's CPUID gives the host's L3,
+     * not this guest's share. */
 #if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
     if (m->l1d == 0 && m->l2 == 0 && m->l3 == 0) {
         const long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);

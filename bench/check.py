@@ -142,9 +142,9 @@ def cmd_compare(args):
     differs = other_cpu(base, meas)
     if differs:
         # Instruction counts do not depend on the CPU; timing ratios do (the
-        # same binary's avx2/scalar blocked lookup is 0.33 on one AMD EPYC
-        # generation and 0.45 on the next): compare them only on the kind of
-        # machine the baseline came from.
+        # same binary's avx2/scalar ratio differs between two generations of
+        # one CPU family): compare them only on the kind of machine the
+        # baseline came from.
         print("bench-check: the baseline was measured on another CPU: %s; the timing "
               "ratios are not compared (make bench-baseline on this kind of machine "
               "records them)" % "; ".join(differs))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench-compare: the library built with SIMD=0 (scalar kernels only,
 # BUILD=build/scalar) against the normal build with runtime dispatch, on the
-# same workload. Prints a ratio table and writes results/<host>-<date>-compare/.
+# same workload. Prints a ratio table and writes results/runs/<host>-<date>-compare/.
 # Arguments go to both sbf-bench runs (default: --quick --suite tput,hash).
 set -euo pipefail
 cd "$(dirname "$0")/.."

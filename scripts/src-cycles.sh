@@ -1,5 +1,5 @@
 #!/bin/sh
-# No two src/ files call or include each other in a circle (issue 16):
+# No two src/ files call or include each other in a circle:
 # "a b" when a's object calls a symbol b's object defines, or a includes
 # the src/ header b; tsort(1) fails on any cycle in those edges.
 #   scripts/src-cycles.sh BUILD/obj/src

@@ -50,7 +50,7 @@ double sbfi_blocked_moment(uint64_t n, uint64_t m, uint32_t k, uint64_t q,
                            uint32_t block_bits, double *cross, int *all_one);
 
 /*
- * Work counter (issue 20): what the formulas and the sizing search did on
+ * Work counter: what the formulas and the sizing search did on
  * this thread, so that tests bound work, not time (tests/test_fpr_bounds.c;
  * tests/fpr_timing.c measures what a unit costs). The library only adds to
  * it. Every loop of the formulas is counted here or is bounded by a
@@ -65,10 +65,9 @@ typedef struct sbfi_fpr_counts {
 extern _Thread_local sbfi_fpr_counts sbfi_fpr_count;
 
 /*
- * The counts as one figure in multiply-add equivalents (a multiply-add of
- * the chain is about 0.25 ns on the dev VM's AMD EPYC, up to 0.5 for the
- * smallest matrices): a load value costs about as much as SBFI_WORK_POINT of
- * them (20-40 ns: exp, logs, the deviance series), a tail trip
+ * The counts as one figure in multiply-add equivalents of the blocked
+ * chain: a load value (exp, logs, the deviance series) costs about as much
+ * as SBFI_WORK_POINT of them, a tail trip
  * SBFI_WORK_TRIP, a sizing evaluation's set-up (window, logs, the chain's
  * first matrices) SBFI_WORK_EVAL. tests/fpr_timing.c prints the time per
  * unit it measures over every kind of call.

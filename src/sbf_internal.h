@@ -199,7 +199,7 @@ struct sbfi_kernels {
     sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
     sbfi_add_fn add_batch[SBFI_NKERNELS];          /* the one pipeline */
     sbfi_contains_fn contains_batch[SBFI_NKERNELS];
-    /* --- single keys and SBF_CONCURRENT (issue 8): kept as one group --- */
+    /* --- single keys and SBF_CONCURRENT: kept as one group --- */
     sbfi_key_add_fn add_key[SBFI_NKERNELS];           /* hash + probe, no switch */
     sbfi_key_contains_fn contains_key[SBFI_NKERNELS];
     /* the same with 8-byte keys hashed in the vector form (AVX-512's, which
@@ -222,7 +222,7 @@ struct sbfi_kernels {
     sbfi_hashed_contains_fn contains_hashed[SBFI_NKERNELS];
     sbfi_hashed_add_fn add_hashed_atomic[SBFI_NKERNELS];
     sbfi_hashed_contains_fn contains_hashed_atomic[SBFI_NKERNELS];
-    /* --- hashes of many keys in SIMD lanes (lanes: issues 16.2, 18.1) --- */
+    /* --- hashes of many keys in SIMD lanes --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
     sbfi_xxh64_bytes_fn xxh64_bytes; /* XXH64, seed 0, of byte strings */
@@ -283,7 +283,7 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2);
 /* Single keys of layouts hashed by another stage than MurmurHash3. */
 int sbfi_add_key_any(sbf_filter *f, const void *key, size_t len);
 int sbfi_contains_key_any(const sbf_filter *f, const void *key, size_t len);
-/* SBF_CONCURRENT (issue 8). Atomic twins of the per-key operations, the
+/* SBF_CONCURRENT. Atomic twins of the per-key operations, the
  * scalar definition the atomic kernels of every ISA reproduce. */
 int sbfi_add_hashed_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2);
@@ -532,7 +532,7 @@ static inline unsigned sbfi_nibble(const unsigned char *blk, uint32_t c)
     return sbf_inl_nibble(blk, c);
 }
 
-/* ------------------------------------------- single keys, atomics (issue 8) */
+/* ------------------------------------------- single keys, atomics */
 
 /* The hash of one key: the u64 path for 8-byte keys, with no call. */
 static inline void sbfi_hash_key(const void *key, size_t len, uint32_t seed,

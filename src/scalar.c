@@ -448,7 +448,7 @@ const sbfi_kernels sbfi_kernels_scalar = {
     SBFI_ID_SCALAR,
     .hash_u64 = sbfi_hash_u64_scalar,
     PIPE_BATCH_TABLE,  /* simd/pipeline.h */
-    /* single keys and SBF_CONCURRENT (issue 8) */
+    /* single keys and SBF_CONCURRENT */
     .add_key = PIPE_BY_FAMILY(add_key_),
     .contains_key = PIPE_BY_FAMILY(contains_key_),
     .add_key_atomic = { add_key_atomic, add_key_atomic, add_key_atomic, add_key_atomic },
