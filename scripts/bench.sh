@@ -60,7 +60,7 @@ if [ "${PUBLISH:-0}" = 1 ]; then
   rm -f "results/$kind"/*.png "results/$kind/bench.json"
   cp "$dir"/*.png "$dir/bench.json" "results/$kind/"
   sed -e "s#](\([A-Za-z0-9_.-]*\.\(png\|json\)\))#]($kind/\1)#g" \
-      -e "s#^Written by \`build/sbf-bench\`#Written by \`build/sbf-bench\` (run $(basename "$dir"), plots in $kind/)#" \
+      -e "s#^Written by \`build/sbf-bench\` (\`make bench\`)#Written by \`build/sbf-bench\` (\`make bench PUBLISH=1\`, run $(basename "$dir"); its plots and bench.json are in $kind/)#" \
       "$dir/REPORT.md" > results/REPORT.md
   echo "bench: results/REPORT.md and results/$kind/ updated from $dir (commit both)" >&2
   if grep -q WARNING "$dir/REPORT.md"; then
