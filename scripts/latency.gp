@@ -15,13 +15,15 @@ if (term eq 'pngcairo') {
 } else {
   set terminal png size 1400,1000 noenhanced
 }
-set xlabel 'ns per call (log scale; timer overhead subtracted; short calls: time of a group of calls / calls)'
+set xlabel 'ns per call (log scale, k = 1000; timer overhead subtracted; short calls timed in groups, per call)'
 set ylabel 'fraction of samples'
 set yrange [0:1]
 set grid
 set key bottom right
 set style data lines
 set logscale x
+# tick labels: ns, with k for thousands and M for millions
+ns_label(v) = v >= 1e6 ? sprintf('%gM', v / 1e6) : v >= 1e4 ? sprintf('%gk', v / 1e3) : sprintf('%g', v)
 n = words(sizes)
 rows = n > 2 ? 2 : 1
 cols = n > 1 ? 2 : 1
@@ -39,11 +41,11 @@ do for [kind in 'chain indep batch'] {
     x1 = value('lat_'.kind.'_'.s.'_xmax')
     set xrange [x0:x1]
     set xtics ()
-    mant = x1 > 10 * x0 ? '1 2 5' : '1 1.2 1.5 2 2.5 3 4 5 6 7 8'
+    mant = x1 > 1000 * x0 ? '1' : x1 > 10 * x0 ? '1 2 5' : '1 1.2 1.5 2 2.5 3 4 5 6 7 8'
     do for [e=floor(log10(x0)):ceil(log10(x1))] {
       do for [m in mant] {
         v = m * 10.0 ** e
-        if (v >= x0 && v <= x1) { set xtics add (sprintf('%g', v) v) }
+        if (v >= x0 && v <= x1) { set xtics add (ns_label(v) v) }
       }
     }
     plot for [i=1:words(files)] dir.'/'.word(files, i) using 1:2 skip 1 lw 2 \
