@@ -33,6 +33,7 @@
 #define SBFR_MAX_KEY_BYTES (SBF_MAX_BITS / 8)      /* the largest filter the library makes */
 #define SBFR_TIGHTENING 0.5
 #define SBFR_FLOOR_RATIO 1.5
+#define SBFR_FLOOR_MIN_BITS (UINT64_C(1) << 20) /* classic only from here (chain.c) */
 
 /* The host's allocator for the chain's own structures (never NULL in Redis:
  * RedisModule_Alloc stops the server when out of memory, as for any key). */
@@ -50,6 +51,11 @@ typedef struct sbfr_settings {
     uint64_t max_bytes; /* per key: its sub-filters' bits / 8, for clients' commands */
     const sbf_allocator *alloc; /* the filters' memory: Redis's in the module; NULL the
                                  * library's own */
+    const sbf_allocator *alloc_zeroed; /* the same memory, returned reading as zero
+                                        * (SBF_ZEROED) for new sub-filters; NULL: alloc */
+    /* Whether `bytes` more may be allocated now (the module: used memory
+     * against maxmemory); NULL: always. Asked before a sub-filter is made. */
+    int (*room)(uint64_t bytes);
 } sbfr_settings;
 extern sbfr_settings sbfr_cfg;
 
