@@ -158,8 +158,16 @@ Test(dump, corrupt_header_refused,
 Test(dump, floor_links_travel,
      .description = "a chain whose tail went classic past the floor dumps and loads as it is")
 {
-    sbfr_chain *a = filled(SBF_SPLIT_BLOCK, 10, 1, 300);
-    cr_assert_eq(a->links[0].layout, SBF_SPLIT_BLOCK);
+    const char *why = "";
+    sbfr_chain *a;
+    cr_assert_eq(sbfr_chain_new(&a, SBF_SPLIT_BLOCK, UINT64_C(1) << 17, 2e-12, 2, SBFR_NO_CAP,
+                                &why), SBF_OK);
+    for (int i = 0; i < 300; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "d%d", i);
+        cr_assert_geq(sbfr_chain_add1(a, b, strlen(b), SBFR_NO_CAP, &why), 0);
+    }
+    cr_assert_eq(a->layout, SBF_SPLIT_BLOCK);
     cr_assert_eq(a->links[a->nlinks - 1].layout, SBF_CLASSIC);
     sbfr_chain *b = from_header_of(a);
     const char *data;
