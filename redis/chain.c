@@ -187,34 +187,6 @@ int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t
     return link_make(l, layout, bits, k, seed, 0, why);
 }
 
-/* Whether a layout has reached its floor at this rate: it needs more than
- * SBFR_FLOOR_RATIO times the floor layout's bits, compared at 2^16 items
- * or more so that a small filter's whole blocks do not count (the floor
- * layout itself never is: it is 1 times its own). */
-static int past_floor(int layout, uint64_t capacity, double error)
-{
-    const uint64_t n = capacity < 65536 ? 65536 : capacity;
-    uint64_t bits = 0, cbits = 0;
-    uint32_t k = 0, ck = 0;
-    if (sbf_size(SBFR_FLOOR_LAYOUT, n, error, &cbits, &ck) != SBF_OK)
-        return 0;
-    return sbf_size(layout, n, error, &bits, &k) != SBF_OK ||
-           (double)bits > SBFR_FLOOR_RATIO * (double)cbits;
-}
-
-/* Whether a classic sub-filter for (capacity, error) is large enough that
- * its formula holds: Guava's double hashing repeats positions when h2 shares
- * factors with the bit count, which in small filters raises the rate far
- * above the formula (doc/promises.md; 50x at 64 bits, within the
- * measurement's noise from 2^20 bits). */
-static int floor_trusted(uint64_t capacity, double error)
-{
-    uint64_t bits = 0;
-    uint32_t k = 0;
-    return sbf_size(SBFR_FLOOR_LAYOUT, capacity, error, &bits, &k) == SBF_OK &&
-           bits >= SBFR_FLOOR_MIN_BITS;
-}
-
 /* The refusal of a sub-filter no layout can make, naming the limit. */
 static const char *size_why(int layout, int rc, uint64_t capacity, double error)
 {
@@ -236,16 +208,12 @@ static const char *size_why(int layout, int rc, uint64_t capacity, double error)
     return buf;
 }
 
-/* Sizes a sub-filter for (capacity, error): the key's layout, or classic
- * past the floor where classic keeps its formula (chain.h; counters never
- * leave their layout). Nothing is allocated. */
+/* Sizes a sub-filter for (capacity, error) in the key's layout (chain.h:
+ * no classic past a floor any more). Nothing is allocated. */
 static int plan_link(sbfr_link *l, int layout, uint64_t capacity, double error, const char **why)
 {
     uint64_t bits = 0;
     uint32_t k = 0;
-    if (!sbfr_counts(layout) && past_floor(layout, capacity, error) &&
-        floor_trusted(capacity, error))
-        layout = SBFR_FLOOR_LAYOUT;
     int rc = sbf_size(layout, capacity, error, &bits, &k);
     if (rc != SBF_OK) {
         *why = size_why(layout, rc, capacity, error);
