@@ -214,6 +214,42 @@ Test(chain, growth_refused_by_max_bytes,
     sbfr_chain_free(c);
 }
 
+static uint64_t room_asked;
+static int room_below_8k(uint64_t bytes)
+{
+    room_asked = bytes;
+    return bytes < 8192;
+}
+
+Test(chain, room_refuses_before_allocating,
+     .description = "issue 33: the host's room (maxmemory in the module) is asked the new "
+                    "sub-filter's bytes and refuses it with its reason, for a new key and for "
+                    "growth; a replicated or loading command (no cap) is not asked")
+{
+    const char *why = "";
+    sbfr_chain *c;
+    sbfr_cfg.room = room_below_8k;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100000, 0.01, 2, UINT64_C(1) << 40, &why),
+                 SBF_E_NOMEM);
+    cr_assert_str_eq(why, "used memory plus the new sub-filter would exceed 'maxmemory'");
+    cr_assert_geq(room_asked, 100000, "asked the filter's bytes: %llu",
+                  (unsigned long long)room_asked);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100000, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK,
+                 "no cap: not asked");
+    sbfr_chain_free(c);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 1000, 0.01, 64, UINT64_C(1) << 40, &why), SBF_OK);
+    fill(c, "r", 1000);
+    char b[32];
+    int i = 0;
+    do /* an item the full sub-filter does not hold */
+        item(b, sizeof b, "absent", i++);
+    while (sbf_contains(c->links[0].f, b, strlen(b)) == 1);
+    cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), UINT64_C(1) << 40, &why), SBFR_ADD_FAILED);
+    cr_assert_str_eq(why, "used memory plus the new sub-filter would exceed 'maxmemory'");
+    cr_assert_eq(c->nlinks, 1, "the chain stays as it was");
+    sbfr_chain_free(c);
+}
+
 Test(chain, counting_is_a_multiset)
 {
     const char *why = "";
