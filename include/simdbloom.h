@@ -183,7 +183,8 @@ typedef struct sbf_allocator {
  *  k           0: derive; classic 1..255, blocked/counting 1..16,
  *              split-block 8 (256-bit blocks) or 16 (512-bit blocks)
  *  seed        MurmurHash3 seed; 0 is Guava's
- *  flags       0, or SBF_CONCURRENT (below); another bit is SBF_E_FLAGS
+ *  flags       0, SBF_CONCURRENT and/or SBF_ZEROED (below); another bit is
+ *              SBF_E_FLAGS
  *  allocator   NULL: the library's memory; else a caller's sbf_allocator,
  *              whose alloc and free must both be set (else SBF_E_PARAM)
  */
@@ -223,6 +224,17 @@ typedef struct sbf_params {
  * filter (no flag) keeps the faster non-atomic kernels.
  */
 #define SBF_CONCURRENT (UINT32_C(1) << 0)
+
+/*
+ * SBF_ZEROED: the caller's sbf_allocator returns memory that reads as zero
+ * (calloc, a fresh anonymous mapping, pages dropped with MADV_DONTNEED), so
+ * sbf_create does not clear the words itself: creating a large filter then
+ * costs no pass over its memory (the kernel zeroes pages when first
+ * touched). Only sbf_create reads it, only with an allocator (the library's
+ * own large filters are fresh mappings and never cleared twice); a filter
+ * does not keep it (sbf_copy fills every word).
+ */
+#define SBF_ZEROED (UINT32_C(1) << 1)
 
 typedef struct sbf_filter sbf_filter;
 

@@ -5,6 +5,7 @@
  */
 #include "chain.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -20,7 +21,10 @@ sbfr_settings sbfr_cfg = {
 const int sbfr_layouts[SBFR_NLAYOUTS] = {SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING};
 
 static const char WHY_CAP[] = "the filter would exceed the module's MAX_BYTES";
-static const char WHY_LARGEST[] = "the filter has reached its largest size";
+static const char WHY_LINKS[] = "the key holds 256 sub-filters, the most a chain has";
+static const char WHY_LINK_CAPACITY[] =
+    "the next sub-filter would hold more than 2^40 items, the most one holds";
+static const char WHY_MAXMEMORY[] = "used memory plus the new sub-filter would exceed 'maxmemory'";
 
 int sbfr_layout_from_name(const char *s, size_t n)
 {
@@ -141,8 +145,12 @@ void sbfr_chain_count(sbfr_chain *c, uint32_t l, long long n)
 
 /* ------------------------------------------------------------ sub-filters */
 
-int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
-                   const char **why)
+/* made: a new sub-filter whose geometry sbf_size chose (so the library makes
+ * it as it is: no sbf_info, a pass over the data, to check), in memory that
+ * reads as zero and is not cleared (SBF_ZEROED); else a geometry read from
+ * a dump or an RDB record, checked, in memory its data will fill. */
+static int link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
+                     int made, const char **why)
 {
     sbf_params p = {0};
     p.layout = layout;
@@ -150,10 +158,15 @@ int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t
     p.k = k;
     p.seed = seed;
     p.allocator = sbfr_cfg.alloc;
+    if (made && sbfr_cfg.alloc_zeroed != NULL) {
+        p.allocator = sbfr_cfg.alloc_zeroed;
+        p.flags = SBF_ZEROED; /* no pass over the new filter's memory */
+    }
     memset(l, 0, sizeof *l);
     int rc = sbf_create(&l->f, &p);
     struct sbf_info inf;
-    if (rc == SBF_OK && (sbf_info(l->f, &inf) != SBF_OK || inf.bits != bits || inf.k != k)) {
+    if (rc == SBF_OK && !made &&
+        (sbf_info(l->f, &inf) != SBF_OK || inf.bits != bits || inf.k != k)) {
         rc = SBF_E_PARAM; /* not a geometry the library makes as it is */
         link_free(l);
     }
@@ -168,33 +181,42 @@ int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t
     return SBF_OK;
 }
 
-/* Whether a layout has reached its floor at this rate: it needs more than
- * SBFR_FLOOR_RATIO times the floor layout's bits, compared at 2^16 items
- * or more so that a small filter's whole blocks do not count (the floor
- * layout itself never is: it is 1 times its own). */
-static int past_floor(int layout, uint64_t capacity, double error)
+int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
+                   const char **why)
 {
-    const uint64_t n = capacity < 65536 ? 65536 : capacity;
-    uint64_t bits = 0, cbits = 0;
-    uint32_t k = 0, ck = 0;
-    if (sbf_size(SBFR_FLOOR_LAYOUT, n, error, &cbits, &ck) != SBF_OK)
-        return 0;
-    return sbf_size(layout, n, error, &bits, &k) != SBF_OK ||
-           (double)bits > SBFR_FLOOR_RATIO * (double)cbits;
+    return link_make(l, layout, bits, k, seed, 0, why);
 }
 
-/* Sizes a sub-filter for (capacity, error): the key's layout, or classic
- * past the floor (chain.h; counters never leave their layout). Nothing is
- * allocated. */
+/* The refusal of a sub-filter no layout can make, naming the limit. */
+static const char *size_why(int layout, int rc, uint64_t capacity, double error)
+{
+    static char buf[200];
+    struct sbf_layout_info li;
+    const unsigned kmax = sbf_layout_info(layout, 0, &li) == SBF_OK ? li.k_max : 0;
+    if (rc == SBF_E_K)
+        snprintf(buf, sizeof buf,
+                 "a sub-filter of %llu items at rate %.3g would need more than %u hashes, "
+                 "the most a %s sub-filter has", (unsigned long long)capacity, error, kmax,
+                 sbf_layout_name(layout));
+    else if (rc == SBF_E_TOO_LARGE)
+        snprintf(buf, sizeof buf,
+                 "a sub-filter of %llu items at rate %.3g would exceed the largest %s "
+                 "filter the library makes", (unsigned long long)capacity, error,
+                 sbf_layout_name(layout));
+    else
+        return sbf_strerror(rc);
+    return buf;
+}
+
+/* Sizes a sub-filter for (capacity, error) in the key's layout (chain.h:
+ * no classic past a floor any more). Nothing is allocated. */
 static int plan_link(sbfr_link *l, int layout, uint64_t capacity, double error, const char **why)
 {
     uint64_t bits = 0;
     uint32_t k = 0;
-    if (!sbfr_counts(layout) && past_floor(layout, capacity, error))
-        layout = SBFR_FLOOR_LAYOUT;
     int rc = sbf_size(layout, capacity, error, &bits, &k);
     if (rc != SBF_OK) {
-        *why = sbf_strerror(rc);
+        *why = size_why(layout, rc, capacity, error);
         return rc;
     }
     memset(l, 0, sizeof *l);
@@ -218,9 +240,13 @@ static int make_link(sbfr_link *l, int layout, uint64_t capacity, double error, 
         *why = WHY_CAP;
         return SBF_E_TOO_LARGE;
     }
+    if (cap != SBFR_NO_CAP && sbfr_cfg.room != NULL && !sbfr_cfg.room(sbfr_link_bytes(l))) {
+        *why = WHY_MAXMEMORY;
+        return SBF_E_NOMEM;
+    }
     const uint64_t c = l->capacity;
     const double e = l->error;
-    rc = sbfr_link_make(l, l->layout, l->bits, l->k, 0, why);
+    rc = link_make(l, l->layout, l->bits, l->k, 0, 1, why);
     l->capacity = c;
     l->error = e;
     return rc;
@@ -256,12 +282,29 @@ int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error
 static int next_link(const sbfr_chain *c, const sbfr_link *prev, uint32_t index, uint64_t bytes,
                      sbfr_link *out, uint64_t cap, const char **why)
 {
-    if (index >= SBFR_MAX_LINKS || prev->capacity > SBFR_MAX_LINK_CAPACITY / c->expansion) {
-        *why = WHY_LARGEST;
+    if (index >= SBFR_MAX_LINKS) {
+        *why = WHY_LINKS;
         return SBF_E_TOO_LARGE;
     }
-    return make_link(out, c->layout, prev->capacity * c->expansion,
-                     prev->error * SBFR_TIGHTENING, bytes, cap, why);
+    if (prev->capacity > SBFR_MAX_LINK_CAPACITY / c->expansion) {
+        *why = WHY_LINK_CAPACITY;
+        return SBF_E_TOO_LARGE;
+    }
+    /* The rate left to the chain, shared so that the sum of every sub-filter's
+     * rate stays below the asked one at any depth: a new chain's sub-filter i
+     * gets rate / ((i + 1)(i + 2)) (1/2, 1/6, 1/12, ...: the sum telescopes
+     * to rate (1 - 1/(n + 1)) after n), not RedisBloom's rate / 2^(i+1),
+     * whose 60th sub-filter would ask 1e-20 of a filter; a chain written
+     * with halving rates continues within what it left. */
+    double used = 0;
+    for (uint32_t i = 0; i < c->nlinks; i++)
+        used += c->links[i].error;
+    for (uint32_t i = c->spare_used; i < c->nspare; i++)
+        used += c->spare[i].error;
+    double e = (c->error - used) / ((double)index + 2.0);
+    if (!(e > 0) || !sbfr_valid_rate(e))
+        e = prev->error * SBFR_TIGHTENING;
+    return make_link(out, c->layout, prev->capacity * c->expansion, e, bytes, cap, why);
 }
 
 /* A full newest sub-filter makes room: the next spare, or a new one. */

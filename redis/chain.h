@@ -1,18 +1,24 @@
 /*
  * The scalable chain behind a key: a list of simdbloom filters
  * ("sub-filters"). When the newest is full a new one `expansion` times
- * larger is added with half the error rate of the one before, and the first
- * gets half the asked rate, so the chain's false-positive rate stays below
- * the asked rate however far it grows (rate/2 + rate/4 + ... < rate), as
- * RedisBloom's does. A NONSCALING chain has one sub-filter with the whole
- * rate.
+ * larger is added. Sub-filter i gets rate / ((i + 1)(i + 2)) of the asked
+ * rate (1/2, 1/6, 1/12, ...; the first as RedisBloom's), so the chain's
+ * false-positive rate stays below the asked rate at every depth (the sum
+ * telescopes to rate (1 - 1/(n + 1)) after n) without asking deep
+ * sub-filters for rates no filter gives (RedisBloom halves the rate each
+ * time: its 60th sub-filter would ask 1e-20). A chain written with halving
+ * rates continues within the budget it left (chain.c, next_link). A
+ * NONSCALING chain has one sub-filter with the whole rate.
  *
- * Each sub-filter has the key's layout unless that layout would need more
- * than SBFR_FLOOR_RATIO times the memory of the classic layout for its
- * capacity and rate: blocked and split-block put at most 16 bits per item in
- * one block, so their size explodes as the rate halves (at 1e-9 they need
- * 1.7x classic, at 1e-15 7x); classic (k up to 255) has no such floor, so a
- * chain that keeps growing keeps growing linearly, as RedisBloom's.
+ * Each sub-filter has the key's layout. Until issue 33 a block layout's
+ * sub-filter went classic ("past the floor") where it needed more than
+ * 1.5x classic's memory, but Guava's double hashing repeats positions (h2
+ * sharing factors with the bit count, an index matching another key's), so
+ * small classic filters give far more false positives than the formula
+ * (4.78% where 1% was asked; a floor near 1e-7 at 2^20 bits, k = 100); with
+ * the rates above a block layout's extra memory stays small (3.5x classic
+ * at 1.5e-11, the deepest sub-filter of a chain asked 1e-6). Chains written
+ * with classic sub-filters load and keep them (SBFR_FLOOR_LAYOUT).
  *
  * No Redis here: the chain allocates its own structures through the host's
  * functions below (the module gives Redis's allocator, the unit test
@@ -32,7 +38,6 @@
 #define SBFR_MAX_EXPANSION 32768
 #define SBFR_MAX_KEY_BYTES (SBF_MAX_BITS / 8)      /* the largest filter the library makes */
 #define SBFR_TIGHTENING 0.5
-#define SBFR_FLOOR_RATIO 1.5
 
 /* The host's allocator for the chain's own structures (never NULL in Redis:
  * RedisModule_Alloc stops the server when out of memory, as for any key). */
@@ -50,6 +55,11 @@ typedef struct sbfr_settings {
     uint64_t max_bytes; /* per key: its sub-filters' bits / 8, for clients' commands */
     const sbf_allocator *alloc; /* the filters' memory: Redis's in the module; NULL the
                                  * library's own */
+    const sbf_allocator *alloc_zeroed; /* the same memory, returned reading as zero
+                                        * (SBF_ZEROED) for new sub-filters; NULL: alloc */
+    /* Whether `bytes` more may be allocated now (the module: used memory
+     * against maxmemory); NULL: always. Asked before a sub-filter is made. */
+    int (*room)(uint64_t bytes);
 } sbfr_settings;
 extern sbfr_settings sbfr_cfg;
 
@@ -92,8 +102,8 @@ void sbfr_stats_get(sbfr_stats *out);
  * (sbf_layout_info); the module compares no layout ids. */
 #define SBFR_NLAYOUTS 4
 extern const int sbfr_layouts[SBFR_NLAYOUTS];
-/* The layout of a key's sub-filters past the floor: no blocks (a key's
- * bits anywhere), k up to 255, so no floor. */
+/* The layout a block-layout key's older sub-filters may have (made past the
+ * floor before issue 33); new sub-filters never take it. */
 #define SBFR_FLOOR_LAYOUT SBF_CLASSIC
 /* One of sbfr_layouts, by its name in any case ("split" too), or -1. */
 int sbfr_layout_from_name(const char *s, size_t n);

@@ -78,7 +78,8 @@ int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     RedisModule_ReplyWithSimpleString(ctx, "ISA");
     RedisModule_ReplyWithSimpleString(ctx, sbf_isa_name(sbf_isa_active()));
     reply_pair_dbl(ctx, "Error rate", c->error);
-    reply_pair_dbl(ctx, "False positive rate now", -expm1(log_pass));
+    /* + 0.0: an empty key's -expm1(0) is -0, shown "-0" */
+    reply_pair_dbl(ctx, "False positive rate now", -expm1(log_pass) + 0.0);
     RedisModule_ReplyWithSimpleString(ctx, "Filters");
     RedisModule_ReplyWithArray(ctx, c->nlinks);
     for (uint32_t i = 0; i < c->nlinks; i++)

@@ -9,7 +9,11 @@
  *
  * Only the public simdbloom header is used; only redis/ sees Redis.
  */
+#define _GNU_SOURCE 1 /* madvise */
 #include "module.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +89,61 @@ static void filter_free(void *opaque, void *ptr)
 }
 
 static const sbf_allocator redis_allocator = {filter_alloc, filter_free, NULL};
+
+/* A new sub-filter's memory, reading as zero (the library is told so with
+ * SBF_ZEROED and does not clear it). From 1 MiB the whole pages inside are
+ * given back to the kernel with MADV_DONTNEED, which makes them read as zero
+ * and zeroes each when first touched, so BF.RESERVE of 1 GB costs no pass
+ * over 1 GB while the server waits. Redis's allocator (jemalloc) takes its
+ * memory from private anonymous mappings, where this holds; should the
+ * advice be refused the memory is cleared. Only the edges are written. */
+#define LAZY_ZERO_MIN (UINT64_C(1) << 20)
+static void *filter_alloc_zeroed(void *opaque, size_t size)
+{
+    (void)opaque;
+    unsigned char *p = RedisModule_TryAlloc(size);
+    if (p == NULL)
+        return NULL;
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t b = (uintptr_t)p, e = b + size;
+    const uintptr_t lo = (b + page - 1) & ~(page - 1), hi = e & ~(page - 1);
+    if (size < LAZY_ZERO_MIN || hi <= lo ||
+        madvise((void *)lo, hi - lo, MADV_DONTNEED) != 0) {
+        memset(p, 0, size);
+        return p;
+    }
+    memset(p, 0, lo - b);
+    memset((void *)hi, 0, e - hi);
+    return p;
+}
+
+static const sbf_allocator redis_allocator_zeroed = {filter_alloc_zeroed, filter_free, NULL};
+
+/* Whether `bytes` more fit under maxmemory (chain.h's room): with the
+ * noeviction policy used memory plus the new filter must stay within it
+ * (else one BF.RESERVE could overshoot it by the whole filter, and every
+ * later write be refused); under an evicting policy Redis makes room by
+ * evicting, as valkey-bloom's tests expect. Below 1 MiB Redis's own check
+ * before each write command is close enough and nothing is asked. */
+#define ROOM_CHECK_MIN (UINT64_C(1) << 20)
+static int module_room(uint64_t bytes)
+{
+    if (bytes < ROOM_CHECK_MIN)
+        return 1;
+    RedisModuleServerInfoData *inf = RedisModule_GetServerInfo(NULL, "memory");
+    if (inf == NULL)
+        return 1;
+    int e1 = 0, e2 = 0;
+    const unsigned long long maxm = RedisModule_ServerInfoGetFieldUnsigned(inf, "maxmemory", &e1);
+    const unsigned long long used = RedisModule_ServerInfoGetFieldUnsigned(inf, "used_memory", &e2);
+    const char *pol = RedisModule_ServerInfoGetFieldC(inf, "maxmemory_policy");
+    const int noevict = pol != NULL && strcmp(pol, "noeviction") == 0;
+    int ok = 1;
+    if (e1 == 0 && e2 == 0 && maxm != 0 && noevict)
+        ok = bytes <= maxm && used <= maxm - bytes;
+    RedisModule_FreeServerInfo(NULL, inf);
+    return ok;
+}
 
 /* ------------------------------------------------------------ key helpers */
 
@@ -274,6 +333,8 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     }
     RedisModule_SetModuleOptions(ctx, REDISMODULE_OPTIONS_HANDLE_IO_ERRORS);
     sbfr_cfg.alloc = &redis_allocator;
+    sbfr_cfg.alloc_zeroed = &redis_allocator_zeroed;
+    sbfr_cfg.room = module_room;
     RedisModuleTypeMethods tm;
     sbfr_type_methods(&tm);
     sbfr_type = RedisModule_CreateDataType(ctx, SBFR_TYPE_NAME, SBFR_ENCVER, &tm);

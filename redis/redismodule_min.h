@@ -45,6 +45,7 @@ typedef struct RedisModuleIO RedisModuleIO;
 typedef struct RedisModuleType RedisModuleType;
 typedef struct RedisModuleDigest RedisModuleDigest;
 typedef struct RedisModuleInfoCtx RedisModuleInfoCtx;
+typedef struct RedisModuleServerInfoData RedisModuleServerInfoData;
 
 typedef int (*RedisModuleCmdFunc)(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 typedef void *(*RedisModuleTypeLoadFunc)(RedisModuleIO *rdb, int encver);
@@ -173,6 +174,11 @@ typedef struct RedisModuleCommandInfo {
     X(void, SetModuleOptions, (RedisModuleCtx *ctx, int options)) \
     X(int, WrongArity, (RedisModuleCtx *ctx)) \
     X(int, GetContextFlags, (RedisModuleCtx *ctx)) \
+    X(RedisModuleServerInfoData *, GetServerInfo, (RedisModuleCtx *ctx, const char *section)) \
+    X(void, FreeServerInfo, (RedisModuleCtx *ctx, RedisModuleServerInfoData *data)) \
+    X(unsigned long long, ServerInfoGetFieldUnsigned, (RedisModuleServerInfoData *data, \
+                                                       const char *field, int *out_err)) \
+    X(const char *, ServerInfoGetFieldC, (RedisModuleServerInfoData *data, const char *field)) \
     X(int, ReplyWithLongLong, (RedisModuleCtx *ctx, long long ll)) \
     X(int, ReplyWithError, (RedisModuleCtx *ctx, const char *err)) \
     X(int, ReplyWithSimpleString, (RedisModuleCtx *ctx, const char *msg)) \

@@ -31,6 +31,7 @@ from flow_run import run_redisbloom, run_valkey_flow  # noqa: E402
 from test_cluster import test_cluster  # noqa: E402
 from test_fuzz import fuzz_server  # noqa: E402
 from test_memory import test_maxmemory  # noqa: E402
+from test_promise import test_chain_fpr, test_limits_named  # noqa: E402
 from test_operate import run_all as operate_all  # noqa: E402
 from test_dump import test_debug, test_loadchunk_table, test_scandump  # noqa: E402
 from test_persistence import (test_aof, test_aof_limits, test_corrupt_rdb,  # noqa: E402
@@ -69,7 +70,8 @@ def main():
                          ("resp3", test_resp3), ("nonscaling", test_nonscaling_full),
                          ("scaling+fpr", test_scaling_and_fpr), ("madd=add", test_batch_equals_single),
                          ("scandump", test_scandump), ("loadchunk", test_loadchunk_table),
-                         ("debug", test_debug),
+                         ("debug", test_debug), ("chain-fpr", test_chain_fpr),
+                         ("limits", test_limits_named),
                          ("extras", test_extras), ("key-commands", test_key_commands),
                          ("redis-py", test_redis_py),
                          ("binary", test_binary_items), ("corrupt-rdb", test_corrupt_rdb),

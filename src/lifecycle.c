@@ -48,7 +48,8 @@ static unsigned char *align_up(void *p, size_t to)
 }
 
 /* The library's own words: 2 MiB aligned anonymous memory from 2 MiB, so
- * transparent huge pages can back all of it. Zeroed. */
+ * transparent huge pages can back all of it. A fresh mapping reads as zero:
+ * nothing is written (the kernel zeroes each page when first touched). */
 static int words_huge(sbf_filter *f)
 {
     const size_t len = (f->bytes + SBFI_HUGE - 1) / SBFI_HUGE * SBFI_HUGE;
@@ -71,8 +72,9 @@ static int words_huge(sbf_filter *f)
     return SBF_OK;
 }
 
-/* Zeroed, 64-byte aligned words for f->bytes, from whoever owns them. */
-static int words_alloc(sbf_filter *f)
+/* Zeroed, 64-byte aligned words for f->bytes, from whoever owns them;
+ * zeroed: the caller's allocator gave zeroed memory (SBF_ZEROED). */
+static int words_alloc(sbf_filter *f, int zeroed)
 {
     if (f->alloc.alloc == NULL && f->bytes >= SBFI_HUGE)
         return words_huge(f);
@@ -93,7 +95,8 @@ static int words_alloc(sbf_filter *f)
         f->mem_len = n;
     }
     f->words = (uint64_t *)(void *)align_up(f->mem_base, SBFI_LINE);
-    memset(f->words, 0, f->bytes);
+    if (!(zeroed && f->mem == SBFI_MEM_CALLER))
+        memset(f->words, 0, f->bytes);
     return SBF_OK;
 }
 
@@ -160,14 +163,15 @@ int sbfi_make(sbf_filter **out, const sbfi_make_args *a)
     int rc = sbfi_check_geometry(a->layout, a->bits, a->k);
     if (rc == SBF_OK && al != &library && (al->alloc == NULL || al->free == NULL))
         rc = SBF_E_PARAM;
-    if (rc == SBF_OK && (a->flags & ~SBF_CONCURRENT) != 0)
+    if (rc == SBF_OK && (a->flags & ~(SBF_CONCURRENT | SBF_ZEROED)) != 0)
         rc = SBF_E_FLAGS;
+    const uint32_t flags = a->flags & SBF_CONCURRENT; /* what the filter keeps */
     const sbfi_kernels *kt = a->kt;
     if (rc == SBF_OK && kt == NULL)
         rc = sbfi_kernels_current(&kt);
     sbf_filter *f = NULL;
     if (rc == SBF_OK)
-        rc = self_alloc(&f, al, a->flags);
+        rc = self_alloc(&f, al, flags);
     if (rc != SBF_OK) {
         unmap_given(a);
         return rc;
@@ -185,10 +189,10 @@ int sbfi_make(sbf_filter **out, const sbfi_make_args *a)
         f->mem_len = a->map_len;
         f->words = a->map_data;
     } else {
-        rc = words_alloc(f);
+        rc = words_alloc(f, (a->flags & SBF_ZEROED) != 0);
     }
     if (rc == SBF_OK)
-        rc = sbfi_bind(f, a->flags);
+        rc = sbfi_bind(f, flags);
     if (rc != SBF_OK) {
         sbf_free(f);
         return rc;

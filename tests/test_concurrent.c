@@ -381,7 +381,7 @@ Test(concurrent, flags, .description = "unknown flag bits are SBF_E_FLAGS; copie
     p.expected_n = 1000;
     p.fpp = 0.01;
     sbf_filter *f = (sbf_filter *)&p; /* must be overwritten with NULL */
-    p.flags = 2;
+    p.flags = 4; /* 1: SBF_CONCURRENT, 2: SBF_ZEROED */
     cr_assert_eq(sbf_create(&f, &p), SBF_E_FLAGS);
     cr_assert_null(f);
     p.flags = SBF_CONCURRENT | (UINT32_C(1) << 31);

@@ -579,3 +579,39 @@ Test(lifecycle, info_and_copy_during_adds,
     }
     free(keys);
 }
+
+/* ------------------------------------------------------------ SBF_ZEROED */
+
+Test(lifecycle, zeroed_flag_skips_the_clear,
+     .description = "issue 33: with SBF_ZEROED sbf_create trusts the allocator's zeroes (the tracker's 0xa5 shows through, so no pass was made); without it every word is cleared; the flag is not kept (a copy is cleared and exact), needs no allocator, and the next bit is still SBF_E_FLAGS")
+{
+    tracker t;
+    const sbf_allocator a = tracking(&t, 8);
+    sbf_filter *f = NULL, *g = NULL;
+    sbf_params p = params(SBF_BLOCKED, 4096, SBF_ZEROED, &a);
+    cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+    size_t len;
+    const unsigned char *d = sbf_data(f, &len);
+    cr_assert_eq(d[0], 0xa5, "not cleared: the allocator said its memory reads as zero");
+    cr_assert_eq(d[len - 1], 0xa5);
+    sbf_free(f);
+    p = params(SBF_BLOCKED, 4096, 0, &a);
+    cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+    cr_assert(all_zero(f), "no flag: cleared");
+    cr_assert_eq(sbf_add(f, "k", 1), 1);
+    cr_assert_eq(sbf_copy(&g, f), SBF_OK);
+    cr_assert_eq(sbf_contains(g, "k", 1), 1);
+    size_t lf, lg;
+    const void *df = sbf_data(f, &lf), *dg = sbf_data(g, &lg);
+    cr_assert(lf == lg && memcmp(df, dg, lf) == 0, "the copy is exact");
+    sbf_free(g);
+    sbf_free(f);
+    p = params(SBF_SPLIT_BLOCK, 4096, SBF_ZEROED | SBF_CONCURRENT, NULL);
+    cr_assert_eq(sbf_create(&f, &p), SBF_OK);
+    cr_assert(all_zero(f), "the library's own memory is always zero");
+    cr_assert_eq(sbf_add(f, "k", 1), 1, "concurrent kept");
+    sbf_free(f);
+    p = params(SBF_BLOCKED, 4096, SBF_ZEROED << 1, &a);
+    cr_assert_eq(sbf_create(&f, &p), SBF_E_FLAGS);
+    cr_assert_eq(t.live_blocks, 0, "all given back");
+}

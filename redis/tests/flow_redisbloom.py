@@ -195,8 +195,10 @@ def test_expansion(env):
         env.check(env.error(args) is not None, args)
 
 
-@flow("test_debug", design="bytes, bits and hashes are our layout's; RedisBloom's capacities, "
-      "ratios (the first sub-filter at half the rate) and per-sub-filter counts are checked")
+@flow("test_debug", design="bytes, bits and hashes are our layout's, and sub-filter i has rate "
+      "r/((i+1)(i+2)), not RedisBloom's r/2^(i+1) (issue 33: the sum stays below r at every depth "
+      "without asking deep sub-filters for 1e-20); RedisBloom's capacities, the first sub-filter "
+      "at half the rate and per-sub-filter counts are checked")
 def test_debug(env):
     env.eq(env.cmd("bf.reserve", "bf", "0.01", "10"), "OK", "reserve")
     for i in range(100):
@@ -210,8 +212,8 @@ def test_debug(env):
         env.eq(env.cmd("bf.debug", key)[0], "size:%d" % env.cmd("bf.card", key), key + " size")
         env.eq([x["capacity"] for x in links], [cap * 2 ** i for i in range(len(links))],
                key + " capacities")
-        env.eq([x["ratio"] for x in links], [rate / 2 ** (i + 1) for i in range(len(links))],
-               key + " ratios")
+        env.eq([round(x["ratio"] * (i + 1) * (i + 2) / rate, 4) for i, x in enumerate(links)],
+               [1.0] * len(links), key + " ratios r/((i+1)(i+2))")
         env.eq([x["size"] for x in links[:-1]], [x["capacity"] for x in links[:-1]],
                key + " full sub-filters but the last")
         env.check(len(links) == (4 if key == "bf" else 6), key + ": %d sub-filters" % len(links))

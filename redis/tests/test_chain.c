@@ -154,7 +154,7 @@ Test(chain, layout_names)
 /* -------------------------------------------------------------- growth */
 
 Test(chain, grows_at_the_capacity_plus_first_new_item,
-     .description = "capacities 100, 200, 400; rates 0.005, 0.0025, 0.00125; every item found")
+     .description = "capacities 100, 200, 400; rates 0.01/2, 0.01/6, 0.01/12; every item found")
 {
     const char *why = "";
     sbfr_chain *c;
@@ -164,12 +164,12 @@ Test(chain, grows_at_the_capacity_plus_first_new_item,
     fill(c, "g", 101);
     cr_assert_eq(c->nlinks, 2);
     cr_assert_eq(c->links[1].capacity, 200);
-    cr_assert_eq(c->links[1].error, 0.0025);
+    cr_assert_float_eq(c->links[1].error, 0.01 / 6, 1e-17);
     cr_assert_eq(c->links[1].items, 1);
     int tried = fill(c, "g", 301);
     cr_assert_eq(c->nlinks, 3);
     cr_assert_eq(c->links[2].capacity, 400);
-    cr_assert_eq(c->links[2].error, 0.00125);
+    cr_assert_float_eq(c->links[2].error, 0.01 / 12, 1e-17);
     cr_assert_eq(sbfr_chain_capacity(c), 700);
     cr_assert_eq(c->links[0].items + c->links[1].items + c->links[2].items, c->items);
     char b[32];
@@ -211,6 +211,42 @@ Test(chain, growth_refused_by_max_bytes,
     cr_assert_str_eq(why, "the filter would exceed the module's MAX_BYTES");
     cr_assert_eq(c->nlinks, 1);
     cr_assert_eq(c->items, 100);
+    sbfr_chain_free(c);
+}
+
+static uint64_t room_asked;
+static int room_below_8k(uint64_t bytes)
+{
+    room_asked = bytes;
+    return bytes < 8192;
+}
+
+Test(chain, room_refuses_before_allocating,
+     .description = "issue 33: the host's room (maxmemory in the module) is asked the new "
+                    "sub-filter's bytes and refuses it with its reason, for a new key and for "
+                    "growth; a replicated or loading command (no cap) is not asked")
+{
+    const char *why = "";
+    sbfr_chain *c;
+    sbfr_cfg.room = room_below_8k;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100000, 0.01, 2, UINT64_C(1) << 40, &why),
+                 SBF_E_NOMEM);
+    cr_assert_str_eq(why, "used memory plus the new sub-filter would exceed 'maxmemory'");
+    cr_assert_geq(room_asked, 100000, "asked the filter's bytes: %llu",
+                  (unsigned long long)room_asked);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100000, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK,
+                 "no cap: not asked");
+    sbfr_chain_free(c);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 1000, 0.01, 64, UINT64_C(1) << 40, &why), SBF_OK);
+    fill(c, "r", 1000);
+    char b[32];
+    int i = 0;
+    do /* an item the full sub-filter does not hold */
+        item(b, sizeof b, "absent", i++);
+    while (sbf_contains(c->links[0].f, b, strlen(b)) == 1);
+    cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), UINT64_C(1) << 40, &why), SBFR_ADD_FAILED);
+    cr_assert_str_eq(why, "used memory plus the new sub-filter would exceed 'maxmemory'");
+    cr_assert_eq(c->nlinks, 1, "the chain stays as it was");
     sbfr_chain_free(c);
 }
 
@@ -302,10 +338,10 @@ Test(chain, validity_rules)
 
 /* ------------------------------------------------------------- the floor */
 
-Test(chain, block_layouts_go_classic_past_the_floor,
-     .description = "issue 19: blocked, 10 items at 1%, expansion 1, 943 distinct items: "
-                    "each sub-filter is the layout sbf_size says is within 1.5x of classic, "
-                    "the tail classic, and the chain no more than 1.5x an all-classic one")
+Test(chain, small_links_stay_blocked_and_rates_sum_below_the_asked,
+     .description = "issue 33: blocked, 10 items at 1%, expansion 1, 943 distinct items: the "
+                    "sub-filters' rates are 1%/((i+1)(i+2)), sum below 1% at every depth, and "
+                    "none is classic (a small classic filter misses its formula by 4-50x)")
 {
     const char *why = "";
     sbfr_chain *c, *ref;
@@ -314,25 +350,34 @@ Test(chain, block_layouts_go_classic_past_the_floor,
     fill(c, "f", 943);
     fill(ref, "f", 943);
     cr_assert_geq(c->nlinks, 90);
-    cr_assert_eq(c->links[0].layout, SBF_BLOCKED);
-    cr_assert_eq(c->links[c->nlinks - 1].layout, SBF_CLASSIC);
-    for (uint32_t l = 1; l < c->nlinks; l++) {
+    double sum = 0;
+    for (uint32_t l = 0; l < c->nlinks; l++) {
         const sbfr_link *x = &c->links[l];
-        cr_assert_eq(x->error, c->links[l - 1].error / 2, "link %u rate halves", l);
-        uint64_t bits = 0, cbits = 0;
-        uint32_t k = 0, ck = 0;
-        cr_assert_eq(sbf_size(SBF_BLOCKED, 65536, x->error, &bits, &k) == SBF_OK &&
-                         sbf_size(SBF_CLASSIC, 65536, x->error, &cbits, &ck) == SBF_OK &&
-                         (double)bits <= 1.5 * (double)cbits,
-                     x->layout == c->layout, "link %u: layout %d", l, x->layout);
-        if (l > 0 && c->links[l - 1].layout == SBFR_FLOOR_LAYOUT)
-            cr_assert_eq(x->layout, SBF_CLASSIC, "classic stays classic");
+        cr_assert_float_eq(x->error, 0.01 / ((l + 1.0) * (l + 2.0)), 1e-12 * x->error,
+                           "link %u rate %g", l, x->error);
+        cr_assert_eq(x->layout, SBF_BLOCKED, "link %u: layout %d", l, x->layout);
+        sum += x->error;
+        cr_assert_lt(sum, 0.01, "depth %u", l);
     }
-    cr_assert_leq(c->bytes, ref->bytes * 3 / 2, "%llu bytes against %llu all-classic",
-                  (unsigned long long)c->bytes, (unsigned long long)ref->bytes);
     cr_assert_lt(c->bytes, 1 << 20, "not 1.9 GB");
     sbfr_chain_free(c);
     sbfr_chain_free(ref);
+}
+
+Test(chain, large_links_keep_the_key_layout,
+     .description = "2^17 items at 1e-12: blocked needs 3.5x classic's memory, and stays "
+                    "blocked (a classic sub-filter would have its own floor of false positives)")
+{
+    const char *why = "";
+    sbfr_chain *c;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, UINT64_C(1) << 17, 2e-12, 2, SBFR_NO_CAP, &why),
+                 SBF_OK);
+    cr_assert_eq(c->links[0].layout, SBF_BLOCKED);
+    uint64_t bits = 0;
+    uint32_t k = 0;
+    cr_assert_eq(sbf_size(SBF_BLOCKED, UINT64_C(1) << 17, 1e-12, &bits, &k), SBF_OK);
+    cr_assert_eq(c->links[0].bits, bits);
+    sbfr_chain_free(c);
 }
 
 /* ------------------------------------------------------- all or none */

@@ -156,10 +156,21 @@ Test(dump, corrupt_header_refused,
 }
 
 Test(dump, floor_links_travel,
-     .description = "a chain whose tail went classic past the floor dumps and loads as it is")
+     .description = "a chain whose tail went classic past the floor (before issue 33) dumps and loads as it is")
 {
-    sbfr_chain *a = filled(SBF_SPLIT_BLOCK, 10, 1, 300);
-    cr_assert_eq(a->links[0].layout, SBF_SPLIT_BLOCK);
+    const char *why = "";
+    sbfr_chain *a = filled(SBF_SPLIT_BLOCK, 10, 1, 30);
+    sbfr_link l; /* what an older module made past the floor */
+    cr_assert_eq(sbfr_link_make(&l, SBFR_FLOOR_LAYOUT, 640, 20, 0, &why), SBF_OK);
+    l.capacity = 10;
+    l.error = 1e-7;
+    sbfr_chain_attach(a, &l);
+    for (int i = 0; i < 5; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "t%d", i);
+        cr_assert_geq(sbfr_chain_add1(a, b, strlen(b), SBFR_NO_CAP, &why), 0);
+    }
+    cr_assert_eq(a->layout, SBF_SPLIT_BLOCK);
     cr_assert_eq(a->links[a->nlinks - 1].layout, SBF_CLASSIC);
     sbfr_chain *b = from_header_of(a);
     const char *data;

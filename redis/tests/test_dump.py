@@ -97,7 +97,8 @@ def test_loadchunk_table(s):
 def test_debug(s):
     """BF.DEBUG in RedisBloom's shape: size:<items>, then per sub-filter
     bytes, bits, hashes, hashwidth, capacity, size, ratio (RedisBloom's
-    test_debug: the first sub-filter has half the rate, 0.005 for 0.01)."""
+    test_debug: the first sub-filter has half the rate, 0.005 for 0.01; then
+    0.01/((i+1)(i+2)), issue 33)."""
     c = s.raw()
     c.cmd("BF.RESERVE", "dbg", "0.01", "10")
     c.cmd("BF.MADD", "dbg", *items("d", 100))
@@ -115,7 +116,8 @@ def test_debug(s):
         eq((int(f[b"bits"]), int(f[b"hashes"]), int(f[b"capacity"]), int(f[b"size"])),
            (sub["Bits"], sub["Hashes"], 10 * 2 ** i, sub["Items"]), "sub-filter %d" % i)
         eq(int(f[b"bytes"]), sub["Bits"] // 8, "bytes: what it uses")
-        eq(float(f[b"ratio"]), 0.005 / 2 ** i, "ratio %d halves" % i)
+        check(abs(float(f[b"ratio"]) * (i + 1) * (i + 2) / 0.01 - 1) < 1e-5,
+              "ratio %d is 0.01/((i+1)(i+2)): %s" % (i, f[b"ratio"]))
     eq(c.cmd("BF.DEBUG", "dbg", "x"), Err("ERR wrong number of arguments for 'bf.debug' command"),
        "arity")
     eq(c.cmd("BF.DEBUG", "nokey"), Err("ERR not found"), "missing key")
