@@ -132,6 +132,10 @@ sbf_filter *open_own(const char *path);
 /* sbf_save_as (crash-safe, the file's mode, owner and links kept); save is
  * our form. Errors exit. */
 void save_as(const sbf_filter *f, const char *path, int format);
+/* The message for sbf_save_as's error rc (a directory that refuses the
+ * temporary file named as the cause), then exit 1. */
+__attribute__((noreturn))
+void fail_save(const sbf_filter *f, const char *path, int format, int rc);
 void save(const sbf_filter *f, const char *path);
 
 /* ----------------------------------------------------------- cli_keys.c */
