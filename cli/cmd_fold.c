@@ -29,10 +29,11 @@ int cmd_fold(int argc, char **argv)
     const double before = sbf_fpp_estimate(f);
     uint32_t times = 0;
     int rc;
+    double p = 0;
     if (fpp_s != NULL) {
         char *end;
         errno = 0;
-        const double p = strtod(fpp_s, &end);
+        p = strtod(fpp_s, &end);
         if (errno != 0 || *end != '\0' || end == fpp_s || !(p > 0 && p < 1))
             usage_error("--fpp: '%s' is not a rate in (0, 1)", fpp_s);
         rc = sbf_fold_to(&g, f, p, &times);
@@ -60,6 +61,9 @@ int cmd_fold(int argc, char **argv)
             fail("%s: cannot fold: its block count is odd (%llu blocks; a fold merges pairs of "
                  "blocks); a filter created with a power-of-two --bits (64Mi, 1Gi) folds "
                  "furthest; nothing written", a.pos[0], (unsigned long long)blocks);
+        if (before > p)
+            fail("%s: folded 0 times: its estimated rate %.6g is already above --fpp %s; "
+                 "nothing written", a.pos[0], before, fpp_s);
         fail("%s: folded 0 times: one fold would raise the estimated rate from %.6g to %.6g, "
              "above --fpp %s; nothing written", a.pos[0], before, after, fpp_s);
     }
