@@ -63,7 +63,7 @@ static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp)
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
         uint64_t b;
-        uint32_t k;
+        uint32_t k = 0; /* in/out: 0 lets sbf_size choose */
         if (sbf_size(layout, mid, fpp, &b, &k) == SBF_OK && b <= bits)
             lo = mid;
         else

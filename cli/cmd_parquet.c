@@ -181,7 +181,8 @@ static int cmd_list(int argc, char **argv)
              "to list", q.path, q.n, q.n == 1 ? "" : "s", q.groups, q.groups == 1 ? "" : "s");
     (void)plan_filters();
     /* each distinct filter read once, one at a time */
-    struct stat1 { double fill, est; uint64_t bits; } *st = malloc(q.nd * sizeof *st);
+    static struct stat1 { double fill, est; uint64_t bits; } *st; /* static: see q */
+    st = malloc(q.nd * sizeof *st);
     if (st == NULL)
         fail("out of memory");
     for (size_t d = 0; d < q.nd; d++) {
