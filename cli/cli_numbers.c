@@ -256,7 +256,7 @@ uint64_t parse_size_arg(const char *opt, const char *s)
     if (rc == -2)
         usage_error("%s: not a whole number: '%s'", opt, show_text(s, strlen(s)));
     if (rc != 1)
-        usage_error("%s: not a size (4096, 1e6, 10M = 10^7, 128Mi = 2^27): '%s'", opt,
+        usage_error("%s: not a size (4096, 1e6, 1M = 10^6, 128Mi = 2^27): '%s'", opt,
                     show_text(s, strlen(s)));
     return v;
 }

@@ -82,3 +82,5 @@ $GEN deep "$T/deep.parquet"
 err=$("$SBF" parquet list "$T/deep.parquet" 2>&1); rc=$?
 check "deep: refused as a malformed footer (exit $rc: $err)" test "$rc/$(grep -c 'malformed Parquet footer: thrift: nested deeper' <<<"$err")" = 1/1
 check "deep: no 'serialized filter' in the message" test "$(grep -c 'serialized filter' <<<"$err")" = 0
+err=$("$SBF" parquet list "$PQ" --max-filter-bytes 12XB 2>&1); rc=$?
+check "--max-filter-bytes 12XB: usage error ($rc: $err)" test "$rc/$(grep -c 'not a size' <<<"$err")" = 2/1
