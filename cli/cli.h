@@ -96,6 +96,11 @@ uint64_t parse_u64_arg(const char *opt, const char *s);
 /* A count: 5000, 1e6, 2.5e3, 10M (suffixes k/K 10^3, M 10^6, G 10^9,
  * T 10^12); a whole number. 1 ok, 0 syntax, -1 above 2^64-1, -2 not whole. */
 int num_count(const char *s, uint64_t *out);
+/* A size: num_count's forms, or a whole number with a binary suffix Ki,
+ * Mi, Gi, Ti (powers of 1024: 128Mi is 134217728). Returns as num_count. */
+int num_size(const char *s, uint64_t *out);
+/* num_size for an option's value (usage errors exit). */
+uint64_t parse_size_arg(const char *opt, const char *s);
 /* A decimal real (digits, point, exponent; no sign, hex, inf or nan). */
 int num_decimal(const char *s, double *out);
 
@@ -127,6 +132,10 @@ sbf_filter *open_own(const char *path);
 /* sbf_save_as (crash-safe, the file's mode, owner and links kept); save is
  * our form. Errors exit. */
 void save_as(const sbf_filter *f, const char *path, int format);
+/* The message for sbf_save_as's error rc (a directory that refuses the
+ * temporary file named as the cause), then exit 1. */
+__attribute__((noreturn))
+void fail_save(const sbf_filter *f, const char *path, int format, int rc);
 void save(const sbf_filter *f, const char *path);
 
 /* ----------------------------------------------------------- cli_keys.c */
@@ -138,8 +147,11 @@ void save(const sbf_filter *f, const char *path);
  * IEEE bytes LE. */
 enum { KEY_STRING, KEY_U64, KEY_INT32, KEY_INT64, KEY_FLOAT, KEY_DOUBLE };
 /* The options a command that reads keys puts in its spec, and their help. */
-#define KEY_OPTS " --u64 --type= --binary "
-#define KEY_SYNOPSIS "[--type T | --u64] [--binary]"
+#define KEY_OPTS " --u64 --type= --binary --hex "
+#define KEY_SYNOPSIS "[--type T | --u64] [--binary] [--hex]"
+/* key_options' *binary: flags */
+#define KEY_BINARY 1
+#define KEY_HEX 2
 #define KEY_HELP \
     "A line's key is its bytes without the newline and without one trailing\n" \
     "\\r (a CRLF file means what its LF twin means); --binary keeps every byte.\n" \
@@ -147,12 +159,15 @@ enum { KEY_STRING, KEY_U64, KEY_INT32, KEY_INT64, KEY_FLOAT, KEY_DOUBLE };
     "Parquet PLAIN encoding: int32 4 bytes, int64 8 bytes, little-endian\n" \
     "(signed decimal); float, double: the IEEE bytes little-endian (strtod's\n" \
     "syntax: 1.5, -0, 1e-3, inf, nan); string: the line's bytes (the default).\n" \
-    "--u64: a decimal 0..2^64-1 as its 8 little-endian bytes (sbf_add_u64).\n"
+    "--u64: a decimal 0..2^64-1 as its 8 little-endian bytes (sbf_add_u64).\n" \
+    "--hex: each line is the key's bytes in hex (an even count of 0-9a-fA-F,\n" \
+    "e.g. 610a62 for a, newline, b): any key, a newline or a \\r included.\n"
 
 typedef struct keyreader {
     const char *name;   /* for messages */
     int fd;
     int type, binary;   /* KEY_*; --binary: keep a trailing \r */
+    int hex;            /* --hex: lines are hex digits, decoded */
     int words;          /* the batch's keys are in u (8-byte types) */
     unsigned char *buf;
     size_t cap, start, end;
@@ -165,7 +180,8 @@ typedef struct keyreader {
     uint32_t *w32;      /* 4-byte values, keys[] point at them */
 } keyreader;
 
-/* The key type from --u64 / --type (usage errors exit); *binary from --binary. */
+/* The key type from --u64 / --type (usage errors exit); *binary the flags
+ * KEY_BINARY (--binary) and KEY_HEX (--hex, string keys only), for kr_open. */
 int key_options(const args *a, int *binary);
 /* path NULL or "-": standard input. */
 void kr_open(keyreader *kr, const char *path, int type, int binary);

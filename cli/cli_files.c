@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,13 +163,48 @@ sbf_file_lock *lock_path(const char *path)
     return lk;
 }
 
+/* A save that failed on permissions: when the directory is what refused
+ * (a save writes a temporary file beside the target and renames it), say
+ * so rather than blame a file that is writable. */
+static void fail_save_io(const char *path)
+{
+    const int e = errno;
+    if (e == EACCES || e == EPERM || e == EROFS) {
+        char *copy = strdup(path);
+        const char *dir = copy != NULL ? dirname(copy) : ".";
+        if (access(dir, W_OK | X_OK) != 0) {
+            const int de = errno;
+            fail("%s: cannot save: its directory %s is not writable (%s): a save writes a "
+                 "temporary file .NAME.sbf-tmp-N there and renames it over the file; nothing "
+                 "written", path, dir, strerror(de == ENOENT ? e : de));
+        }
+        free(copy);
+    }
+    errno = e;
+    fail_code(path, SBF_E_IO);
+}
+
+void fail_save(const sbf_filter *f, const char *path, int format, int rc)
+{
+    if (rc == SBF_E_UNSUPPORTED || rc == SBF_E_PARAM) {
+        struct sbf_info in;
+        (void)sbf_info(f, &in);
+        fail("cannot write %s in %s's form: the filter is %s (seed %u), and %s; nothing "
+             "written", path, form_title(format), sbf_layout_name(in.layout), in.seed,
+             format == SBF_FORMAT_GUAVA ? "Guava's form holds classic filters with seed 0 only"
+             : format == SBF_FORMAT_PARQUET ? "Parquet's form holds the parquet layout only"
+             : sbf_strerror(rc));
+    }
+    if (rc == SBF_E_IO)
+        fail_save_io(path);
+    fail_code(path, rc);
+}
+
 void save_as(const sbf_filter *f, const char *path, int format)
 {
     const int rc = sbf_save_as(f, path, format);
-    if (rc == SBF_E_UNSUPPORTED || rc == SBF_E_PARAM)
-        fail("%s: cannot write as %s: %s", path, form_title(format), sbf_strerror(rc));
     if (rc != SBF_OK)
-        fail_code(path, rc);
+        fail_save(f, path, format, rc);
 }
 
 void save(const sbf_filter *f, const char *path)

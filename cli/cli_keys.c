@@ -26,9 +26,12 @@ static const char *const type_names[] = { "string", "u64", "int32", "int64", "fl
 int key_options(const args *a, int *binary)
 {
     const char *t = opt_val(a, "--type");
-    *binary = opt_flag(a, "--binary");
+    *binary = (opt_flag(a, "--binary") ? KEY_BINARY : 0) | (opt_flag(a, "--hex") ? KEY_HEX : 0);
     if (t != NULL && opt_flag(a, "--u64"))
         usage_error("--u64 and --type are exclusive (--u64 is unsigned; --type int64 signed)");
+    if ((*binary & KEY_HEX) && (opt_flag(a, "--u64") || (t != NULL && strcmp(t, "string") != 0)))
+        usage_error("--hex gives a key's bytes: it goes with string keys, not --u64 or --type %s",
+                    t != NULL ? show_text(t, strlen(t)) : "u64");
     if (t == NULL)
         return opt_flag(a, "--u64") ? KEY_U64 : KEY_STRING;
     for (int i = 0; i < (int)(sizeof type_names / sizeof type_names[0]); i++)
@@ -42,7 +45,8 @@ void kr_open(keyreader *kr, const char *path, int type, int binary)
 {
     memset(kr, 0, sizeof *kr);
     kr->type = type;
-    kr->binary = binary;
+    kr->binary = (binary & KEY_BINARY) != 0;
+    kr->hex = (binary & KEY_HEX) != 0;
     kr->words = type == KEY_U64 || type == KEY_INT64 || type == KEY_DOUBLE;
     if (path == NULL || strcmp(path, "-") == 0) {
         kr->name = "standard input";
@@ -190,9 +194,34 @@ static void parse_batch(keyreader *kr, size_t n)
         }
 }
 
+static int hex_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* --hex: each line's digits decoded in place (the bytes are half as many). */
+static void decode_hex(keyreader *kr, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *p = (unsigned char *)(uintptr_t)kr->keys[i];
+        const size_t len = kr->lens[i];
+        size_t j = 0;
+        while (j < len && hex_digit(p[j]) >= 0)
+            j++;
+        if (j < len || len % 2 != 0) /* checked whole before it is changed */
+            bad_line(kr, n, i, "hex digits (an even count of 0-9a-fA-F)");
+        for (j = 0; j < len / 2; j++)
+            p[j] = (unsigned char)(hex_digit(p[2 * j]) << 4 | hex_digit(p[2 * j + 1]));
+        kr->lens[i] = len / 2;
+    }
+}
+
 size_t kr_next(keyreader *kr)
 {
     const size_t n = kr_lines(kr);
+    if (n > 0 && kr->hex)
+        decode_hex(kr, n);
     if (n > 0 && kr->type != KEY_STRING)
         parse_batch(kr, n);
     return n;

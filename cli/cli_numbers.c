@@ -222,3 +222,41 @@ int num_decimal(const char *s, double *out)
     *out = strtod(s, NULL);
     return 1;
 }
+
+int num_size(const char *s, uint64_t *out)
+{
+    const size_t len = strlen(s);
+    static const char bin[] = "KMGT";
+    if (len >= 3 && s[len - 1] == 'i' && strchr(bin, s[len - 2]) != NULL && s[len - 2] != '\0') {
+        char head[64];
+        if (len - 2 >= sizeof head)
+            return 0;
+        memcpy(head, s, len - 2);
+        head[len - 2] = '\0';
+        uint64_t m;
+        const int rc = num_count(head, &m);
+        if (rc != 1)
+            return rc;
+        const int shift = 10 * (int)(strchr(bin, s[len - 2]) - bin + 1);
+        if (m > UINT64_MAX >> shift)
+            return -1;
+        *out = m << shift;
+        return 1;
+    }
+    return num_count(s, out);
+}
+
+uint64_t parse_size_arg(const char *opt, const char *s)
+{
+    uint64_t v;
+    const int rc = num_size(s, &v);
+    if (rc == -1)
+        usage_error("%s: out of range (above 18446744073709551615): '%s'", opt,
+                    show_text(s, strlen(s)));
+    if (rc == -2)
+        usage_error("%s: not a whole number: '%s'", opt, show_text(s, strlen(s)));
+    if (rc != 1)
+        usage_error("%s: not a size (4096, 1e6, 1M = 10^6, 128Mi = 2^27): '%s'", opt,
+                    show_text(s, strlen(s)));
+    return v;
+}

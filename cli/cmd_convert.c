@@ -47,7 +47,18 @@ int cmd_convert(int argc, char **argv)
         usage_error("convert: --to must be one of %s, not '%s'", form_list(),
                     show_text(to, strlen(to)));
     sbf_filter *f = open_filter(a.pos[0], OPEN_WRITABLE, NULL);
-    save_as(f, a.pos[1], form);
+    const int rc = sbf_save_as(f, a.pos[1], form);
+    if (rc == SBF_E_UNSUPPORTED || rc == SBF_E_PARAM) { /* the input is the cause */
+        struct sbf_info in;
+        (void)sbf_info(f, &in);
+        fail("%s: a %s filter (seed %u) has no %s form: %s; %s not written", a.pos[0],
+             sbf_layout_name(in.layout), in.seed, form_title(form),
+             form == SBF_FORMAT_GUAVA ? "Guava's holds classic filters with seed 0 only"
+             : form == SBF_FORMAT_PARQUET ? "Parquet's holds the parquet layout only"
+             : sbf_strerror(rc), a.pos[1]);
+    }
+    if (rc != SBF_OK)
+        fail_save(f, a.pos[1], form, rc);
     sbf_free(f);
     return 0;
 }

@@ -12,10 +12,15 @@ static const char *const help_create =
     "\n"
     "Creates an empty filter in FILE, sized for N keys (default 1000000) at a\n"
     "false-positive rate P (default 0.01) by the layout's exact formula, or of\n"
-    "B bits when --bits is given (k derived from N when --k is not).\n"
+    "B bits when --bits is given: then k is --k K, else the layout's k for N\n"
+    "keys when -n is given, else the k for as many keys as B bits hold at P.\n"
     "Layout: blocked by default. --seed: MurmurHash3 seed (0, Guava's).\n"
-    "N may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G, 1T\n"
-    "(powers of 1000); -n5000 and -n=5000 work too. Other numbers are decimal.\n"
+    "N and B may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G,\n"
+    "1T (powers of 1000) or Ki, Mi, Gi, Ti (powers of 1024: --bits 64Mi);\n"
+    "-n5000 and -n=5000 work too. Other numbers are decimal.\n"
+    "A filter folds (sbf fold) while its block count is even: sized by -n it\n"
+    "may fold only a few times or not at all; a power-of-two --bits (64Mi,\n"
+    "1Gi) folds furthest.\n"
     "An existing FILE is kept, and a filter above 1 GiB is not written,\n"
     "unless --force (the message says how big it would be).\n";
 
@@ -40,14 +45,31 @@ static int layout_from_name(const char *s)
 static uint64_t parse_count(const char *opt, const char *s)
 {
     uint64_t v;
-    const int rc = num_count(s, &v);
+    const int rc = num_size(s, &v);
     if (rc == -1)
         usage_error("%s: out of range (above 18446744073709551615): '%s'", opt, s);
     if (rc == -2)
         usage_error("%s: not a whole number: '%s'", opt, s);
     if (rc != 1)
-        usage_error("%s: not a count (5000, 1e6, 10M): '%s'", opt, show_text(s, strlen(s)));
+        usage_error("%s: not a count (5000, 1e6, 10M, 64Mi): '%s'", opt, show_text(s, strlen(s)));
     return v;
+}
+
+/* --bits alone: k is the layout's for the most keys `bits` bits hold at
+ * fpp (sbf_size's inverse), not for the default -n. 1 when none fits. */
+static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp)
+{
+    uint64_t lo = 1, hi = bits; /* no layout holds a key per bit at fpp < 1/2 */
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        uint64_t b;
+        uint32_t k = 0; /* in/out: 0 lets sbf_size choose */
+        if (sbf_size(layout, mid, fpp, &b, &k) == SBF_OK && b <= bits)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 /* A filter above 1 GiB needs --force: a typo in -n or --fpp should not fill
@@ -81,7 +103,7 @@ int cmd_create(int argc, char **argv)
     p.fpp = 0.01;
     if (fpp && !num_decimal(fpp, &p.fpp))
         usage_error("--fpp: not a decimal number: '%s'", show_text(fpp, strlen(fpp)));
-    p.bits = bits ? parse_u64_arg("--bits", bits) : 0;
+    p.bits = bits ? parse_count("--bits", bits) : 0;
     if (bits && p.bits == 0)
         usage_error("--bits: must be positive");
     const uint64_t k = ks ? parse_u64_arg("--k", ks) : 0;
@@ -92,6 +114,8 @@ int cmd_create(int argc, char **argv)
         usage_error("--seed: out of range (0..4294967295): '%s'", seeds);
     p.k = (uint32_t)k;
     p.seed = (uint32_t)seed;
+    if (bits && n == NULL && k == 0)
+        p.expected_n = keys_for_bits(p.layout, p.bits, p.fpp);
     const char *path = a.pos[0];
     struct stat st;
     const int force = opt_flag(&a, "--force");

@@ -1,5 +1,6 @@
 /* sbf fold: halve a filter's blocks as often as a target rate allows. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,11 @@ int cmd_fold(int argc, char **argv)
     const double before = sbf_fpp_estimate(f);
     uint32_t times = 0;
     int rc;
+    double p = 0;
     if (fpp_s != NULL) {
         char *end;
         errno = 0;
-        const double p = strtod(fpp_s, &end);
+        p = strtod(fpp_s, &end);
         if (errno != 0 || *end != '\0' || end == fpp_s || !(p > 0 && p < 1))
             usage_error("--fpp: '%s' is not a rate in (0, 1)", fpp_s);
         rc = sbf_fold_to(&g, f, p, &times);
@@ -40,8 +42,31 @@ int cmd_fold(int argc, char **argv)
         times = t > 64 ? 64 : (uint32_t)t;
         rc = sbf_fold(&g, f, times);
     }
+    struct sbf_info in;
+    (void)sbf_info(f, &in);
+    const uint64_t blocks = in.block_bits ? in.bits / in.block_bits : 1;
+    if (rc == SBF_E_ODD_BLOCKS)
+        fail("%s: cannot fold: its block count is odd (%llu block%s; a fold merges pairs of "
+             "blocks); a filter created with a power-of-two --bits (64Mi, 1Gi) folds furthest; "
+             "nothing written", a.pos[0], (unsigned long long)blocks, blocks == 1 ? "" : "s");
     if (rc != SBF_OK)
-        fail("%s: cannot fold: %s", a.pos[0], sbf_strerror(rc));
+        fail("%s: cannot fold: %s; nothing written", a.pos[0], sbf_strerror(rc));
+    if (times == 0 && fpp_s != NULL) {
+        sbf_filter *once = NULL;
+        const int r1 = sbf_fold(&once, f, 1);
+        const double after = r1 == SBF_OK ? sbf_fpp_estimate(once) : NAN;
+        sbf_free(once);
+        sbf_free(g);
+        if (r1 == SBF_E_ODD_BLOCKS)
+            fail("%s: cannot fold: its block count is odd (%llu blocks; a fold merges pairs of "
+                 "blocks); a filter created with a power-of-two --bits (64Mi, 1Gi) folds "
+                 "furthest; nothing written", a.pos[0], (unsigned long long)blocks);
+        if (before > p)
+            fail("%s: folded 0 times: its estimated rate %.6g is already above --fpp %s; "
+                 "nothing written", a.pos[0], before, fpp_s);
+        fail("%s: folded 0 times: one fold would raise the estimated rate from %.6g to %.6g, "
+             "above --fpp %s; nothing written", a.pos[0], before, after, fpp_s);
+    }
     size_t b0, b1;
     (void)sbf_data(f, &b0);
     (void)sbf_data(g, &b1);

@@ -12,153 +12,318 @@
 #include "cli.h"
 
 static const char *const help_parquet =
-    "usage: sbf parquet list FILE.parquet [--json]\n"
-    "       sbf parquet extract FILE.parquet --column PATH --row-group N OUT.sbf\n"
-    "       sbf parquet query FILE.parquet --column PATH " KEY_SYNOPSIS " [KEYFILE|-]\n"
+    "usage: sbf parquet list FILE.parquet [--json] [--max-filter-bytes SIZE]\n"
+    "       sbf parquet extract FILE.parquet COLUMN --row-group N OUT.sbf\n"
+    "       sbf parquet query FILE.parquet COLUMN " KEY_SYNOPSIS " [KEYFILE|-]\n"
+    "COLUMN is --column NAME or --column-index I.\n"
     "\n"
-    "list: every column chunk with a Bloom filter: row group, column path,\n"
+    "list: every column chunk with a Bloom filter: row group, column name,\n"
     "offset and bytes of the filter (header + bitset) in the file, the fill\n"
     "(set bits / bits) and the false-positive rate estimated from its bits.\n"
+    "A name is the column's schema path joined with '.', a '.' or '\\' in one\n"
+    "segment escaped with '\\' and control bytes as \\xHH: the top-level column\n"
+    "\"a.b\" is a\\.b, field b of struct a is a.b. --column takes that form; a\n"
+    "NAME that could mean two columns is refused (give --column-index I, the\n"
+    "column's place in its row group, which the message and --json show).\n"
     "extract: one chunk's filter as a parquet-layout filter in our format.\n"
     "query: one line per key, in input order: the row groups whose filter may\n"
-    "hold it, joined by ',' ('-' when none may): what a reader's row-group\n"
-    "pruning keeps (a row group without a filter may hold anything). --type\n"
-    "defaults to the column's physical type (INT32 int32, INT64 int64, FLOAT\n"
-    "float, DOUBLE double, BYTE_ARRAY string); keys are hashed once (XXH64 of\n"
-    "the PLAIN encoding, as Parquet writers do) and probed in every row group.\n"
+    "hold it, in brackets, joined by ',' ([0,2]; [] when none may): what a\n"
+    "reader's row-group pruning keeps (a row group without a filter for the\n"
+    "column may hold anything; a column with no filter at all is refused).\n"
+    "--type defaults to the column's physical type (INT32 int32, INT64 int64,\n"
+    "FLOAT float, DOUBLE double, BYTE_ARRAY string); keys are hashed once\n"
+    "(XXH64 of the PLAIN encoding, as Parquet writers do) and probed in every\n"
+    "row group. A filter above 128 MiB (Parquet writers' cap) is refused unless\n"
+    "--max-filter-bytes SIZE (e.g. 1Gi) allows it; filters several chunks\n"
+    "share are read once, and filters that overlap in the file are refused.\n"
     KEY_HELP;
 
-/* The file, or a clear reason. */
-static sbf_parquet *open_pq(const char *path)
-{
+#define MAX_FILTER_DEFAULT (UINT64_C(128) << 20) /* parquet-java's, Arrow's cap */
+#define NO_FILTER UINT32_MAX                     /* a row group that may hold anything */
+#define RES_BUDGET ((size_t)1 << 20)             /* bytes of answers per step */
+
+/* The file being read, and what a failure must still reach at exit (file
+ * scope: nothing a failing exit leaves behind is a leak). */
+static struct pqctx {
     sbf_parquet *pq;
+    const char *path;
+    const sbf_parquet_column *c;
+    size_t n;
+    uint32_t groups;
+    uint64_t max_filter;
+    size_t *sel;        /* chunks chosen */
+    uint32_t *fid;      /* per chosen chunk: its filter's id */
+    struct ext *ext;    /* distinct filters */
+    size_t nsel, nd;
+    size_t col_chunk;   /* a chunk of the chosen column (for its name) */
+} q;
+
+typedef struct ext {
+    uint64_t off, bytes;
+    size_t j;           /* the chosen chunk (index into q.sel) */
+} ext;
+
+static void pq_close(void)
+{
+    free(q.sel);
+    free(q.fid);
+    free(q.ext);
+    sbf_parquet_close(q.pq);
+    memset(&q, 0, sizeof q);
+}
+
+/* The file, or a clear reason (the library's sentence, not a filter's). */
+static void open_pq(const char *path, const args *a)
+{
     const char *why = NULL;
-    const int rc = sbf_parquet_open(&pq, path, &why);
+    const char *mf = opt_val(a, "--max-filter-bytes");
+    q.max_filter = mf != NULL ? parse_size_arg("--max-filter-bytes", mf) : MAX_FILTER_DEFAULT;
+    q.path = path;
+    const int rc = sbf_parquet_open(&q.pq, path, &why);
     if (rc == SBF_E_IO)
         fail("%s: %s", path, strerror(errno));
     if (rc != SBF_OK)
-        fail("%s: %s (%s)", path, why ? why : "refused", sbf_strerror(rc));
-    return pq;
+        fail("%s: %s%s", path,
+             why != NULL && strncmp(why, "thrift:", 7) == 0 ? "malformed Parquet footer: " : "",
+             why != NULL ? why : sbf_strerror(rc));
+    q.n = sbf_parquet_columns(q.pq, &q.c);
+    q.groups = sbf_parquet_row_groups(q.pq);
 }
 
-static sbf_filter *chunk_filter(const sbf_parquet *pq, const char *path, size_t i)
+static const char *name_of(size_t i)
+{
+    return sbf_parquet_column_name(q.pq, i);
+}
+
+__attribute__((noreturn))
+static void chunk_fail(size_t i, const char *why, int rc)
+{
+    fail("%s: row group %u, column %s: %s", q.path, q.c[i].row_group, name_of(i),
+         why != NULL ? why : sbf_strerror(rc));
+}
+
+static int by_offset(const void *x, const void *y)
+{
+    const ext *a = x, *b = y;
+    return a->off < b->off ? -1 : a->off > b->off ? 1 : a->j < b->j ? -1 : a->j > b->j;
+}
+
+/* The filters of the chosen chunks (q.sel, each with a filter): their
+ * extents checked against the limit, sorted, shared ones counted once
+ * (q.fid), overlapping ones refused; q.ext[0..q.nd) the distinct filters.
+ * Returns the bytes they take in the file. */
+static uint64_t plan_filters(void)
+{
+    q.ext = malloc((q.nsel ? q.nsel : 1) * sizeof *q.ext);
+    q.fid = malloc((q.nsel ? q.nsel : 1) * sizeof *q.fid);
+    if (q.ext == NULL || q.fid == NULL)
+        fail("out of memory");
+    for (size_t j = 0; j < q.nsel; j++) {
+        const size_t i = q.sel[j];
+        const char *why = NULL;
+        const int rc = sbf_parquet_bloom_extent(q.pq, i, &q.ext[j].off, &q.ext[j].bytes, &why);
+        if (rc != SBF_OK)
+            chunk_fail(i, why, rc);
+        if (q.ext[j].bytes > q.max_filter)
+            fail("%s: row group %u, column %s: a Bloom filter of %llu bytes, above the limit of "
+                 "%llu bytes (Parquet writers make at most 128 MiB); --max-filter-bytes SIZE "
+                 "lifts it", q.path, q.c[i].row_group, name_of(i),
+                 (unsigned long long)q.ext[j].bytes, (unsigned long long)q.max_filter);
+        q.ext[j].j = j;
+    }
+    qsort(q.ext, q.nsel, sizeof *q.ext, by_offset);
+    uint64_t total = 0;
+    size_t nd = 0;
+    for (size_t k = 0; k < q.nsel; k++) {
+        const ext e = q.ext[k];
+        if (nd > 0 && e.off == q.ext[nd - 1].off) { /* the same filter again */
+            q.fid[e.j] = (uint32_t)(nd - 1);
+            continue;
+        }
+        if (nd > 0 && e.off < q.ext[nd - 1].off + q.ext[nd - 1].bytes)
+            fail("%s: the Bloom filters of row group %u, column %s and row group %u, column "
+                 "%s overlap in the file (a writer never does that: corrupt or forged)", q.path,
+                 q.c[q.sel[q.ext[nd - 1].j]].row_group, name_of(q.sel[q.ext[nd - 1].j]),
+                 q.c[q.sel[e.j]].row_group, name_of(q.sel[e.j]));
+        q.fid[e.j] = (uint32_t)nd;
+        q.ext[nd++] = e;
+        total += e.bytes;
+    }
+    q.nd = nd;
+    return total;
+}
+
+static sbf_filter *load_filter(size_t d)
 {
     sbf_filter *f;
     const char *why = NULL;
-    const int rc = sbf_parquet_filter(&f, pq, i, &why);
+    const size_t i = q.sel[q.ext[d].j];
+    const int rc = sbf_parquet_filter(&f, q.pq, i, &why);
     if (rc != SBF_OK)
-        fail("%s: chunk %zu: %s (%s)", path, i, why ? why : "refused", sbf_strerror(rc));
+        chunk_fail(i, why, rc);
     return f;
 }
 
 static int cmd_list(int argc, char **argv)
 {
     args a;
-    parse_args(argc, argv, " --json ", help_parquet, 1, 1, &a);
+    parse_args(argc, argv, " --json --max-filter-bytes= ", help_parquet, 1, 1, &a);
     const int json = opt_flag(&a, "--json");
-    sbf_parquet *pq = open_pq(a.pos[0]);
-    const sbf_parquet_column *c;
-    const size_t n = sbf_parquet_columns(pq, &c);
+    open_pq(a.pos[0], &a);
+    q.sel = malloc((q.n ? q.n : 1) * sizeof *q.sel);
+    if (q.sel == NULL)
+        fail("out of memory");
+    for (size_t i = 0; i < q.n; i++)
+        if (q.c[i].bloom_offset >= 0)
+            q.sel[q.nsel++] = i;
+    if (q.nsel == 0)
+        fail("%s: no column chunk has a Bloom filter (%zu chunk%s in %u row group%s): nothing "
+             "to list", q.path, q.n, q.n == 1 ? "" : "s", q.groups, q.groups == 1 ? "" : "s");
+    (void)plan_filters();
+    /* each distinct filter read once, one at a time */
+    static struct stat1 { double fill, est; uint64_t bits; } *st; /* static: see q */
+    st = malloc(q.nd * sizeof *st);
+    if (st == NULL)
+        fail("out of memory");
+    for (size_t d = 0; d < q.nd; d++) {
+        sbf_filter *f = load_filter(d);
+        struct sbf_info in;
+        (void)sbf_info(f, &in);
+        st[d].fill = in.fill_ratio;
+        st[d].est = sbf_fpp_estimate(f);
+        st[d].bits = in.bits;
+        sbf_free(f);
+    }
     if (json)
         printf("[");
     else
         printf("%-9s %-24s %12s %10s %8s %12s\n", "row_group", "column", "offset", "bytes",
                "fill", "est_fpp");
-    int first = 1;
-    for (size_t i = 0; i < n; i++) {
-        if (c[i].bloom_offset < 0)
-            continue;
-        void *raw;
-        size_t bytes;
-        const char *why = NULL;
-        sbf_filter *f;
-        int rc = sbf_parquet_read_bloom(pq, i, &raw, &bytes, &why);
-        if (rc == SBF_OK) {
-            rc = sbf_import_parquet(&f, raw, bytes);
-            free(raw);
-        }
-        if (rc != SBF_OK)
-            fail("%s: row group %u, column %s: %s (%s)", a.pos[0], c[i].row_group, c[i].path,
-                 why ? why : "refused", sbf_strerror(rc));
-        struct sbf_info in;
-        (void)sbf_info(f, &in);
-        const double est = sbf_fpp_estimate(f);
+    for (size_t j = 0; j < q.nsel; j++) {
+        const size_t i = q.sel[j];
+        const struct stat1 *s = &st[q.fid[j]];
+        const unsigned long long bytes = (unsigned long long)q.ext[q.fid[j]].bytes;
         if (json) {
-            printf("%s\n {\"row_group\": %u, \"column\": ", first ? "" : ",", c[i].row_group);
-            json_string(c[i].path);
-            printf(", \"offset\": %lld, \"bytes\": %zu, \"bitset_bytes\": %llu, \"fill\": ",
-                   (long long)c[i].bloom_offset, bytes, (unsigned long long)(in.bits / 8));
-            json_double(in.fill_ratio);
+            printf("%s\n {\"row_group\": %u, \"column\": ", j == 0 ? "" : ",", q.c[i].row_group);
+            json_string(q.c[i].path);
+            printf(", \"name\": ");
+            json_string(name_of(i));
+            printf(", \"column_index\": %u, \"offset\": %lld, \"bytes\": %llu, "
+                   "\"bitset_bytes\": %llu, \"fill\": ", q.c[i].column,
+                   (long long)q.c[i].bloom_offset, bytes, (unsigned long long)(s->bits / 8));
+            json_double(s->fill);
             printf(", \"est_fpp\": ");
-            json_double(est);
+            json_double(s->est);
             printf("}");
         } else {
-            printf("%-9u %-24s %12lld %10zu %8.4f %12.4g\n", c[i].row_group, c[i].path,
-                   (long long)c[i].bloom_offset, bytes, in.fill_ratio, est);
+            printf("%-9u %-24s %12lld %10llu %8.4f %12.4g\n", q.c[i].row_group, name_of(i),
+                   (long long)q.c[i].bloom_offset, bytes, s->fill, s->est);
         }
-        first = 0;
-        sbf_free(f);
     }
     if (json)
-        printf("%s]\n", first ? "" : "\n");
+        printf("\n]\n");
     if (fflush(stdout) != 0)
         fail("standard output: %s", strerror(errno));
-    sbf_parquet_close(pq);
+    free(st);
+    pq_close();
     return 0;
 }
 
-/* The chunks of `column` with a filter; row group r's index in *idx[r] or
- * SIZE_MAX. Exits when the column has no chunk at all. */
-static size_t *column_chunks(const sbf_parquet *pq, const char *file, const char *column,
-                             int *type)
+/* The column --column NAME or --column-index I names, without ambiguity:
+ * NAME is a chunk's escaped name or its raw path; if it names two columns
+ * (places in the row group) it is refused. Its physical type in *type. */
+static uint32_t resolve_column(const args *a, int *type)
 {
-    const sbf_parquet_column *c;
-    const size_t n = sbf_parquet_columns(pq, &c);
-    const uint32_t groups = sbf_parquet_row_groups(pq);
-    size_t *idx = malloc((groups ? groups : 1) * sizeof *idx);
-    if (idx == NULL)
+    const char *name = opt_val(a, "--column"), *idx_s = opt_val(a, "--column-index");
+    if ((name == NULL) == (idx_s == NULL))
+        usage_error("parquet: give --column NAME or --column-index I (one of them)");
+    if (idx_s != NULL) {
+        const uint64_t want = parse_u64_arg("--column-index", idx_s);
+        for (size_t i = 0; i < q.n; i++)
+            if (q.c[i].column == want) {
+                *type = q.c[i].type;
+                q.col_chunk = i;
+                return q.c[i].column;
+            }
+        fail("%s: no column index %llu", q.path, (unsigned long long)want);
+    }
+    size_t hit = SIZE_MAX, other = SIZE_MAX;
+    for (size_t i = 0; i < q.n; i++) {
+        if (strcmp(name_of(i), name) != 0 && strcmp(q.c[i].path, name) != 0)
+            continue;
+        if (hit == SIZE_MAX)
+            hit = i;
+        else if (q.c[i].column != q.c[hit].column && other == SIZE_MAX)
+            other = i;
+    }
+    if (hit == SIZE_MAX)
+        fail("%s: no column '%s' ('sbf parquet list' shows the names)", q.path,
+             show_text(name, strlen(name)));
+    if (other != SIZE_MAX)
+        fail("%s: column name '%s' is ambiguous: it names column %u ('%s', path %s) and column "
+             "%u ('%s', path %s); give the escaped name or --column-index", q.path,
+             show_text(name, strlen(name)), q.c[hit].column, name_of(hit),
+             show_text(q.c[hit].path, strlen(q.c[hit].path)), q.c[other].column,
+             name_of(other), show_text(q.c[other].path, strlen(q.c[other].path)));
+    *type = q.c[hit].type;
+    q.col_chunk = hit;
+    return q.c[hit].column;
+}
+
+/* The chunks of column col (q.sel, those with a filter) and per row group
+ * the id of its filter or NO_FILTER (*ent, malloc'd; NULL when with_ent is 0). */
+static void choose_chunks(uint32_t col, uint32_t **ent)
+{
+    q.sel = malloc((q.n ? q.n : 1) * sizeof *q.sel);
+    if (q.sel == NULL)
         fail("out of memory");
-    int found = 0;
-    for (uint32_t r = 0; r < groups; r++)
-        idx[r] = SIZE_MAX;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(c[i].path, column) == 0) {
-            found = 1;
-            *type = c[i].type;
-            if (c[i].bloom_offset >= 0)
-                idx[c[i].row_group] = i;
-        }
-    if (!found)
-        fail("%s: no column '%s'", file, column);
-    return idx;
+    for (size_t i = 0; i < q.n; i++)
+        if (q.c[i].column == col && q.c[i].bloom_offset >= 0)
+            q.sel[q.nsel++] = i;
+    (void)plan_filters();
+    if (ent == NULL)
+        return;
+    *ent = malloc((q.groups ? q.groups : 1) * sizeof **ent);
+    if (*ent == NULL)
+        fail("out of memory");
+    for (uint32_t r = 0; r < q.groups; r++)
+        (*ent)[r] = NO_FILTER;
+    for (size_t j = 0; j < q.nsel; j++)
+        (*ent)[q.c[q.sel[j]].row_group] = q.fid[j];
 }
 
 static int cmd_extract(int argc, char **argv)
 {
     args a;
-    parse_args(argc, argv, " --column= --row-group= ", help_parquet, 2, 2, &a);
-    const char *column = opt_val(&a, "--column"), *rg_s = opt_val(&a, "--row-group");
-    if (column == NULL || rg_s == NULL)
-        usage_error("parquet extract: --column and --row-group are required");
+    parse_args(argc, argv, " --column= --column-index= --row-group= --max-filter-bytes= ",
+               help_parquet, 2, 2, &a);
+    const char *rg_s = opt_val(&a, "--row-group");
+    if (rg_s == NULL)
+        usage_error("parquet extract: --row-group is required");
     const uint64_t rg = parse_u64_arg("--row-group", rg_s);
-    sbf_parquet *pq = open_pq(a.pos[0]);
+    open_pq(a.pos[0], &a);
     int type;
-    size_t *idx = column_chunks(pq, a.pos[0], column, &type);
-    if (rg >= sbf_parquet_row_groups(pq))
-        fail("%s: no row group %llu (the file has %u)", a.pos[0], (unsigned long long)rg,
-             sbf_parquet_row_groups(pq));
-    if (idx[rg] == SIZE_MAX)
-        fail("%s: column '%s' has no Bloom filter in row group %llu", a.pos[0], column,
-             (unsigned long long)rg);
-    sbf_filter *f = chunk_filter(pq, a.pos[0], idx[rg]);
+    const uint32_t col = resolve_column(&a, &type);
+    if (rg >= q.groups)
+        fail("%s: no row group %llu (the file has %u)", q.path, (unsigned long long)rg,
+             q.groups);
+    choose_chunks(col, NULL);
+    size_t d = SIZE_MAX;
+    for (size_t j = 0; j < q.nsel; j++)
+        if (q.c[q.sel[j]].row_group == rg)
+            d = q.fid[j];
+    if (d == SIZE_MAX)
+        fail("%s: column %s has no Bloom filter in row group %llu", q.path,
+             name_of(q.col_chunk), (unsigned long long)rg);
+    const size_t i = q.sel[q.ext[d].j];
+    sbf_filter *f = load_filter(d);
     save(f, a.pos[1]);
     size_t bytes;
     (void)sbf_data(f, &bytes);
     printf("%s: row group %llu, column %s: %zu-byte filter, estimated rate %.4g\n", a.pos[1],
-           (unsigned long long)rg, column, bytes, sbf_fpp_estimate(f));
+           (unsigned long long)rg, name_of(i), bytes, sbf_fpp_estimate(f));
     sbf_free(f);
-    free(idx);
-    sbf_parquet_close(pq);
+    pq_close();
     return 0;
 }
 
@@ -178,85 +343,106 @@ static int key_type_of(int pq_type, const char *column)
     }
 }
 
-/* Appends one answer line (the row groups whose filter may hold key i, or
- * '-') to out, which has room for it. */
-static size_t answer(char *out, const uint8_t *const *res, size_t i, uint32_t groups)
+/* Answers go out through a bounded buffer: memory does not grow with the
+ * number of row groups an answer lists. */
+static char obuf[1 << 16];
+static size_t oused;
+
+static void out_flush(void)
 {
-    char *p = out;
-    for (uint32_t r = 0; r < groups; r++)
-        if (res[r][i])
-            p += sprintf(p, p == out ? "%u" : ",%u", r);
-    if (p == out)
-        *p++ = '-';
-    *p++ = '\n';
-    return (size_t)(p - out);
+    if (oused > 0 && fwrite(obuf, 1, oused, stdout) != oused)
+        fail("standard output: %s", strerror(errno));
+    oused = 0;
+}
+
+static void out_group(uint32_t r, int first)
+{
+    if (oused > sizeof obuf - 16)
+        out_flush();
+    oused += (size_t)sprintf(obuf + oused, first ? "%u" : ",%u", r);
+}
+
+static void out_bytes(const char *s, size_t n)
+{
+    if (oused > sizeof obuf - 16)
+        out_flush();
+    memcpy(obuf + oused, s, n);
+    oused += n;
 }
 
 static int cmd_pq_query(int argc, char **argv)
 {
     args a;
-    parse_args(argc, argv, " --column= " KEY_OPTS, help_parquet, 1, 2, &a);
-    const char *column = opt_val(&a, "--column");
-    if (column == NULL)
-        usage_error("parquet query: --column is required");
+    parse_args(argc, argv, " --column= --column-index= --max-filter-bytes= " KEY_OPTS,
+               help_parquet, 1, 2, &a);
     int binary;
     int type = key_options(&a, &binary);
-    sbf_parquet *pq = open_pq(a.pos[0]);
+    open_pq(a.pos[0], &a);
     int pq_type = -1;
-    size_t *idx = column_chunks(pq, a.pos[0], column, &pq_type);
+    const uint32_t col = resolve_column(&a, &pq_type);
     if (opt_val(&a, "--type") == NULL && !opt_flag(&a, "--u64"))
-        type = key_type_of(pq_type, column);
-    const uint32_t groups = sbf_parquet_row_groups(pq);
-    sbf_filter **f = calloc(groups ? groups : 1, sizeof *f);
-    uint8_t **res = calloc(groups ? groups : 1, sizeof *res);
-    uint64_t *h = malloc(BATCH * sizeof *h);
-    char *out = malloc(BATCH * ((size_t)groups * 11 + 2));
-    if (!f || !res || !h || !out)
+        type = key_type_of(pq_type, name_of(q.col_chunk));
+    if ((binary & KEY_HEX) && type != KEY_STRING)
+        usage_error("--hex gives a key's bytes: it reads string (byte array) keys only");
+    static uint32_t *ent;
+    choose_chunks(col, &ent);
+    if (q.nd == 0)
+        fail("%s: column %s has no Bloom filter in any of the %u row groups: every row group "
+             "may hold any key; nothing to query", q.path, name_of(q.col_chunk), q.groups);
+    /* the distinct filters, each once; answers of `step` keys per filter */
+    static sbf_filter **f;
+    static uint8_t *res;
+    static uint64_t *h;
+    const size_t step = RES_BUDGET / q.nd > BATCH ? BATCH
+                      : RES_BUDGET / q.nd < 1 ? 1 : RES_BUDGET / q.nd;
+    f = calloc(q.nd, sizeof *f);
+    res = malloc(q.nd * step);
+    h = malloc(BATCH * sizeof *h);
+    if (!f || !res || !h)
         fail("out of memory");
-    for (uint32_t r = 0; r < groups; r++) {
-        if ((res[r] = malloc(BATCH)) == NULL)
-            fail("out of memory");
-        if (idx[r] != SIZE_MAX)
-            f[r] = chunk_filter(pq, a.pos[0], idx[r]);
-    }
+    for (size_t d = 0; d < q.nd; d++)
+        f[d] = load_filter(d);
     keyreader kr;
     kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL, type, binary);
     progress pg;
     progress_start(&pg);
     size_t n;
     while ((n = kr_next(&kr)) > 0) {
-        /* hash once (XXH64 in SIMD lanes), probe every row group's filter */
+        /* hash once (XXH64 in SIMD lanes), probe every distinct filter */
         if (kr.words)
             sbf_xxh64_u64(kr.u, n, h);
         else if (sbf_xxh64_batch(kr.keys, kr.lens, n, h) != SBF_OK)
             fail("%s: hashing failed", kr.name);
-        for (uint32_t r = 0; r < groups; r++) {
-            if (f[r] == NULL) /* no filter: the row group may hold anything */
-                memset(res[r], 1, n);
-            else if (sbf_is_error(sbf_contains_xxh64(f[r], h, n, res[r])))
-                fail("%s: query failed", a.pos[0]);
+        for (size_t s0 = 0; s0 < n; s0 += step) {
+            const size_t m = n - s0 < step ? n - s0 : step;
+            for (size_t d = 0; d < q.nd; d++)
+                if (sbf_is_error(sbf_contains_xxh64(f[d], h + s0, m, res + d * step)))
+                    fail("%s: query failed", q.path);
+            for (size_t i = 0; i < m; i++) {
+                int first = 1;
+                out_bytes("[", 1);
+                for (uint32_t r = 0; r < q.groups; r++)
+                    if (ent[r] == NO_FILTER || res[(size_t)ent[r] * step + i]) {
+                        out_group(r, first);
+                        first = 0;
+                    }
+                out_bytes("]\n", 2);
+            }
         }
-        size_t used = 0;
-        for (size_t i = 0; i < n; i++)
-            used += answer(out + used, (const uint8_t *const *)res, i, groups);
-        if (fwrite(out, 1, used, stdout) != used)
-            fail("standard output: %s", strerror(errno));
         progress_tick(&pg, &kr, "queried");
     }
     progress_end(&pg);
+    out_flush();
     if (fflush(stdout) != 0)
         fail("standard output: %s", strerror(errno));
     kr_close(&kr);
-    for (uint32_t r = 0; r < groups; r++) {
-        sbf_free(f[r]);
-        free(res[r]);
-    }
+    for (size_t d = 0; d < q.nd; d++)
+        sbf_free(f[d]);
     free(f);
     free(res);
     free(h);
-    free(out);
-    free(idx);
-    sbf_parquet_close(pq);
+    free(ent);
+    pq_close();
     return 0;
 }
 

@@ -58,7 +58,8 @@ static void print_main_help(void)
           "the line's bytes without its newline (and one trailing \\r unless\n"
           "--binary), what sbf_add(f, line, len) hashes; with --type T, the value's\n"
           "Parquet plain encoding; with --u64, decimal 64-bit integers hashed as\n"
-          "sbf_add_u64 does.\n"
+          "sbf_add_u64 does; with --hex, the key's bytes in hex (any byte, a newline\n"
+          "included).\n"
           "Output files are written crash-safely (temporary file, fsync, rename).\n"
           "Exit status: 0 success, 1 failure (message on stderr), 2 usage error.\n",
           stdout);

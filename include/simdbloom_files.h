@@ -219,8 +219,9 @@ SBF_API int sbf_verify_file(const char *path, sbf_progress_fn progress, void *op
  * (a handler that siglongjmp's out of the query, then sbf_free and re-map).
  * Returns SBF_OK, SBF_E_NULL, SBF_E_PARAM (unknown flags), SBF_E_VERSION
  * (also for a version-1 file, whose data is not page aligned: sbf_load it),
- * SBF_E_IO (open, fstat, read, mmap; not a regular file), SBF_E_NOMEM, every
- * code of sbf_deserialize, and the forced-ISA errors of sbf_create.
+ * SBF_E_IO (open, fstat, read, mmap; not a regular file), SBF_E_NOMEM,
+ * SBF_E_UNSUPPORTED (a Guava or Parquet file, which only sbf_load_as reads),
+ * every code of sbf_deserialize, and the forced-ISA errors of sbf_create.
  */
 SBF_API int sbf_map(sbf_filter **out, const char *path, unsigned flags);
 

@@ -47,7 +47,10 @@ typedef struct sbf_parquet_column {
     uint32_t row_group;     /* index of the row group in the footer */
     uint32_t column;        /* index of the chunk in its row group */
     int type;               /* SBF_PQ_*, or -1 when absent or unknown */
-    const char *path;       /* path_in_schema joined with '.'; owned by the file */
+    const char *path;       /* path_in_schema joined with '.'; owned by the file.
+                             * Two columns may share it (a top-level "a.b" and
+                             * field b of struct a): sbf_parquet_column_name
+                             * gives the form that names one column alone. */
     int64_t num_values;
     int64_t bloom_offset;   /* bloom_filter_offset, -1 when there is no filter */
     int32_t bloom_length;   /* bloom_filter_length, -1 when not recorded */
@@ -75,6 +78,23 @@ SBF_API void sbf_parquet_close(sbf_parquet *pq);
  * (valid until sbf_parquet_close). 0 and NULL for NULL. */
 SBF_API size_t sbf_parquet_columns(const sbf_parquet *pq, const sbf_parquet_column **cols);
 SBF_API uint32_t sbf_parquet_row_groups(const sbf_parquet *pq);
+/*
+ * Column chunk i's name without ambiguity: the segments of path_in_schema
+ * joined with '.', a '.' or '\\' inside a segment written after a
+ * backslash ("a\.b" is the top-level column named a.b, "a.b" field b of
+ * struct a), control bytes as \xHH (so a name never holds a newline).
+ * Owned by the file; NULL for NULL or no such chunk. Thread safe.
+ */
+SBF_API const char *sbf_parquet_column_name(const sbf_parquet *pq, size_t i);
+/*
+ * Where column chunk i's Bloom filter lies in the file: its offset and its
+ * bytes (header + bitset), from the header alone (at most 256 bytes read,
+ * nothing allocated): what sbf_parquet_read_bloom would allocate, for a
+ * caller that bounds it or shares a filter several chunks point at.
+ * Returns as sbf_parquet_read_bloom (but never SBF_E_NOMEM). Thread safe.
+ */
+SBF_API int sbf_parquet_bloom_extent(const sbf_parquet *pq, size_t i, uint64_t *offset,
+                                     uint64_t *bytes, const char **why);
 /*
  * Reads column chunk i's Bloom filter as stored: the Thrift BloomFilterHeader
  * followed by its bitset (*buf malloc'd, *len bytes). The header is parsed

@@ -279,6 +279,12 @@ int sbf_map(sbf_filter **out, const char *path, unsigned flags)
     if (fd >= 0)
         close_keep_errno(fd); /* the mapping keeps the file */
     free(head);
+    /* A valid file of another form is not corrupt: it is not ours to map */
+    if (rc == SBF_E_FORMAT) {
+        const int form = sbf_file_format(path);
+        if (form == SBF_FORMAT_GUAVA || form == SBF_FORMAT_PARQUET)
+            rc = SBF_E_UNSUPPORTED;
+    }
     /* The filter owns the mapping from here; sbf_free unmaps it. */
     return rc == SBF_OK ? sbfi_make(out, &a) : rc;
 }

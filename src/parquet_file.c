@@ -31,7 +31,8 @@ struct sbf_parquet {
     uint64_t size;              /* file bytes */
     size_t ncols;
     uint32_t nrow_groups;
-    sbf_parquet_column *cols;   /* one allocation: cols, then the paths */
+    sbf_parquet_column *cols;   /* one allocation: cols, names, then the paths */
+    const char **names;         /* per chunk: the escaped path (sbf_parquet_column_name) */
 };
 
 static int fail(const char **why, const char *s, int code)
@@ -49,8 +50,36 @@ typedef struct walk {
     size_t ncols, path_bytes;
     uint32_t rg;                /* row group being read */
     sbf_parquet_column *cols;
+    const char **names;
     char *paths;
 } walk;
+
+/* A path segment's byte as the escaped name writes it: '.' and '\\' after
+ * a backslash, control bytes as \xHH, the rest as is. Returns the length
+ * written (out may be NULL: counting only). */
+static size_t escape_byte(char *out, unsigned char c)
+{
+    if (c == '.' || c == '\\') {
+        if (out != NULL) {
+            out[0] = '\\';
+            out[1] = (char)c;
+        }
+        return 2;
+    }
+    if (c < 0x20 || c == 0x7f) {
+        static const char hex[] = "0123456789abcdef";
+        if (out != NULL) {
+            out[0] = '\\';
+            out[1] = 'x';
+            out[2] = hex[c >> 4];
+            out[3] = hex[c & 15];
+        }
+        return 4;
+    }
+    if (out != NULL)
+        out[0] = (char)c;
+    return 1;
+}
 
 /* Reads a field's value only if it has the expected type, else fails. */
 static int want(walk *w, const sbfi_tr_field *f, int type)
@@ -60,7 +89,8 @@ static int want(walk *w, const sbfi_tr_field *f, int type)
     return sbfi_tr_fail(&w->r, "parquet: a footer field has an unexpected Thrift type");
 }
 
-/* path_in_schema: list<string>, joined with '.'. */
+/* path_in_schema: list<string>, joined with '.' (c->path), and the escaped
+ * form that names it alone (a '.' or '\\' inside a segment escaped). */
 static int read_path(walk *w, sbf_parquet_column *c)
 {
     int et;
@@ -69,6 +99,7 @@ static int read_path(walk *w, sbf_parquet_column *c)
         return -1;
     if (et != SBFI_TT_BINARY)
         return sbfi_tr_fail(&w->r, "parquet: path_in_schema is not a list of strings");
+    const unsigned char *const at = w->r.p;
     char *out = w->fill ? w->paths + w->path_bytes : NULL;
     size_t used = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -88,6 +119,29 @@ static int read_path(walk *w, sbf_parquet_column *c)
     if (out != NULL) {
         out[used] = '\0';
         c->path = out;
+    }
+    w->path_bytes += used + 1;
+    /* again over the same bytes (already checked): the escaped form */
+    sbfi_tr again = w->r;
+    again.p = at;
+    char *esc = w->fill ? w->paths + w->path_bytes : NULL;
+    used = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const unsigned char *s;
+        size_t len;
+        if (sbfi_tr_binary(&again, &s, &len) != 0)
+            return -1;
+        if (i > 0) {
+            if (esc != NULL)
+                esc[used] = '.';
+            used++;
+        }
+        for (size_t j = 0; j < len; j++)
+            used += escape_byte(esc != NULL ? esc + used : NULL, s[j]);
+    }
+    if (esc != NULL) {
+        esc[used] = '\0';
+        w->names[w->ncols] = esc;
     }
     w->path_bytes += used + 1;
     return 0;
@@ -258,18 +312,22 @@ static int walk_footer(sbf_parquet *pq, const unsigned char *footer, size_t len,
         return fail(why, w.r.why, w.r.eof ? SBF_E_TRUNCATED : SBF_E_FORMAT);
     const size_t ncols = w.ncols, path_bytes = w.path_bytes;
     /* every chunk took footer bytes, so this is bounded by the footer */
-    unsigned char *mem = malloc(ncols * sizeof(sbf_parquet_column) + path_bytes + 1);
+    const size_t names_at = ncols * sizeof(sbf_parquet_column);
+    const size_t paths_at = names_at + ncols * sizeof(const char *);
+    unsigned char *mem = malloc(paths_at + path_bytes + 1);
     if (mem == NULL)
         return fail(why, "out of memory", SBF_E_NOMEM);
     memset(&w, 0, sizeof w);
     sbfi_tr_init(&w.r, footer, len);
     w.fill = 1;
     w.cols = (sbf_parquet_column *)(void *)mem;
-    w.paths = (char *)(mem + ncols * sizeof(sbf_parquet_column));
+    w.names = (const char **)(void *)(mem + names_at);
+    w.paths = (char *)(mem + paths_at);
     const int again = read_file_meta(&w);
     SBFI_ASSERT(again == 0 && w.ncols == ncols && w.path_bytes == path_bytes);
     (void)again;
     pq->cols = w.cols;
+    pq->names = w.names;
     pq->ncols = ncols;
     pq->nrow_groups = w.rg;
     return SBF_OK;
@@ -393,14 +451,19 @@ uint32_t sbf_parquet_row_groups(const sbf_parquet *pq)
 
 /* ------------------------------------------------------- a chunk's filter */
 
-int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf, size_t *len,
-                           const char **why)
+const char *sbf_parquet_column_name(const sbf_parquet *pq, size_t i)
 {
-    if (buf != NULL)
-        *buf = NULL;
-    if (len != NULL)
-        *len = 0;
-    if (pq == NULL || buf == NULL || len == NULL)
+    return pq != NULL && i < pq->ncols ? pq->names[i] : NULL;
+}
+
+int sbf_parquet_bloom_extent(const sbf_parquet *pq, size_t i, uint64_t *offset,
+                             uint64_t *bytes, const char **why)
+{
+    if (offset != NULL)
+        *offset = 0;
+    if (bytes != NULL)
+        *bytes = 0;
+    if (pq == NULL || offset == NULL || bytes == NULL)
         return fail(why, "a required pointer argument is NULL", SBF_E_NULL);
     if (i >= pq->ncols)
         return fail(why, "no such column chunk", SBF_E_PARAM);
@@ -431,10 +494,26 @@ int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf, size_t *
     if (c->bloom_length >= 0 && (uint64_t)c->bloom_length != total)
         return fail(why, "parquet: bloom_filter_length disagrees with the filter's header",
                     SBF_E_FORMAT);
+    *offset = off;
+    *bytes = total;
+    return SBF_OK;
+}
+
+int sbf_parquet_read_bloom(const sbf_parquet *pq, size_t i, void **buf, size_t *len,
+                           const char **why)
+{
+    if (buf != NULL)
+        *buf = NULL;
+    if (len != NULL)
+        *len = 0;
+    if (pq == NULL || buf == NULL || len == NULL)
+        return fail(why, "a required pointer argument is NULL", SBF_E_NULL);
+    uint64_t off, total;
+    SBFI_FORWARD_IF_ERROR(sbf_parquet_bloom_extent(pq, i, &off, &total, why));
     unsigned char *p = malloc((size_t)total);
     if (p == NULL)
         return fail(why, "out of memory", SBF_E_NOMEM);
-    e = read_at(pq, p, (size_t)total, off);
+    const int e = read_at(pq, p, (size_t)total, off);
     if (e != SBF_OK) {
         free(p);
         return fail(why, "parquet: reading the Bloom filter failed", e);

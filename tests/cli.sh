@@ -133,7 +133,7 @@ cp "$VEC/guava_long1k.bin" gl.bin
 expect 1 "$SBF" add gl.bin u.txt --u64; has err "gl.bin: a Guava filter"
 same gl.bin "$VEC/guava_long1k.bin"
 # only seed-0 classic filters have a Guava form; nothing written
-expect 1 "$SBF" convert --to guava s.sbf nope.bin; has err "nope.bin: cannot write as Guava"
+expect 1 "$SBF" convert --to guava s.sbf nope.bin; has err "s.sbf: a blocked filter (seed 0) has no Guava form"; has err "nope.bin not written"
 [ ! -e nope.bin ] && ok || bad "convert wrote a file on failure"
 # version-1 files convert to version 2
 expect 0 "$SBF" convert --to sbf "$VEC/sbf_v1_counting.bin" c1.sbf
@@ -189,7 +189,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 no_temps
 
-for part in keys opts faults; do
+for part in keys opts faults traps; do
   . "$HERE/cli_$part.sh"
 done
 no_temps

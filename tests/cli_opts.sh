@@ -20,7 +20,7 @@ expect 0 "$SBF" info sd.sbf; has out "seed             10"
 for c in '--seed 0x10' '--seed 1e3' '--seed +5' '--seed 4294967296' '--k 0x3' '--k -1'; do
   expect 2 "$SBF" create nb.sbf $c; has err "${c%% *}: "
 done
-expect 2 "$SBF" create nb.sbf --bits ' -18446744073709551615'; has err "--bits: not a decimal integer: ' -18446744073709551615'"
+expect 2 "$SBF" create nb.sbf --bits ' -18446744073709551615'; has err "--bits: not a count (5000, 1e6, 10M, 64Mi): ' -18446744073709551615'"
 expect 2 "$SBF" create nb.sbf --bits 18446744073709551616; has err "--bits: out of range"
 expect 2 "$SBF" create nb.sbf --fpp ' 0.01'; has err "--fpp: not a decimal number"
 expect 2 "$SBF" create nb.sbf --fpp 0x1p-7; has err "--fpp: not a decimal number"

@@ -253,6 +253,31 @@ static int map_rc(const char *path, unsigned flags)
     return rc;
 }
 
+Test(file, map_other_forms_unsupported,
+     .description = "sbf_map of a valid Guava or Parquet-form file says unsupported, not corrupt")
+{
+    char dir[256], path[512];
+    tmpdir(dir, sizeof dir);
+    sbf_filter *c = tu_make(SBF_CLASSIC, 0, 0, 1024, 3, 0);
+    sbf_filter *p = tu_make(SBF_PARQUET, 0, 0, 1024, 8, 0);
+    join(path, sizeof path, dir, "g.bin");
+    cr_assert_eq(sbf_save_as(c, path, SBF_FORMAT_GUAVA), SBF_OK);
+    cr_assert_eq(map_rc(path, 0), SBF_E_UNSUPPORTED);
+    cr_assert_eq(unlink(path), 0);
+    join(path, sizeof path, dir, "p.bloom");
+    cr_assert_eq(sbf_save_as(p, path, SBF_FORMAT_PARQUET), SBF_OK);
+    cr_assert_eq(map_rc(path, SBF_MAP_NO_VERIFY), SBF_E_UNSUPPORTED);
+    cr_assert_eq(unlink(path), 0);
+    join(path, sizeof path, dir, "junk");
+    write_file(path, "not a filter at all, not a Guava one either, long enough to read", 64);
+    const int rj = map_rc(path, 0);
+    cr_assert(rj < 0 && rj != SBF_E_UNSUPPORTED, "%d", rj);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(rmdir(dir), 0);
+    sbf_free(c);
+    sbf_free(p);
+}
+
 Test(file, every_flip_and_truncation_refused, .timeout = 120,
      .description = "each byte of a 4224-byte file flipped three ways, and every truncation: refused by load and verified map")
 {

@@ -295,6 +295,11 @@ Test(pq_file, duckdb_small, .description = "footer walk and every filter byte-ex
             cr_assert_eq(cols[ci].type, type_id(e.type));
             cr_assert_eq(cols[ci].bloom_offset, e.off);
             cr_assert_eq(cols[ci].bloom_length, e.len);
+            cr_assert_str_eq(sbf_parquet_column_name(pq, ci), e.path); /* plain names */
+            uint64_t xo, xb;
+            cr_assert_eq(sbf_parquet_bloom_extent(pq, ci, &xo, &xb, &why), SBF_OK, "%s", why);
+            cr_assert_eq(xo, (uint64_t)e.off);
+            cr_assert_eq(xb, (uint64_t)e.len);
             void *b;
             cr_assert_eq(sbf_parquet_read_bloom(pq, ci, &b, &blen, &why), SBF_OK, "%s", why);
             bloom = b;
@@ -316,6 +321,43 @@ Test(pq_file, duckdb_small, .description = "footer walk and every filter byte-ex
     cr_assert_gt(values, 1000);
     sbf_parquet_close(pq);
     free(file);
+}
+
+Test(pq_file, names_apart, .description = "a top-level 'a.b' and field b of struct a get "
+     "different names; control bytes and backslashes are escaped")
+{
+    static const unsigned char foot[] = {
+        0x49, 0x1c,                     /* FileMetaData 4: row_groups, 1 struct */
+        0x19, 0x3c,                     /* RowGroup 1: columns, 3 structs */
+        0x3c, 0x15, 0x0c, 0x29, 0x18, 3, 'a', '.', 'b', 0x00, 0x00,
+        0x3c, 0x15, 0x0c, 0x29, 0x28, 1, 'a', 1, 'b', 0x00, 0x00,
+        0x3c, 0x15, 0x0c, 0x29, 0x28, 3, 'x', '\n', 'y', 3, 'c', '\\', 'd', 0x00, 0x00,
+        0x00, 0x00};
+    unsigned char file[4 + sizeof foot + 8];
+    memcpy(file, "PAR1", 4);
+    memcpy(file + 4, foot, sizeof foot);
+    const uint32_t fl = sizeof foot;
+    memcpy(file + 4 + sizeof foot, &fl, 4); /* little-endian hosts only, as the library */
+    memcpy(file + 8 + sizeof foot, "PAR1", 4);
+    sbf_parquet *pq;
+    const char *why = "";
+    cr_assert_eq(sbf_parquet_open_mem(&pq, file, sizeof file, &why), SBF_OK, "%s", why);
+    const sbf_parquet_column *c;
+    cr_assert_eq(sbf_parquet_columns(pq, &c), 3);
+    cr_assert_str_eq(c[0].path, "a.b");
+    cr_assert_str_eq(c[1].path, "a.b"); /* the joined path collides ... */
+    cr_assert_str_eq(sbf_parquet_column_name(pq, 0), "a\\.b"); /* ... the name does not */
+    cr_assert_str_eq(sbf_parquet_column_name(pq, 1), "a.b");
+    cr_assert_str_eq(c[2].path, "x\ny.c\\d");
+    cr_assert_str_eq(sbf_parquet_column_name(pq, 2), "x\\x0ay.c\\\\d");
+    cr_assert_null(sbf_parquet_column_name(pq, 3));
+    cr_assert_null(sbf_parquet_column_name(NULL, 0));
+    uint64_t off = 1, bytes = 1;
+    cr_assert_eq(sbf_parquet_bloom_extent(pq, 0, &off, &bytes, &why), SBF_E_PARAM);
+    cr_assert_eq(off, 0);
+    cr_assert_eq(bytes, 0);
+    cr_assert_eq(sbf_parquet_bloom_extent(pq, 0, NULL, &bytes, NULL), SBF_E_NULL);
+    sbf_parquet_close(pq);
 }
 
 Test(pq_file, refused, .description = "files the reader does not understand are refused with a reason")

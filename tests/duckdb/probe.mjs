@@ -2,7 +2,7 @@
 //   node tests/duckdb/probe.mjs FILE COLUMN TYPE KEYS
 // TYPE is int32, int64, double or string (the `sbf --type` names). Prints
 // one line per value, in order, as `sbf parquet query` does: the row groups
-// whose filter does not exclude it, joined by ',' ('-' when all do).
+// whose filter does not exclude it, joined by ',' in brackets ('[]' when all do).
 import { createRequire } from 'module';
 import { resolve } from 'path';
 import { readFileSync } from 'fs';
@@ -26,6 +26,6 @@ for (const v of lines) {
       FROM parquet_bloom_probe(${quote(file)}, ${quote(column)}, ${quote(v)}::${SQL_TYPE[type]})
       ORDER BY row_group_id`)).getRowObjects();
   const may = rows.filter((r) => !r.bloom_filter_excludes).map((r) => String(r.row_group_id));
-  out.push(may.length ? may.join(',') : '-');
+  out.push('[' + may.join(',') + ']');
 }
 process.stdout.write(out.join('\n') + '\n');
