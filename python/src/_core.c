@@ -476,10 +476,12 @@ static int chunk_add(FilterObject *self, pychunk *c, size_t *changed)
     return 0;
 }
 
-/* Puts one object in the chunk (ints apart when split, else in order). */
+/* Puts one object in the chunk. With split, the ints before the chunk's
+ * first other key go to the u64 form, which chunk_add adds first: the keys
+ * are still added in their order (keys_added counts as one add at a time). */
 static int chunk_put(pychunk *c, PyObject *o, int split)
 {
-    if (split && PyLong_CheckExact(o)) {
+    if (split && c->n == 0 && PyLong_CheckExact(o)) {
         uint64_t u;
         if (int_value(o, &u) < 0)
             return -1;
@@ -1005,6 +1007,13 @@ static PyObject *Filter_contains_many(FilterObject *self, PyObject *args, PyObje
     }
     Py_buffer ov;
     if (PyObject_GetBuffer(res, &ov, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_BufferError) || PyErr_ExceptionMatches(PyExc_TypeError) ||
+            PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError,
+                         "out must be a writable contiguous bool or uint8 array of %zu items, "
+                         "not %.100s", b.n, Py_TYPE(res)->tp_name);
+        }
         batch_release(&b);
         Py_DECREF(res);
         return NULL;
