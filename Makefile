@@ -468,8 +468,8 @@ python: $(LIB_A)
 	  2>&1 | grep -v 'byte-compiling is disabled' || true
 	$(Q)test -f $(PY_OUT)/simdbloom/_core$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 
-test-python: python $(LIB_SO)
-	cd python && $(PY_ENV) SIMDBLOOM_SO=$(abspath $(LIB_SO)) $(PYTHON) -P -m pytest -q -p no:cacheprovider tests
+test-python: python $(LIB_SO) $(CLI_BIN)
+	cd python && $(PY_ENV) SIMDBLOOM_SO=$(abspath $(LIB_SO)) SBF_BUILD=$(abspath $(BUILD)) $(PYTHON) -P -m pytest -q -p no:cacheprovider tests
 
 bench-python: python
 	$(PY_ENV) $(PYTHON) python/bench.py $(BENCH_ARGS)
