@@ -471,8 +471,14 @@ python: $(LIB_A)
 test-python: python $(LIB_SO) $(CLI_BIN)
 	cd python && $(PY_ENV) SIMDBLOOM_SO=$(abspath $(LIB_SO)) SBF_BUILD=$(abspath $(BUILD)) $(PYTHON) -P -m pytest -q -p no:cacheprovider tests
 
+PEERS_PY ?= ../shared/peers/python
 bench-python: python
-	$(PY_ENV) $(PYTHON) python/bench.py $(BENCH_ARGS)
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	if [ -d $(PEERS_PY)/abloom ]; then \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-deps --target "$$d" $(PEERS_PY)/abloom \
+	    >/dev/null 2>&1 || echo "bench-python: abloom did not build; its columns stay empty"; \
+	fi; \
+	PYTHONPATH=$(PY_OUT):$$d PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -P python/bench.py $(BENCH_ARGS)
 
 clean:
 	$(if $(filter-out . ./ / ..,$(strip $(BUILD))),rm -rf $(BUILD),@echo "clean: refusing BUILD='$(BUILD)'")

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "simdbloom.h"
+#include "simdbloom_inline.h"
 
 /* ------------------------------------------------------------- Arrow C ABI */
 /* The Arrow C data interface structs (arrow/c/abi.h), as the spec fixes them. */
@@ -106,6 +106,9 @@ typedef struct {
     int map_flags;
     int readers; /* batches querying without the GIL */
     int writer;  /* a batch modifying without the GIL */
+    int has_view;
+    sbf_view view; /* one-key adds and queries inlined (simdbloom_inline.h);
+                      a mapping's view refuses adds with SBF_E_READONLY */
 } FilterObject;
 
 static PyTypeObject FilterType;
@@ -155,6 +158,8 @@ static FilterObject *wrap(PyTypeObject *type, sbf_filter *f)
         return NULL;
     }
     o->f = f;
+    o->has_view = sbf_view_get_writable(f, &o->view) == SBF_OK ||
+                  sbf_view_get(f, &o->view) == SBF_OK;
     return o;
 }
 
@@ -276,7 +281,36 @@ typedef struct {
     Py_buffer view;
 } keyref;
 
-static int int_value(PyObject *o, uint64_t *u)
+static int int_value_slow(PyObject *o, uint64_t *u);
+
+/* An int's 64-bit two's-complement value; the common small ints read from
+ * the object directly (CPython's own compact-int accessors). */
+static inline int int_value(PyObject *o, uint64_t *u)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *u = (uint64_t)(int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return 0;
+    }
+#elif PY_VERSION_HEX >= 0x030B0000 && PyLong_SHIFT == 30
+    if (PyLong_CheckExact(o)) {
+        const Py_ssize_t size = Py_SIZE(o);
+        const digit *d = ((PyLongObject *)o)->ob_digit;
+        if (size >= -2 && size <= 2) { /* |value| < 2**60 */
+            uint64_t v = 0;
+            if (size != 0)
+                v = d[0];
+            if (size == 2 || size == -2)
+                v |= (uint64_t)d[1] << PyLong_SHIFT;
+            *u = size < 0 ? (uint64_t)0 - v : v;
+            return 0;
+        }
+    }
+#endif
+    return int_value_slow(o, u);
+}
+
+static int int_value_slow(PyObject *o, uint64_t *u)
 {
     int overflow;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -373,11 +407,22 @@ static inline void key_release(keyref *k)
 
 static PyObject *Filter_add(FilterObject *self, PyObject *key)
 {
+    int rc;
+    if (PyLong_CheckExact(key) && self->has_view) {
+        uint64_t u;
+        if (int_value(key, &u) < 0)
+            return NULL;
+        guard(self, 1);
+        rc = sbf_view_add_u64(&self->view, u);
+        if (rc < 0)
+            return raise_sbf(rc, 0, NULL);
+        Py_RETURN_NONE;
+    }
     keyref k;
     if (key_get(key, &k) < 0)
         return NULL;
     guard(self, 1);
-    const int rc = sbf_add(self->f, k.p, k.len);
+    rc = self->has_view ? sbf_view_add(&self->view, k.p, k.len) : sbf_add(self->f, k.p, k.len);
     key_release(&k);
     if (rc < 0)
         return raise_sbf(rc, 0, NULL);
@@ -386,11 +431,25 @@ static PyObject *Filter_add(FilterObject *self, PyObject *key)
 
 static int Filter_contains(FilterObject *self, PyObject *key)
 {
+    int rc;
+    if (PyLong_CheckExact(key) && self->has_view) {
+        uint64_t u;
+        if (int_value(key, &u) < 0)
+            return -1;
+        guard(self, 0);
+        rc = sbf_view_contains_u64(&self->view, u);
+        if (rc < 0) {
+            raise_sbf(rc, 0, NULL);
+            return -1;
+        }
+        return rc;
+    }
     keyref k;
     if (key_get(key, &k) < 0)
         return -1;
     guard(self, 0);
-    const int rc = sbf_contains(self->f, k.p, k.len);
+    rc = self->has_view ? sbf_view_contains(&self->view, k.p, k.len)
+                        : sbf_contains(self->f, k.p, k.len);
     key_release(&k);
     if (rc < 0) {
         raise_sbf(rc, 0, NULL);
@@ -1538,6 +1597,7 @@ typedef struct {
     PyObject_HEAD
     sbf_parquet *pq;
     PyObject *path;
+    int busy; /* calls reading the file without the GIL: close waits for none */
 } ParquetObject;
 
 static PyObject *raise_pq(int rc, int err, const char *why, PyObject *path)
@@ -1598,6 +1658,10 @@ static int pq_open(ParquetObject *self)
 
 static PyObject *Parquet_close(ParquetObject *self, PyObject *Py_UNUSED(ignored))
 {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "ParquetFile.close: another thread is reading it");
+        return NULL;
+    }
     sbf_parquet_close(self->pq);
     self->pq = NULL;
     Py_RETURN_NONE;
@@ -1668,10 +1732,12 @@ static PyObject *Parquet_read_bloom(ParquetObject *self, PyObject *arg)
     size_t len;
     const char *why = NULL;
     int rc, err;
+    self->busy++;
     Py_BEGIN_ALLOW_THREADS
     rc = sbf_parquet_read_bloom(self->pq, i, &buf, &len, &why);
     err = errno;
     Py_END_ALLOW_THREADS
+    self->busy--;
     if (rc != SBF_OK)
         return raise_pq(rc, err, why, self->path);
     PyObject *r = PyBytes_FromStringAndSize(buf, (Py_ssize_t)len);
@@ -1687,10 +1753,12 @@ static PyObject *Parquet_filter(ParquetObject *self, PyObject *arg)
     sbf_filter *f;
     const char *why = NULL;
     int rc, err;
+    self->busy++;
     Py_BEGIN_ALLOW_THREADS
     rc = sbf_parquet_filter(&f, self->pq, i, &why);
     err = errno;
     Py_END_ALLOW_THREADS
+    self->busy--;
     if (rc != SBF_OK)
         return raise_pq(rc, err, why, self->path);
     return (PyObject *)wrap(&FilterType, f);
