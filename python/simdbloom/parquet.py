@@ -101,6 +101,7 @@ class ParquetFile:
         self.close()
 
     def close(self) -> None:
+        """Closes the file; filters already read stay valid."""
         self._f.close()
         self._filters.clear()
 

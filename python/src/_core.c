@@ -1464,8 +1464,7 @@ static PyObject *Filter_repr(FilterObject *self)
 /* ------------------------------------------------------------ the type */
 
 PyDoc_STRVAR(Filter_doc,
-"Filter(expected_items, fpp=0.01, *, layout='blocked', bits=0, k=0, seed=0)\n"
-"--\n\n"
+"Filter(expected_items, fpp=0.01, *, layout='blocked', bits=0, k=0, seed=0)\n\n"
 "A Bloom filter: a set that may answer 'maybe' for a key never added (at the\n"
 "false-positive rate fpp) and never answers 'no' for a key that was.\n\n"
 "Keys: int (-2**63 .. 2**64-1, hashed as its 64-bit two's complement in 8\n"
@@ -1480,17 +1479,17 @@ PyDoc_STRVAR(Filter_doc,
 
 static PyMethodDef Filter_methods[] = {
     {"add", (PyCFunction)Filter_add, METH_O,
-     "add(key) -> None\n--\n\nAdds one key (int, bytes, str or bytes-like)."},
+     "add($self, key, /)\n--\n\nAdds one key (int, bytes, str or bytes-like)."},
     {"contains", (PyCFunction)Filter_contains_meth, METH_O,
-     "contains(key) -> bool\n--\n\n`key in filter`: False means surely absent."},
+     "contains($self, key, /)\n--\n\n`key in filter`: False means surely absent."},
     {"remove", (PyCFunction)Filter_remove, METH_O,
-     "remove(key) -> None\n--\n\nCounting layout only: removes one add of key. Raises KeyError\n"
+     "remove($self, key, /)\n--\n\nCounting layout only: removes one add of key. Raises KeyError\n"
      "when the filter says the key is absent. Remove only keys that were added."},
     {"update", (PyCFunction)Filter_update, METH_VARARGS,
-     "update(*iterables) -> None\n--\n\nAdds every key of every iterable (int keys in batches;\n"
+     "update($self, /, *iterables)\n--\n\nAdds every key of every iterable (int keys in batches;\n"
      "NumPy int64/uint64 arrays and Arrow arrays go to add_many)."},
     {"add_many", (PyCFunction)Filter_add_many, METH_O,
-     "add_many(keys) -> int\n--\n\nAdds many keys without a Python loop; returns how many changed\n"
+     "add_many($self, keys, /)\n--\n\nAdds many keys without a Python loop; returns how many changed\n"
      "the filter. keys: a 1-D NumPy (or any buffer) array of uint64/int64, a NumPy\n"
      "'S<w>' array (trailing NUL bytes are not part of a key, as NumPy reads them), a\n"
      "2-D uint8 array (each row one key of exactly that width), an Arrow array\n"
@@ -1498,43 +1497,43 @@ static PyMethodDef Filter_methods[] = {
      "skipped), or a sequence of keys. Zero copy; the GIL is released."},
     {"contains_many", (PyCFunction)(void (*)(void))Filter_contains_many,
      METH_VARARGS | METH_KEYWORDS,
-     "contains_many(keys, *, out=None) -> numpy.ndarray\n--\n\nAnswers for many keys (the kinds of "
+     "contains_many($self, /, keys, *, out=None)\n--\n\nAnswers for many keys (the kinds of "
      "add_many): a NumPy bool array, or out\n(a writable contiguous bool/uint8 array of len(keys)) "
      "filled and returned.\nArrow nulls answer False. The GIL is released."},
     {"count_many", (PyCFunction)Filter_count_many, METH_O,
-     "count_many(keys) -> int\n--\n\nHow many of the keys (as add_many takes them) may be present."},
+     "count_many($self, keys, /)\n--\n\nHow many of the keys (as add_many takes them) may be present."},
     {"copy", (PyCFunction)Filter_copy, METH_NOARGS,
-     "copy() -> Filter\n--\n\nAn independent writable copy (of a mapped filter too)."},
+     "copy($self, /)\n--\n\nAn independent writable copy (of a mapped filter too)."},
     {"__copy__", (PyCFunction)Filter_copy, METH_NOARGS, NULL},
     {"__deepcopy__", (PyCFunction)Filter_deepcopy, METH_O, NULL},
     {"clear", (PyCFunction)Filter_clear, METH_NOARGS,
-     "clear() -> None\n--\n\nRemoves every key (keys_added becomes 0)."},
+     "clear($self, /)\n--\n\nRemoves every key (keys_added becomes 0)."},
     {"to_bytes", (PyCFunction)Filter_to_bytes, METH_NOARGS,
-     "to_bytes() -> bytes\n--\n\nThe filter in simdbloom's file format (what save() writes)."},
+     "to_bytes($self, /)\n--\n\nThe filter in simdbloom's file format (what save() writes)."},
     {"to_guava", (PyCFunction)Filter_to_guava, METH_NOARGS,
-     "to_guava() -> bytes\n--\n\nGuava's BloomFilter.writeTo form (classic layout, seed 0 only)."},
+     "to_guava($self, /)\n--\n\nGuava's BloomFilter.writeTo form (classic layout, seed 0 only)."},
     {"to_parquet", (PyCFunction)Filter_to_parquet, METH_NOARGS,
-     "to_parquet() -> bytes\n--\n\nParquet's BloomFilterHeader + bitset (parquet layout only)."},
+     "to_parquet($self, /)\n--\n\nParquet's BloomFilterHeader + bitset (parquet layout only)."},
     {"from_bytes", (PyCFunction)Filter_from_bytes, METH_O | METH_CLASS,
-     "from_bytes(data) -> Filter\n--\n\nReads simdbloom's format (checked completely)."},
+     "from_bytes($type, data, /)\n--\n\nReads simdbloom's format (checked completely)."},
     {"from_guava", (PyCFunction)Filter_from_guava, METH_O | METH_CLASS,
-     "from_guava(data) -> Filter\n--\n\nReads Guava's BloomFilter.writeTo form."},
+     "from_guava($type, data, /)\n--\n\nReads Guava's BloomFilter.writeTo form."},
     {"from_parquet", (PyCFunction)Filter_from_parquet, METH_O | METH_CLASS,
-     "from_parquet(data) -> Filter\n--\n\nReads Parquet's BloomFilterHeader + bitset."},
+     "from_parquet($type, data, /)\n--\n\nReads Parquet's BloomFilterHeader + bitset."},
     {"save", (PyCFunction)Filter_save, METH_O,
-     "save(path) -> None\n--\n\nWrites the filter to path, crash-safe (temporary file + rename)."},
+     "save($self, path, /)\n--\n\nWrites the filter to path, crash-safe (temporary file + rename)."},
     {"load", (PyCFunction)Filter_load, METH_O | METH_CLASS,
-     "load(path) -> Filter\n--\n\nReads a file written by save() (every byte checked)."},
+     "load($type, path, /)\n--\n\nReads a file written by save() (every byte checked)."},
     {"map", (PyCFunction)(void (*)(void))Filter_map, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-     "map(path, *, verify=False) -> Filter\n--\n\nMaps a file written by save() read-only and "
+     "map($type, /, path, *, verify=False)\n--\n\nMaps a file written by save() read-only and "
      "shared: no copy, pages\nread as probes touch them, one copy in the page cache for every "
      "process.\nverify=True checks the data checksum first (reads the whole file).\nModifying "
      "calls raise simdbloom.Error. Pickled, a mapped filter travels\nas its path (workers map "
      "the same file)."},
     {"fpp_at", (PyCFunction)Filter_fpp_at, METH_O,
-     "fpp_at(n) -> float\n--\n\nThe layout's exact false-positive rate after n distinct keys."},
+     "fpp_at($self, n, /)\n--\n\nThe layout's exact false-positive rate after n distinct keys."},
     {"fpp_estimate", (PyCFunction)Filter_fpp_estimate, METH_NOARGS,
-     "fpp_estimate() -> float\n--\n\nThe false-positive rate judged from the filter's own bits "
+     "fpp_estimate($self, /)\n--\n\nThe false-positive rate judged from the filter's own bits "
      "(needs no\nkey count: for filters read from elsewhere, Parquet's included)."},
     {"__reduce__", (PyCFunction)Filter_reduce, METH_NOARGS, NULL},
     {"__sizeof__", (PyCFunction)Filter_sizeof, METH_NOARGS, NULL},
@@ -1766,13 +1765,13 @@ static PyObject *Parquet_filter(ParquetObject *self, PyObject *arg)
 
 static PyMethodDef Parquet_methods[] = {
     {"chunks", (PyCFunction)Parquet_chunks, METH_NOARGS,
-     "chunks() -> list[tuple]\n--\n\nEvery column chunk: (row_group, column, type, path, "
+     "chunks($self, /)\n--\n\nEvery column chunk: (row_group, column, type, path, "
      "num_values,\nbloom_offset, bloom_length); offsets and lengths -1 when absent."},
     {"read_bloom", (PyCFunction)Parquet_read_bloom, METH_O,
-     "read_bloom(i) -> bytes\n--\n\nChunk i's Bloom filter as stored (header + bitset)."},
+     "read_bloom($self, i, /)\n--\n\nChunk i's Bloom filter as stored (header + bitset)."},
     {"filter", (PyCFunction)Parquet_filter, METH_O,
-     "filter(i) -> Filter\n--\n\nChunk i's Bloom filter as a parquet-layout Filter."},
-    {"close", (PyCFunction)Parquet_close, METH_NOARGS, "close() -> None"},
+     "filter($self, i, /)\n--\n\nChunk i's Bloom filter as a parquet-layout Filter."},
+    {"close", (PyCFunction)Parquet_close, METH_NOARGS, "close($self, /)\n--\n\nCloses the file (filters read from it stay valid)."},
     {"__enter__", (PyCFunction)Parquet_enter, METH_NOARGS, NULL},
     {"__exit__", (PyCFunction)Parquet_exit, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
@@ -1886,9 +1885,9 @@ static PyMethodDef module_methods[] = {
     {"_remap", (PyCFunction)mod_remap, METH_VARARGS, "unpickle a mapped Filter"},
     {"_c_batch", (PyCFunction)mod_c_batch, METH_VARARGS, "benchmark helper"},
     {"layouts", (PyCFunction)mod_layouts, METH_NOARGS,
-     "layouts() -> tuple[str, ...]\n--\n\nThe names of the library's layouts (Filter(layout=...))."},
+     "layouts($module, /)\n--\n\nThe names of the library's layouts (Filter(layout=...))."},
     {"isa", (PyCFunction)mod_isa, METH_NOARGS,
-     "isa() -> str\n--\n\nThe instruction set new filters use (SBF_ISA overrides detection)."},
+     "isa($module, /)\n--\n\nThe instruction set new filters use (SBF_ISA overrides detection)."},
     {NULL, NULL, 0, NULL},
 };
 
