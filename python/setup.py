@@ -29,8 +29,11 @@ setup(
             extra_objects=[lib],
             depends=[lib] + [os.path.join(root, "include", h) for h in
                              ("simdbloom.h", "simdbloom_files.h", "simdbloom_parquet.h")],
-            extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
-                                "-Wno-cast-function-type"],
+            # the library's warning list (Makefile WARN); gcc and clang are clean
+            extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wshadow", "-Wstrict-prototypes",
+                                "-Wmissing-prototypes", "-Wpointer-arith", "-Wcast-qual",
+                                "-Wundef", "-Wvla", "-Wformat=2",
+                                "-Wno-missing-field-initializers", "-Wno-cast-function-type"],
             # the library's sbf_ symbols stay inside the extension
             extra_link_args=["-Wl,--exclude-libs,ALL", "-lm"],
         )

@@ -1897,6 +1897,7 @@ static struct PyModuleDef module_def = {
     NULL, NULL, NULL, NULL,
 };
 
+PyMODINIT_FUNC PyInit__core(void);
 PyMODINIT_FUNC PyInit__core(void)
 {
     const uint16_t one = 1;
