@@ -52,6 +52,14 @@ struct ArrowArray {
     void *private_data;
 };
 
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+
 /* ------------------------------------------------------------------ errors */
 
 static PyObject *Error; /* simdbloom.Error, a ValueError with .code */
@@ -557,6 +565,7 @@ static int chunk_put(pychunk *c, PyObject *o, int split)
 }
 
 static int batch_from_buffer_or_arrow(PyObject *o);
+static int import_numpy(void);
 
 static PyObject *Filter_add_many(FilterObject *self, PyObject *keys);
 
@@ -672,7 +681,8 @@ static int batch_from_buffer_or_arrow(PyObject *o)
 {
     if (PyBytes_Check(o) || PyByteArray_Check(o) || PyUnicode_Check(o))
         return 0;
-    if (PyObject_HasAttrString(o, "__arrow_c_array__"))
+    if (PyObject_HasAttrString(o, "__arrow_c_array__") ||
+        PyObject_HasAttrString(o, "__arrow_c_stream__"))
         return 1;
     if (!PyObject_CheckBuffer(o))
         return 0;
@@ -685,6 +695,8 @@ static int batch_from_buffer_or_arrow(PyObject *o)
     PyBuffer_Release(&v);
     return r;
 }
+
+static int arrow_fill(const struct ArrowSchema *s, const struct ArrowArray *a, batch *b);
 
 static int arrow_batch(PyObject *o, batch *b)
 {
@@ -705,6 +717,12 @@ static int arrow_batch(PyObject *o, batch *b)
     const struct ArrowArray *a = PyCapsule_GetPointer(b->caps[1], "arrow_array");
     if (a == NULL)
         return -1;
+    return arrow_fill(s, a, b);
+}
+
+/* The keys of one Arrow array (schema s) into b. */
+static int arrow_fill(const struct ArrowSchema *s, const struct ArrowArray *a, batch *b)
+{
     if (s->release == NULL || a->release == NULL) {
         PyErr_SetString(PyExc_ValueError, "the Arrow array was already released");
         return -1;
@@ -1003,8 +1021,172 @@ static Py_ssize_t batch_run(FilterObject *self, batch *b, int add, uint8_t *out)
     return (Py_ssize_t)total;
 }
 
+/* Arrow release callbacks may run Python code (a producer written in
+ * Python): call them with no exception pending, and keep ours. */
+static void release_array(struct ArrowArray *a)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    a->release(a);
+    PyErr_Restore(t, v, tb);
+}
+
+static void release_schema(struct ArrowSchema *sc)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    sc->release(sc);
+    PyErr_Restore(t, v, tb);
+}
+
+/* An object that only streams Arrow arrays (__arrow_c_stream__: a chunked
+ * array, a polars Series), not one array (__arrow_c_array__). */
+static int is_stream(PyObject *o)
+{
+    return !PyObject_HasAttrString(o, "__arrow_c_array__") &&
+           PyObject_HasAttrString(o, "__arrow_c_stream__");
+}
+
+static void stream_error(struct ArrowArrayStream *st, int e)
+{
+    const char *why = st->get_last_error ? st->get_last_error(st) : NULL;
+    PyErr_Format(PyExc_ValueError, "Arrow stream: %s (errno %d)", why ? why : "get_next failed", e);
+}
+
+/* Runs every array of an Arrow stream: adds (out_obj NULL, *res the count)
+ * or contains (answers into *out_obj's buffer when given, else into a new
+ * numpy array returned in *out_obj; *res the count). */
+static int stream_run(FilterObject *self, PyObject *o, int add, PyObject **out_obj, size_t *res)
+{
+    PyObject *cap = PyObject_CallMethod(o, "__arrow_c_stream__", NULL);
+    if (cap == NULL)
+        return -1;
+    struct ArrowArrayStream *st = PyCapsule_GetPointer(cap, "arrow_array_stream");
+    if (st == NULL || st->release == NULL || st->get_schema == NULL || st->get_next == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "the Arrow stream was already released");
+        Py_DECREF(cap);
+        return -1;
+    }
+    struct ArrowSchema sch;
+    memset(&sch, 0, sizeof sch);
+    int e = st->get_schema(st, &sch);
+    if (e != 0) {
+        stream_error(st, e);
+        Py_DECREF(cap);
+        return -1;
+    }
+    Py_buffer ov = {0};
+    int has_ov = 0;
+    if (!add && *out_obj != NULL) {
+        if (PyObject_GetBuffer(*out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0 ||
+            (has_ov = 1, ov.itemsize != 1)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError,
+                            "out must be a writable contiguous bool or uint8 array");
+            goto fail;
+        }
+    }
+    uint8_t *acc = NULL;
+    size_t pos = 0, cap_n = 0, total = 0;
+    for (;;) {
+        struct ArrowArray arr;
+        memset(&arr, 0, sizeof arr);
+        e = st->get_next(st, &arr);
+        if (e != 0) {
+            stream_error(st, e);
+            goto fail;
+        }
+        if (arr.release == NULL) /* the end */
+            break;
+        batch b;
+        memset(&b, 0, sizeof b);
+        uint8_t *dst = NULL;
+        int bad = arrow_fill(&sch, &arr, &b) < 0;
+        if (!bad && !add) {
+            if (has_ov) {
+                if (pos + b.n > (size_t)ov.len) {
+                    PyErr_SetString(PyExc_ValueError, "out is shorter than the Arrow stream");
+                    bad = 1;
+                }
+                dst = (uint8_t *)ov.buf + pos;
+            } else {
+                if (pos + b.n > cap_n) {
+                    const size_t want = (pos + b.n) * 2;
+                    uint8_t *g = PyMem_Realloc(acc, want ? want : 1);
+                    if (g == NULL) {
+                        PyErr_NoMemory();
+                        bad = 1;
+                    } else {
+                        acc = g;
+                        cap_n = want;
+                    }
+                }
+                dst = acc + pos;
+            }
+        }
+        Py_ssize_t r = -1;
+        if (!bad)
+            r = batch_run(self, &b, add, dst);
+        release_array(&arr);
+        if (r < 0)
+            goto fail_acc;
+        pos += b.n;
+        total += (size_t)r;
+    }
+    if (!add) {
+        if (has_ov) {
+            if (pos != (size_t)ov.len) {
+                PyErr_Format(PyExc_ValueError, "out has %zd items, the Arrow stream %zu",
+                             ov.len, pos);
+                goto fail_acc;
+            }
+            Py_INCREF(*out_obj);
+        } else {
+            if (import_numpy() < 0)
+                goto fail_acc;
+            PyObject *shape = PyLong_FromSize_t(pos);
+            PyObject *res_arr =
+                shape ? PyObject_CallFunctionObjArgs(numpy_empty, shape, numpy_bool, NULL) : NULL;
+            Py_XDECREF(shape);
+            Py_buffer nv;
+            if (res_arr == NULL || PyObject_GetBuffer(res_arr, &nv, PyBUF_WRITABLE) < 0) {
+                Py_XDECREF(res_arr);
+                goto fail_acc;
+            }
+            if (pos)
+                memcpy(nv.buf, acc, pos);
+            PyBuffer_Release(&nv);
+            *out_obj = res_arr;
+        }
+    }
+    PyMem_Free(acc);
+    if (has_ov)
+        PyBuffer_Release(&ov);
+    release_schema(&sch);
+    Py_DECREF(cap);
+    *res = total;
+    return 0;
+fail_acc:
+    PyMem_Free(acc);
+fail:
+    if (has_ov)
+        PyBuffer_Release(&ov);
+    if (sch.release)
+        release_schema(&sch);
+    Py_DECREF(cap);
+    return -1;
+}
+
 static PyObject *Filter_add_many(FilterObject *self, PyObject *keys)
 {
+    if (is_stream(keys)) {
+        size_t r;
+        PyObject *none = NULL;
+        if (stream_run(self, keys, 1, &none, &r) < 0)
+            return NULL;
+        return PyLong_FromSize_t(r);
+    }
     batch b;
     if (batch_get(keys, &b) < 0) {
         batch_release(&b);
@@ -1043,6 +1225,13 @@ static PyObject *Filter_contains_many(FilterObject *self, PyObject *args, PyObje
     PyObject *keys, *out = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$O:contains_many", kwlist, &keys, &out))
         return NULL;
+    if (is_stream(keys)) {
+        size_t r;
+        PyObject *o = out == Py_None ? NULL : out;
+        if (stream_run(self, keys, 0, &o, &r) < 0)
+            return NULL;
+        return o;
+    }
     batch b;
     if (batch_get(keys, &b) < 0) {
         batch_release(&b);
@@ -1101,6 +1290,14 @@ static PyObject *Filter_contains_many(FilterObject *self, PyObject *args, PyObje
 
 static PyObject *Filter_count_many(FilterObject *self, PyObject *keys)
 {
+    if (is_stream(keys)) {
+        size_t r;
+        PyObject *o = NULL;
+        if (stream_run(self, keys, 0, &o, &r) < 0)
+            return NULL;
+        Py_DECREF(o);
+        return PyLong_FromSize_t(r);
+    }
     batch b;
     if (batch_get(keys, &b) < 0) {
         batch_release(&b);
@@ -1494,7 +1691,8 @@ static PyMethodDef Filter_methods[] = {
      "'S<w>' array (trailing NUL bytes are not part of a key, as NumPy reads them), a\n"
      "2-D uint8 array (each row one key of exactly that width), an Arrow array\n"
      "(__arrow_c_array__: int64, uint64, utf8, binary, large_utf8, large_binary; nulls\n"
-     "skipped), or a sequence of keys. Zero copy; the GIL is released."},
+     "skipped) or stream of them (__arrow_c_stream__: chunked arrays, polars Series),\n"
+     "or a sequence of keys. Zero copy; the GIL is released."},
     {"contains_many", (PyCFunction)(void (*)(void))Filter_contains_many,
      METH_VARARGS | METH_KEYWORDS,
      "contains_many($self, /, keys, *, out=None)\n--\n\nAnswers for many keys (the kinds of "

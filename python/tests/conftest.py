@@ -178,3 +178,57 @@ class ArrowLike:
 @pytest.fixture
 def arrow():
     return ArrowLike
+
+
+class ArrowArrayStream(ctypes.Structure):
+    pass
+
+
+_GET_SCHEMA = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ArrowArrayStream), ctypes.c_void_p)
+_GET_NEXT = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ArrowArrayStream), ctypes.c_void_p)
+_GET_ERR = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.POINTER(ArrowArrayStream))
+_RELEASE_ST = ctypes.CFUNCTYPE(None, ctypes.POINTER(ArrowArrayStream))
+ArrowArrayStream._fields_ = [("get_schema", _GET_SCHEMA), ("get_next", _GET_NEXT),
+                             ("get_last_error", _GET_ERR), ("release", _RELEASE_ST),
+                             ("private_data", ctypes.c_void_p)]
+_STREAM_NAME = b"arrow_array_stream"
+
+
+class ArrowStreamLike:
+    """An object with only __arrow_c_stream__ (a chunked array, a polars
+    Series): chunks are ArrowLike arrays of one format. fail_at: get_next
+    returns an error at that chunk."""
+
+    def __init__(self, chunks, fail_at=None):
+        self.chunks = chunks
+        self.fail_at = fail_at
+
+        def get_schema(st, out):
+            ctypes.memmove(out, ctypes.addressof(chunks[0].schema), ctypes.sizeof(ArrowSchema))
+            return 0
+
+        def get_next(st, out):
+            i = self.i
+            if i == self.fail_at:
+                return 5
+            if i < len(chunks):
+                ctypes.memmove(out, ctypes.addressof(chunks[i].array), ctypes.sizeof(ArrowArray))
+            else:
+                ctypes.memset(out, 0, ctypes.sizeof(ArrowArray))
+            self.i += 1
+            return 0
+
+        self._why = ctypes.create_string_buffer(b"the producer failed")
+        why = ctypes.addressof(self._why)
+        self._cb = (_GET_SCHEMA(get_schema), _GET_NEXT(get_next),
+                    _GET_ERR(lambda st: why), _RELEASE_ST(lambda st: None))
+        self.stream = ArrowArrayStream(*self._cb)
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        self.i = 0
+        return _capsule_new(ctypes.addressof(self.stream), _STREAM_NAME, None)
+
+
+@pytest.fixture
+def arrow_stream():
+    return ArrowStreamLike

@@ -194,3 +194,33 @@ def test_arrow_refusals(arrow):
 def ctypes_null_release():
     from conftest import _RELEASE_A
     return _RELEASE_A()
+
+
+@pytest.mark.parametrize("fmt", ["l", "u", "Z"])
+def test_arrow_streams(arrow, arrow_stream, fmt):
+    def val(j):
+        return j if fmt == "l" else b"s%d" % j
+    chunks = [[val(j) for j in range(a, b)] for a, b in ((0, 1000), (1000, 1000), (1000, 2500))]
+    chunks[2][7] = None
+    s = arrow_stream([arrow(c, fmt) for c in chunks])
+    f, g = simdbloom.Filter(5000), simdbloom.Filter(5000)
+    assert f.add_many(s) == 2499 == f.keys_added
+    for c in chunks:
+        g.add_many(arrow(c, fmt))
+    assert f == g
+    flat = [v for c in chunks for v in c]
+    ans = f.contains_many(s)
+    assert ans.tolist() == [v is not None for v in flat]
+    out = np.zeros(len(flat), dtype=bool)
+    assert f.contains_many(s, out=out) is out and out.tolist() == ans.tolist()
+    assert f.count_many(s) == 2499
+    with pytest.raises(ValueError, match="shorter"):
+        f.contains_many(s, out=np.zeros(10, dtype=bool))
+    with pytest.raises(ValueError, match="out has"):
+        f.contains_many(s, out=np.zeros(len(flat) + 1, dtype=bool))
+    h = simdbloom.Filter(5000)
+    h.update(s)
+    assert h == f
+    bad = arrow_stream([arrow(c, fmt) for c in chunks], fail_at=1)
+    with pytest.raises(ValueError, match="the producer failed"):
+        f.add_many(bad)
