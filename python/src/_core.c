@@ -22,6 +22,7 @@
 #include <sched.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "simdbloom_inline.h"
 
@@ -1515,6 +1516,20 @@ static PyObject *open_file(PyTypeObject *type, PyObject *arg, int map, int verif
         return NULL;
     }
     if (map) {
+        /* pickled as its path: absolute, for workers with another cwd */
+        const char *ps = PyBytes_AS_STRING(path);
+        if (ps[0] != '/') {
+            char cwd[4096];
+            PyObject *abs = getcwd(cwd, sizeof cwd) != NULL
+                                ? PyBytes_FromFormat("%s/%s", cwd, ps)
+                                : Py_NewRef(path);
+            Py_DECREF(path);
+            if (abs == NULL) {
+                Py_DECREF(o);
+                return NULL;
+            }
+            path = abs;
+        }
         o->map_path = path;
         o->map_flags = verify;
     } else {

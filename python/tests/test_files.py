@@ -62,7 +62,8 @@ def test_pickle_deterministic_and_exact():
         assert pickle.loads(pickle.dumps(f, protocol=proto)) == f
 
 
-def test_pickled_mapping_is_its_path(tmp_path):
+def test_pickled_mapping_is_its_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     f = filled()
     p = tmp_path / "f.sbf"
     f.save(p)
@@ -71,6 +72,11 @@ def test_pickled_mapping_is_its_path(tmp_path):
     assert len(b) < 1000  # the path, not the bits
     g = pickle.loads(b)
     assert g.readonly and g == f
+    # a relative path travels as an absolute one
+    os.chdir(tmp_path)
+    r = pickle.dumps(simdbloom.Filter.map("f.sbf"))
+    os.chdir("/")
+    assert pickle.loads(r) == f
 
 
 def _worker(args):
