@@ -78,7 +78,7 @@ def main():
     R, fpp, lay = a.rounds, a.fpp, a.layout
 
     print(f"simdbloom {simdbloom.__version__} (library {simdbloom.library_version}, "
-          f"isa {simdbloom.isa()}, layout {lay}), abloom "
+          f"isa {simdbloom.isa()}, one-key code {_core._view_isa()}, layout {lay}), abloom "
           f"{getattr(abloom, '__version__', 'present') if abloom else 'NOT BUILT'}, "
           f"Python {platform.python_version()}, numpy {np.__version__}")
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; fpp {fpp}, "

@@ -7,7 +7,31 @@ missing, `make -C .. lib` builds it). The archive's objects are -fPIC.
 import os
 import subprocess
 
+import platform
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+# x86-64: the one-key view calls also built for AVX2 and AVX-512 (only
+# these two files get the flags; _core.c picks one at import from what the
+# library says the CPU runs)
+X86_VIEWS = {"src/view_avx2.c": ["-mavx2", "-mbmi2"],
+             "src/view_avx512.c": ["-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl",
+                                   "-mbmi2"]}
+x86 = platform.machine() in ("x86_64", "AMD64")
+
+
+class BuildExt(build_ext):
+    def build_extension(self, ext):
+        if x86:
+            objs = []
+            for src, flags in X86_VIEWS.items():
+                objs += self.compiler.compile([src], output_dir=self.build_temp,
+                                              include_dirs=ext.include_dirs,
+                                              extra_postargs=ext.extra_compile_args + flags,
+                                              depends=ext.depends)
+            ext.extra_objects = list(ext.extra_objects) + objs
+        super().build_extension(ext)
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -25,12 +49,15 @@ setup(
         Extension(
             "simdbloom._core",
             sources=["src/_core.c"],
+            define_macros=[("SBFPY_X86_VIEWS", "1")] if x86 else [],
             include_dirs=[os.path.join(root, "include")],
             extra_objects=[lib],
             depends=[lib] + [os.path.join(root, "include", h) for h in
-                             ("simdbloom.h", "simdbloom_files.h", "simdbloom_parquet.h")],
+                             ("simdbloom.h", "simdbloom_files.h", "simdbloom_parquet.h",
+                              "simdbloom_inline.h", "simdbloom_inline_x86.h")]
+            + ["src/view_isa.h", "src/view_isa.inc"] + list(X86_VIEWS),
             # the library's warning list (Makefile WARN); gcc and clang are clean
-            extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wshadow", "-Wstrict-prototypes",
+            extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wshadow", "-Wstrict-prototypes",
                                 "-Wmissing-prototypes", "-Wpointer-arith", "-Wcast-qual",
                                 "-Wundef", "-Wvla", "-Wformat=2",
                                 "-Wno-missing-field-initializers", "-Wno-cast-function-type"],
@@ -39,4 +66,5 @@ setup(
         )
     ],
     python_requires=">=3.10",
+    cmdclass={"build_ext": BuildExt},
 )

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "simdbloom_inline.h"
+#include "view_isa.h"
 
 /* ------------------------------------------------------------- Arrow C ABI */
 /* The Arrow C data interface structs (arrow/c/abi.h), as the spec fixes them. */
@@ -121,6 +122,53 @@ typedef struct {
 } FilterObject;
 
 static PyTypeObject FilterType;
+
+/* The one-key calls: the view's inline code compiled for the ISA the
+ * library runs (view_avx2.c, view_avx512.c: setup.py compiles them with
+ * those flags), or this file's portable build (vops NULL). */
+static const view_ops *vops;
+static const char *vops_name = "portable";
+
+static int vadd_u64(const sbf_view *v, uint64_t k)
+{
+    return vops ? vops->add_u64(v, k) : sbf_view_add_u64(v, k);
+}
+static int vhas_u64(const sbf_view *v, uint64_t k)
+{
+    return vops ? vops->has_u64(v, k) : sbf_view_contains_u64(v, k);
+}
+static int vadd(const sbf_view *v, const void *p, size_t n)
+{
+    return vops ? vops->add(v, p, n) : sbf_view_add(v, p, n);
+}
+static int vhas(const sbf_view *v, const void *p, size_t n)
+{
+    return vops ? vops->has(v, p, n) : sbf_view_contains(v, p, n);
+}
+
+/* Chooses the one-key code: "avx512", "avx2" (when compiled in and the
+ * library says this CPU runs it) or "portable". 0, or -1 when refused. */
+static int set_view_isa(const char *name)
+{
+#if defined(SBFPY_X86_VIEWS)
+    if (strcmp(name, "avx512") == 0 && sbf_isa_available(SBF_ISA_AVX512)) {
+        vops = &view_ops_avx512;
+        vops_name = "avx512";
+        return 0;
+    }
+    if (strcmp(name, "avx2") == 0 && sbf_isa_available(SBF_ISA_AVX2)) {
+        vops = &view_ops_avx2;
+        vops_name = "avx2";
+        return 0;
+    }
+#endif
+    if (strcmp(name, "portable") == 0) {
+        vops = NULL;
+        vops_name = "portable";
+        return 0;
+    }
+    return -1;
+}
 
 #define Filter_Check(o) PyObject_TypeCheck(o, &FilterType)
 
@@ -422,7 +470,7 @@ static PyObject *Filter_add(FilterObject *self, PyObject *key)
         if (int_value(key, &u) < 0)
             return NULL;
         guard(self, 1);
-        rc = sbf_view_add_u64(&self->view, u);
+        rc = vadd_u64(&self->view, u);
         if (rc < 0)
             return raise_sbf(rc, 0, NULL);
         Py_RETURN_NONE;
@@ -431,7 +479,7 @@ static PyObject *Filter_add(FilterObject *self, PyObject *key)
     if (key_get(key, &k) < 0)
         return NULL;
     guard(self, 1);
-    rc = self->has_view ? sbf_view_add(&self->view, k.p, k.len) : sbf_add(self->f, k.p, k.len);
+    rc = self->has_view ? vadd(&self->view, k.p, k.len) : sbf_add(self->f, k.p, k.len);
     key_release(&k);
     if (rc < 0)
         return raise_sbf(rc, 0, NULL);
@@ -446,7 +494,7 @@ static int Filter_contains(FilterObject *self, PyObject *key)
         if (int_value(key, &u) < 0)
             return -1;
         guard(self, 0);
-        rc = sbf_view_contains_u64(&self->view, u);
+        rc = vhas_u64(&self->view, u);
         if (rc < 0) {
             raise_sbf(rc, 0, NULL);
             return -1;
@@ -457,7 +505,7 @@ static int Filter_contains(FilterObject *self, PyObject *key)
     if (key_get(key, &k) < 0)
         return -1;
     guard(self, 0);
-    rc = self->has_view ? sbf_view_contains(&self->view, k.p, k.len)
+    rc = self->has_view ? vhas(&self->view, k.p, k.len)
                         : sbf_contains(self->f, k.p, k.len);
     key_release(&k);
     if (rc < 0) {
@@ -1597,7 +1645,8 @@ static PyObject *get_layout(FilterObject *self, void *c)
 {
     (void)c;
     struct sbf_info in;
-    (void)info_of(self, &in);
+    guard(self, 0);
+    (void)sbf_info_ex(self->f, &in, SBF_INFO_SAMPLE); /* the layout is exact either way */
     return PyUnicode_FromString(sbf_layout_name(in.layout));
 }
 
@@ -1765,11 +1814,11 @@ static PyGetSetDef Filter_getset[] = {
      "Adds that changed the filter (distinct keys less those that were false positives\n"
      "when added), or None when unknown (after |, &, or a Guava import).", NULL},
     {"estimated_count", (getter)get_estimated_count, NULL,
-     "Distinct keys estimated from the bits (Swamidass-Baldi); inf when full.", NULL},
+     "Distinct keys estimated from the bits (Swamidass-Baldi); inf when full.\nReads the whole filter.", NULL},
     {"fpp", (getter)get_fpp, NULL,
      "The current false-positive rate: the layout's formula at keys_added (from the\n"
      "bits when the count is unknown).", NULL},
-    {"fill_ratio", (getter)get_fill_ratio, NULL, "Set bits / bits.", NULL},
+    {"fill_ratio", (getter)get_fill_ratio, NULL, "Set bits / bits (reads the whole filter).", NULL},
     {"readonly", (getter)get_readonly, NULL, "True for a mapped filter (Filter.map).", NULL},
     {"isa", (getter)get_isa, NULL, "The instruction set of this filter's kernels.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -2093,7 +2142,22 @@ static PyObject *mod_c_batch(PyObject *m, PyObject *args)
     return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
 }
 
+static PyObject *mod_view_isa(PyObject *m, PyObject *args)
+{
+    (void)m;
+    const char *name = NULL;
+    if (!PyArg_ParseTuple(args, "|s:_view_isa", &name))
+        return NULL;
+    if (name != NULL && set_view_isa(name) < 0) {
+        PyErr_Format(PyExc_ValueError, "one-key code '%s' is not available here", name);
+        return NULL;
+    }
+    return PyUnicode_FromString(vops_name);
+}
+
 static PyMethodDef module_methods[] = {
+    {"_view_isa", (PyCFunction)mod_view_isa, METH_VARARGS,
+     "_view_isa([name]) -> str: the one-key code in use (avx512, avx2, portable); sets it"},
     {"_restore", (PyCFunction)mod_restore, METH_O, "unpickle a Filter"},
     {"_remap", (PyCFunction)mod_remap, METH_VARARGS, "unpickle a mapped Filter"},
     {"_c_batch", (PyCFunction)mod_c_batch, METH_VARARGS, "benchmark helper"},
@@ -2117,6 +2181,11 @@ PyMODINIT_FUNC PyInit__core(void)
     if (*(const unsigned char *)&one != 1) {
         PyErr_SetString(PyExc_ImportError, "simdbloom needs a little-endian host");
         return NULL;
+    }
+    {
+        const int isa = sbf_isa_active(); /* SBF_ISA=scalar etc. is followed */
+        (void)set_view_isa(isa == SBF_ISA_AVX512 ? "avx512" : isa == SBF_ISA_AVX2 ? "avx2"
+                                                                                : "portable");
     }
     if (PyType_Ready(&FilterType) < 0 || PyType_Ready(&ParquetType) < 0)
         return NULL;

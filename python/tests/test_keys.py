@@ -224,3 +224,26 @@ def test_arrow_streams(arrow, arrow_stream, fmt):
     bad = arrow_stream([arrow(c, fmt) for c in chunks], fail_at=1)
     with pytest.raises(ValueError, match="the producer failed"):
         f.add_many(bad)
+
+
+def test_every_one_key_isa_same_bits():
+    # the one-key code exists per ISA (view_avx2.c, view_avx512.c, portable):
+    # each sets the C library's bits and gives its answers, on every layout
+    from simdbloom import _core
+    first = _core._view_isa()
+    ran = []
+    try:
+        for isa in ("portable", "avx2", "avx512"):
+            try:
+                _core._view_isa(isa)
+            except ValueError:
+                continue  # not compiled in, or this CPU lacks it
+            ran.append(isa)
+            for layout in LAYOUTS:
+                test_single_keys_same_bits_as_c(layout)
+                test_update_same_bits_as_c(layout)
+    finally:
+        _core._view_isa(first)
+    assert "portable" in ran
+    with pytest.raises(ValueError):
+        _core._view_isa("sse9")
