@@ -451,6 +451,35 @@ deps:
 	@bash scripts/deps.sh
 
 # Removes $(BUILD) (build/ by default, which holds every other BUILD=build/x).
+# ------------------------------------------------------------ Python binding
+# python/: the CPython extension simdbloom._core linked statically against
+# $(LIB_A) (its objects are -fPIC), built with Debian's python3-dev and
+# python3-setuptools into $(BUILD)/python; test-python runs its pytest suite
+# (python3-numpy, python3-pytest), bench-python its benchmark against abloom
+# (built from ../shared/peers/python into a temporary directory) and set.
+PYTHON    ?= /usr/bin/python3
+PY_OUT    := $(abspath $(BUILD))/python
+PY_ENV    := PYTHONPATH=$(PY_OUT) PYTHONDONTWRITEBYTECODE=1
+.PHONY: python test-python bench-python
+python: $(LIB_A)
+	@$(if $(Q),echo "  PY      $(PY_OUT)/simdbloom")
+	$(Q)cd python && SIMDBLOOM_LIB=$(abspath $(LIB_A)) CC="$(CC)" PYTHONDONTWRITEBYTECODE=1 \
+	  $(PYTHON) setup.py -q build --build-base $(PY_OUT)-tmp --build-lib $(PY_OUT) \
+	  2>&1 | grep -v 'byte-compiling is disabled' || true
+	$(Q)test -f $(PY_OUT)/simdbloom/_core$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+
+test-python: python $(LIB_SO) $(CLI_BIN)
+	cd python && $(PY_ENV) SIMDBLOOM_SO=$(abspath $(LIB_SO)) SBF_BUILD=$(abspath $(BUILD)) $(PYTHON) -P -m pytest -q -p no:cacheprovider tests
+
+PEERS_PY ?= ../shared/peers/python
+bench-python: python
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	if [ -d $(PEERS_PY)/abloom ]; then \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-deps --target "$$d" $(PEERS_PY)/abloom \
+	    >/dev/null 2>&1 || echo "bench-python: abloom did not build; its columns stay empty"; \
+	fi; \
+	PYTHONPATH=$(PY_OUT):$$d PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -P python/bench.py $(BENCH_ARGS)
+
 clean:
 	$(if $(filter-out . ./ / ..,$(strip $(BUILD))),rm -rf $(BUILD),@echo "clean: refusing BUILD='$(BUILD)'")
 
@@ -464,6 +493,7 @@ help:
 	@echo "         bench-compare (SIMD=0 against SIMD) bench-check bench-baseline (the CI gate)"
 	@echo "         fpr-timing (the formulas' worst times)"
 	@echo "peers:   bench-peers bench-peers-hash (PEERS_DIR=../shared/peers, PEERS_ARGS, CPU=1)"
+	@echo "python:  python test-python bench-python (PYTHON=/usr/bin/python3; python/README.md)"
 	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn (REDIS_TEST_ARGS, BENCH_ARGS)"
 	@echo "vars:    CC CFLAGS SIMD=0 SAN=1 BUILD=dir PREFIX DESTDIR V=1 TEST_ARGS BENCH_ARGS"
 
