@@ -284,7 +284,7 @@ test-neon: deps
 TSAN_BUILD := build/tsan
 test-tsan:
 	$(MAKE) BUILD=$(TSAN_BUILD) SAN=thread lib
-	$(CC) $(CPPFLAGS) -Itests $(BASE) -O1 -g -fsanitize=thread -DSBF_TEST_SHIM \
+	$(CC) $(CPPFLAGS) -Itests $(BASE) -O1 -g -fsanitize=thread -DSBF_TEST_SHIM $(INLINE_FLAGS_portable) \
 	    tests/tsan/runner.c tests/inline_ops.c $(TSAN_BUILD)/libsimdbloom.a -o $(TSAN_BUILD)/sbf-tsan-tests \
 	    -fsanitize=thread $(LIBS) -lpthread
 	TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/sbf-tsan-tests $(TSAN_ARGS)

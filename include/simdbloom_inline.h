@@ -855,6 +855,24 @@ SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_
 }
 #endif
 
+/* The same for a kind known only at run time (v->query, v->add): one body
+ * whose tests of the kind the CPU predicts, not SBF__BY_KIND's copy per
+ * kind at every call site. */
+#if SBF_INL_KERNELS
+#  define sbf__has_u64_any sbf__has_u64
+#  define sbf__put_u64_any sbf__put_u64
+#else
+SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    return sbf_inl_has_u64_k(v, kind, key);
+}
+
+SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    return sbf_inl_put_u64_k(v, kind, key);
+}
+#endif
+
 /* 1 for a kind this header probes inline (not CALL, nor a kind from a
  * newer library than this header); with the library's kernels, every kind
  * (they serve every filter). */
@@ -928,7 +946,7 @@ SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
 {
     const unsigned kind = v->query;
     if (SBF_INL_LIKELY(sbf__inline_kind(kind)))
-        return sbf__has_u64(v, kind, key);
+        return sbf__has_u64_any(v, kind, key);
     unsigned char b[8];
     sbf_inl_store_le64(b, key);
     return sbf_contains(v->filter, b, 8);
@@ -941,7 +959,7 @@ SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
 {
     const unsigned kind = v->add;
     if (SBF_INL_LIKELY(sbf__inline_kind(kind)))
-        return sbf__put_u64(v, kind, key);
+        return sbf__put_u64_any(v, kind, key);
     unsigned char b[8];
     sbf_inl_store_le64(b, key);
     return sbf__call_add(v, b, 8);
