@@ -862,14 +862,39 @@ SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_
 #  define sbf__has_u64_any sbf__has_u64
 #  define sbf__put_u64_any sbf__put_u64
 #else
+#  if defined(__GNUC__)
+#    define SBF__NOINLINE static __attribute__((noinline, unused))
+#  else
+#    define SBF__NOINLINE static
+#  endif
+/* counting and parquet out of line: a loop of the three plain probes stays
+ * small enough for the compiler to keep the view's fields in registers */
+SBF__NOINLINE int sbf__has_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_PARQUET)
+        return sbf_inl_has_u64_parquet(v, key);
+    return sbf_inl_has_u64_counting(v, key);
+}
+
+SBF__NOINLINE int sbf__put_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_PARQUET)
+        return sbf_inl_put_u64_parquet(v, key);
+    return sbf_inl_put_u64_counting(v, key);
+}
+
 SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    return sbf_inl_has_u64_k(v, kind, key);
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_has_u64_k(v, kind, key);
+    return sbf__has_u64_other(v, kind, key);
 }
 
 SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    return sbf_inl_put_u64_k(v, kind, key);
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_put_u64_k(v, kind, key);
+    return sbf__put_u64_other(v, kind, key);
 }
 #endif
 
