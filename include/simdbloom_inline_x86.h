@@ -11,6 +11,16 @@
 #  error "include simdbloom_inline.h, not simdbloom_inline_x86.h"
 #endif
 
+/* GCC 12 (before 12.3), C++: its AVX-512 intrinsics start from
+ * _mm512_undefined_epi32 and warn -Wmaybe-uninitialized where they are
+ * inlined (GCC bug 105593); quiet for the code defined here, whoever
+ * included <immintrin.h> first. */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#  define SBF_INL_X86_QUIET 1
+#endif
+
 #if SBF_INL_AVX512
 typedef __m128i sbf_inl_h2;
 
@@ -452,5 +462,10 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 }
 
 #endif /* SBF_INL_AVX2 */
+
+#if defined(SBF_INL_X86_QUIET)
+#  pragma GCC diagnostic pop
+#  undef SBF_INL_X86_QUIET
+#endif
 
 #endif /* SIMDBLOOM_INLINE_X86_H_2F61A9C3 */
