@@ -92,7 +92,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib cli test fpr-timing check-readme bench-peers bench-peers-hash bench bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test fpr-timing check-readme bench-peers bench-peers-hash bench bench-inline check-inline-warnings bench-quick bench-compare bench-check bench-baseline \
         test-neon test-san test-tsan install uninstall clean help deps symbols cycles kat check-cxx \
         test-isas fuzz
 
@@ -101,10 +101,14 @@ lib: $(LIB_A) $(LIB_SO)
 
 $(BUILD)/obj/src/dispatch.o: CPPFLAGS += $(SIMD_DEFS)
 
+# The library's own code includes simdbloom_inline.h for the layouts' facts
+# and its probes compiled with each file's flags, never the calls of its
+# own kernels that programs built without vector flags make.
+LIB_DEFS := -DSBF_INLINE_NO_KERNELS
 $(BUILD)/obj/src/%.o: src/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(LIB_DEFS) -c $< -o $@
 
 # One rule for every simd/ object: $(BUILD)/obj/simd/<name>.o is built from
 # SIMD_SRC_<name> (default simd/<name>.c) with FLAGS_<name>. simd/avx2.c is
@@ -114,7 +118,7 @@ SIMD_SRC_simde := simd/avx2.c
 $(BUILD)/obj/simd/%.o: $$(or $$(SIMD_SRC_$$*),simd/$$*.c) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< ($*)")
-	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(FLAGS_$*) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(LIB_DEFS) $(FLAGS_$*) -c $< -o $@
 
 $(LIB_A): $(OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -164,11 +168,14 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
 # runs against the library.
 # avx512 hashes 8-byte keys with two scalar fmix64 chains, avx512v with
 # both in one vector (SBF_INLINE_HASH8_VEC: the header's two forms).
-INLINE_PATHS := portable
+# auto is the header as a program built without vector flags gets it: on
+# x86-64 the calls of the filter's kernels.
+INLINE_PATHS := portable auto
 ifneq ($(filter x86_64%,$(ARCH)),)
   INLINE_PATHS += avx2 avx512 avx512v
 endif
 INLINE_FLAGS_portable := -DSBF_INLINE_ISA=1
+INLINE_FLAGS_auto     :=
 INLINE_FLAGS_avx2     := -DSBF_INLINE_ISA=3 -mavx2 -mbmi2
 INLINE_AVX512         := -DSBF_INLINE_ISA=4 -mavx512f -mavx512bw -mavx512dq -mavx512vl -mbmi2
 INLINE_FLAGS_avx512   := $(INLINE_AVX512) -DSBF_INLINE_HASH8_VEC=0
@@ -195,12 +202,25 @@ KAT_OUT ?= $(KAT_FILE)
 kat: $(BUILD)/sbf-gen-kat
 	$(BUILD)/sbf-gen-kat > $(KAT_OUT).tmp && mv $(KAT_OUT).tmp $(KAT_OUT)
 
+# A program that includes simdbloom_inline.h gets no warning: gcc and clang,
+# C and C++, -O3 -Wall -Wextra, without -march (the calls of the library's
+# kernels) and with -march=native (the vector probes inlined) where the
+# compiler knows this CPU.
+INLINE_WARN_CC := gcc g++ clang clang++
+check-inline-warnings:
+	@for cc in $(INLINE_WARN_CC); do for m in "" -march=native; do \
+	  case $$cc in *++) x="-x c++";; *) x="-x c";; esac; \
+	  echo "  $$cc -O3 $$m -Wall -Wextra -Werror  tests/inline_warn.c"; \
+	  $$cc $$x -O3 $$m -Wall -Wextra -Wimplicit-fallthrough -Werror -Iinclude \
+	    -c tests/inline_warn.c -o /dev/null || exit 1; \
+	done; done
+
 # The public header as C++: compiled pedantic and warning-free as C++11 and
 # C++17, linked against the library, run. And each part of simdbloom.h
 # (PUBLIC_PARTS) included alone stops at its #error, as C and as C++.
 CXX ?= g++
 CXXWARN := -Wall -Wextra -Werror -pedantic
-check-cxx: $(LIB_A)
+check-cxx: $(LIB_A) check-inline-warnings
 	@SBF_DEPS_CXX=1 bash scripts/deps.sh
 	@for std in c++11 c++17; do for path in $(INLINE_PATHS); do \
 	  case $$path in portable) fl="$(INLINE_FLAGS_portable)";; avx2) fl="$(INLINE_FLAGS_avx2)";; \
@@ -264,7 +284,7 @@ test-neon: deps
 TSAN_BUILD := build/tsan
 test-tsan:
 	$(MAKE) BUILD=$(TSAN_BUILD) SAN=thread lib
-	$(CC) $(CPPFLAGS) -Itests $(BASE) -O1 -g -fsanitize=thread -DSBF_TEST_SHIM \
+	$(CC) $(CPPFLAGS) -Itests $(BASE) -O1 -g -fsanitize=thread -DSBF_TEST_SHIM $(INLINE_FLAGS_portable) \
 	    tests/tsan/runner.c tests/inline_ops.c $(TSAN_BUILD)/libsimdbloom.a -o $(TSAN_BUILD)/sbf-tsan-tests \
 	    -fsanitize=thread $(LIBS) -lpthread
 	TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/sbf-tsan-tests $(TSAN_ARGS)
@@ -294,6 +314,23 @@ $(BENCH_INLINE_OBJ): $(BUILD)/obj/bench/inline_loops_%.o: bench/inline/loops.c $
 	@$(if $(Q),echo "  CC      $< ($*)")
 	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(CFLAGS) $(INLINE_FLAGS_$*) \
 	    -DSBFB_INLINE_LOOPS=sbfb_inline_loops_$* -c $< -o $@
+
+# `make bench-inline`: the inline header's loops built twice as a program
+# is, with the README's line (gcc -O2, no -march: the header's
+# target-attribute copies) and with -march=native, timed beside the
+# exported calls in one process (bench/inline/twice.c).
+TWICE_FLAGS_auto   := -O2
+TWICE_FLAGS_native := -O2 -march=native
+$(BUILD)/obj/bench/twice_loops_%.o: bench/inline/loops.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (twice: $*)")
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) $(TWICE_FLAGS_$*) -DSBFB_INLINE_LOOPS=sbfb_inline_loops_$* -c $< -o $@
+$(BUILD)/sbf-bench-inline: bench/inline/twice.c $(BUILD)/obj/bench/twice_loops_auto.o \
+                           $(BUILD)/obj/bench/twice_loops_native.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(BASE) -O2 $(LDFLAGS) -o $@ $^ $(LIBS)
+bench-inline: $(BUILD)/sbf-bench-inline
+	$(BUILD)/sbf-bench-inline $(BENCH_INLINE_ROUNDS)
 
 $(BENCH_BIN): $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(BENCH_INLINE_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")

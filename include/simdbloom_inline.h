@@ -5,24 +5,31 @@
  * sbf_contains() costs a function call, an indirect call into the filter's
  * kernel, and argument checks; at a few nanoseconds per key that is a large
  * share. Here the same work is inlined where it is used, in the manner of
- * RocksDB's util/bloom_impl.h: ask the library once for a small view of the
- * filter (sbf_view_get), then probe with sbf_view_contains_u64() and friends.
+ * RocksDB's util/bloom_impl.h. One struct, one getter, six calls, for every
+ * layout:
  *
- *     sbf_view v;
- *     if (sbf_view_get(f, &v) != SBF_OK) ...
+ *     sbf_view v;                        (a local of the loop's function)
+ *     if (sbf_view_get(f, &v) != SBF_OK) ...   (sbf_view_get_writable: adds)
  *     for (...) hits += sbf_view_contains_u64(&v, key);
  *
- * Answers, return values and filter bytes are exactly those of sbf_contains
- * and sbf_add on every layout: the blocked and split-block layouts are
- * probed inline; classic, counting and SBF_CONCURRENT filters (and anything
- * a view cannot do inline) are passed to the library's functions, so a view
- * works for every filter. Views narrowed to one probe (below) do blocked,
- * split-block, parquet and counting filters inline. The vector code is
- * chosen by the caller's compiler flags (AVX-512 F/BW/DQ/VL, AVX2, or
- * portable C); define SBF_INLINE_ISA to
- * SBF_ISA_SCALAR (1), SBF_ISA_AVX2 (3) or SBF_ISA_AVX512 (4) before including
- * to choose one yourself. It compiles as C99 and later and as C++11 and
- * later.
+ * sbf_view_contains_u64 / sbf_view_add_u64 (8-byte keys), sbf_view_contains
+ * / sbf_view_add (bytes), sbf_view_contains_hash / sbf_view_add_hash (a
+ * hash computed already). Answers, return values, filter bytes and
+ * keys_added are exactly those of sbf_contains and sbf_add on every layout:
+ * blocked, split-block, parquet and counting filters are probed inline;
+ * classic and SBF_CONCURRENT filters (and anything a view cannot do inline)
+ * are passed to the library's functions, so a view works for every filter.
+ *
+ * The vector code: with the compiler's flags for AVX-512 (F/BW/DQ/VL) or
+ * AVX2 (-march=native, -mavx2 ...) the probe is inlined into the loop.
+ * Without them on x86-64 (gcc -O2, as most programs are built) each call is
+ * one direct call of the library's one-key kernel of the filter, the code
+ * sbf_contains runs for the ISA the library chose (CPU detection, SBF_ISA)
+ * without sbf_contains' checks; elsewhere portable C is inlined. Define
+ * SBF_INLINE_ISA to SBF_ISA_SCALAR (1), SBF_ISA_AVX2 (3) or SBF_ISA_AVX512
+ * (4) before including to choose yourself (1: portable C inlined), or
+ * SBF_INLINE_NO_KERNELS for portable C instead of the kernels. It compiles
+ * as C99 and later and as C++11 and later, warning-free with -Wall -Wextra.
  *
  * This header is also where the bit layouts' facts are written: the
  * MurmurHash3_x64_128 constants, the salts, shifts and block index of the
@@ -33,7 +40,7 @@
  *
  * A view holds pointers into the filter: it is valid until sbf_free(f); it
  * survives sbf_clear, sbf_union and sbf_intersect (they keep the memory).
- * Names starting sbf_inl_ / SBF_INL_ are this header's internals.
+ * Internal names start sbf_inl_, sbf__, SBF_INL_ or SBF__: they are not API.
  */
 #ifndef SIMDBLOOM_INLINE_H_5B0E77D1
 #define SIMDBLOOM_INLINE_H_5B0E77D1
@@ -54,7 +61,14 @@
 #    define SBF_INLINE_ISA 3
 #  else
 #    define SBF_INLINE_ISA 1
+/* No vector flags on x86-64: the library's kernels (see sbf__has_u64) */
+#    if !defined(SBF_INLINE_NO_KERNELS) && (defined(__x86_64__) || defined(_M_X64))
+#      define SBF_INL_KERNELS 1
+#    endif
 #  endif
+#endif
+#if !defined(SBF_INL_KERNELS)
+#  define SBF_INL_KERNELS 0
 #endif
 #if SBF_INLINE_ISA == 4
 #  define SBF_INL_AVX512 1
@@ -72,16 +86,12 @@
  * of one vector (vpmullq), where vpmullq is one micro-op (AMD Zen 4 and 5);
  * 0: as two scalar chains for filters the caches hold, in the vector above
  * SBF_INL_HASH8_VEC_BYTES. On Intel vpmullq is three micro-ops with 15
- * cycles of latency: on a Xeon of the Sapphire/Emerald Rapids family the
- * vector form made sbf_view_contains_u64 1.3-1.5x slower on filters of 16
- * KiB to 1 MiB, and the scalar one 1.2-2.1x slower on filters of 4 MiB to
- * 1 GiB, where a call's fewer micro-ops leave more misses in flight (one
- * process, both forms interleaved; at 2 MiB they were even). Both are
- * bit-exact. The
- * default follows the compiler's target: 1 when it targets an AMD Zen with
- * AVX-512 (gcc and clang name Zen 4 znver3 or znver4 under -march=native,
- * and Zen 3 has no AVX-512), else 0; define it to 0 or 1 to choose. The
- * library makes the same choice at run time (CPUID, the filter's size). */
+ * cycles of latency: there the vector form is slower on cached filters,
+ * and the scalar one on large filters, where a call's fewer micro-ops leave
+ * more misses in flight. Both are bit-exact. The default follows the
+ * compiler's target: 1 when it targets an AMD Zen with AVX-512, else 0;
+ * define it to 0 or 1 to choose. The library makes the same choice at run
+ * time (CPUID, the filter's size). */
 #define SBF_INL_HASH8_VEC_BYTES (UINT64_C(2) << 20)
 #if !defined(SBF_INLINE_HASH8_VEC)
 #  if SBF_INL_AVX512 && (defined(__znver3__) || defined(__znver4__) || defined(__znver5__))
@@ -111,6 +121,15 @@
 #else
 #  define SBF_INL static inline
 #  define SBF_INL_LIKELY(x) (x)
+#endif
+/* A case of a switch that goes on into the next (-Wimplicit-fallthrough) */
+#if defined(__has_attribute)
+#  if __has_attribute(fallthrough)
+#    define SBF__FALLTHROUGH __attribute__((fallthrough))
+#  endif
+#endif
+#if !defined(SBF__FALLTHROUGH)
+#  define SBF__FALLTHROUGH ((void)0)
 #endif
 
 #if defined(__cplusplus)
@@ -194,8 +213,7 @@ SBF_INL uint64_t sbf_block_index(uint64_t h1, uint64_t nblocks)
 /* ---------------------------------------------------------- MurmurHash3 */
 
 /* clang's builtin: from the shifts, clang 14 made two multiplies of
- * rotl(x * c, r) (0.1-0.25 ns per one-key call on Zen 5); gcc emits rorx
- * from either. */
+ * rotl(x * c, r); gcc emits rorx from either. */
 SBF_INL uint64_t sbf_inl_rotl64(uint64_t x, int r)
 {
 #if defined(__has_builtin)
@@ -315,9 +333,8 @@ SBF_INL void sbf_murmur3_bytes(const void *key, size_t len, uint32_t seed,
             sbf_inl_murmur3_finish(h1, h2, (uint64_t)len, out);
             return;
         }
-        /* (t > 8 is a branch here: it resolves as soon as len is known.
-         * Both loads made always and chosen by masks measured slower, 8..64
-         * random bytes 6.4-6.5 -> 7.0 ns, 12 bytes 4.1 -> 4.7.) */
+        /* (t > 8 is a branch here: it resolves as soon as len is known;
+         * both loads made always and chosen by masks measured slower) */
         const uint64_t last = sbf_inl_load64(end - 8);
         k1 = t > 8 ? sbf_inl_load64(end - t) : last >> (8 * (8 - t));
         k2 = (last >> ((8 * (16 - t)) & 63)) & ((uint64_t)0 - (t > 8));
@@ -356,12 +373,20 @@ SBF_INL uint64_t sbf_xxh64_u64_inline(uint64_t key)
 
 /* --------------------------------------------------------------- the view */
 
-/* How a view probes a key inline (sbf_view.query / .add). */
+/* How a view probes a key inline (sbf_view.query / .add): the probe family
+ * and the hash. A new layout the header probes (an XXH3 one, say) is one
+ * more value here, its line in SBF__BY_KIND and SBF__ENTRIES, its hash in
+ * sbf_inl_key8 and sbf__kind_keyn and, for a new way of placing bits, its
+ * probe in sbf_inl_has / sbf_inl_put; src/view.c says which filters get
+ * it. Builds without vector flags need nothing new: they call the
+ * library's kernels, which serve every layout. */
 #define SBF_VIEW_CALL 0u     /* not inline: the library's sbf_contains / sbf_add */
 #define SBF_VIEW_BLOCKED 1u  /* k of the 512 bits of a block */
 #define SBF_VIEW_SPLIT8 2u   /* split-block, 8 words of 32 bits (256-bit blocks) */
 #define SBF_VIEW_SPLIT16 3u  /* split-block, 16 words (512-bit blocks) */
 #define SBF_VIEW_PARQUET 4u  /* SBF_PARQUET: SPLIT8 on XXH64 (sbf_parquet_pair) */
+#define SBF_VIEW_COUNTING 5u /* k 4-bit counters of a 512-bit block */
+#define SBF__VIEW_LAST 5u    /* the last kind this header probes */
 
 /* What the library hands out: read it, never write it (sbf_view_get). */
 typedef struct sbf_view {
@@ -379,7 +404,12 @@ typedef struct sbf_view {
     unsigned query;         /* SBF_VIEW_*: how queries run */
     unsigned add;           /* SBF_VIEW_*: how adds run */
     int writable;           /* adds allowed (through the library if add is CALL) */
+    /* the filter's one-key kernels, which sbf_contains / sbf_add call
+     * after their checks (key_add: NULL in a view for queries) */
+    int (*key_contains)(const sbf_filter *f, const void *key, size_t len);
+    int (*key_add)(sbf_filter *f, const void *key, size_t len);
 } sbf_view;
+
 
 /*
  * Fills *out with a view of f for queries only: adds through it return
@@ -490,22 +520,22 @@ SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
  * per key. */
 #define SBF_INL_FOR_K(k, OP)                                                    \
     switch (k) {                                                                \
-    case 16: OP(15); /* fall through */                                         \
-    case 15: OP(14); /* fall through */                                         \
-    case 14: OP(13); /* fall through */                                         \
-    case 13: OP(12); /* fall through */                                         \
-    case 12: OP(11); /* fall through */                                         \
-    case 11: OP(10); /* fall through */                                         \
-    case 10: OP(9);  /* fall through */                                         \
-    case 9: OP(8);   /* fall through */                                         \
-    case 8: OP(7);   /* fall through */                                         \
-    case 7: OP(6);   /* fall through */                                         \
-    case 6: OP(5);   /* fall through */                                         \
-    case 5: OP(4);   /* fall through */                                         \
-    case 4: OP(3);   /* fall through */                                         \
-    case 3: OP(2);   /* fall through */                                         \
-    case 2: OP(1);   /* fall through */                                         \
-    case 1: OP(0);   /* fall through */                                         \
+    case 16: OP(15); SBF__FALLTHROUGH;                                         \
+    case 15: OP(14); SBF__FALLTHROUGH;                                         \
+    case 14: OP(13); SBF__FALLTHROUGH;                                         \
+    case 13: OP(12); SBF__FALLTHROUGH;                                         \
+    case 12: OP(11); SBF__FALLTHROUGH;                                         \
+    case 11: OP(10); SBF__FALLTHROUGH;                                         \
+    case 10: OP(9);  SBF__FALLTHROUGH;                                         \
+    case 9: OP(8);   SBF__FALLTHROUGH;                                         \
+    case 8: OP(7);   SBF__FALLTHROUGH;                                         \
+    case 7: OP(6);   SBF__FALLTHROUGH;                                         \
+    case 6: OP(5);   SBF__FALLTHROUGH;                                         \
+    case 5: OP(4);   SBF__FALLTHROUGH;                                         \
+    case 4: OP(3);   SBF__FALLTHROUGH;                                         \
+    case 3: OP(2);   SBF__FALLTHROUGH;                                         \
+    case 2: OP(1);   SBF__FALLTHROUGH;                                         \
+    case 1: OP(0);   SBF__FALLTHROUGH;                                         \
     default: break;                                                             \
     }
 
@@ -549,11 +579,6 @@ SBF_INL int sbf_inl_counting_add_c(uint64_t *blk, const uint32_t *salt,
     return fresh;
 }
 
-/* ------------------------------------------------------- vector probes
- * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
- * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
- * a register. */
-
 
 /* The 8-byte hash as two scalar fmix64 chains (sbf_murmur3_u64 with
  * s8 = seed ^ 8): h1 in *h1, h2 returned. */
@@ -568,7 +593,34 @@ SBF_INL uint64_t sbf_inl_hash8_u64(uint64_t key, uint64_t s8, uint64_t *h1)
     return h2 + *h1;
 }
 
-#if !SBF_INL_AVX512
+/* The 8 bytes sbf_contains(f, b, 8) hashes for the u64 key (little endian). */
+SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(key >> (8 * i));
+}
+
+/* return the entry of kind: fn##split8 args ... (every kind the probes
+ * know, SBF_VIEW_SPLIT16 last, the default); with kind a constant, one
+ * call. A new kind is one more line here and one SBF__ENTRIES below. */
+#define SBF__BY_KIND(fn, args)                                                  \
+    do {                                                                        \
+        if (kind == SBF_VIEW_SPLIT8)                                            \
+            return fn##split8 args;                                             \
+        if (kind == SBF_VIEW_BLOCKED)                                           \
+            return fn##blocked args;                                            \
+        if (kind == SBF_VIEW_PARQUET)                                           \
+            return fn##parquet args;                                            \
+        if (kind == SBF_VIEW_COUNTING)                                          \
+            return fn##counting args;                                           \
+        return fn##split16 args;                                                \
+    } while (0)
+
+/* ------------------------------------------------------ the probes
+ * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
+ * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
+ * a register. */
+#if !SBF_INL_AVX512 && !SBF_INL_AVX2
 typedef uint64_t sbf_inl_h2;
 
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
@@ -586,13 +638,8 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
     return sbf_inl_hash8_u64(key, s8, h1);
 }
 
-#endif
-
-#if SBF_INL_AVX512 || SBF_INL_AVX2
-#  include "simdbloom_inline_x86.h"
-#else /* portable */
-SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
-                                uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
+SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                uint32_t lanes, sbf_inl_h2 h2)
 {
     (void)lanes;
     return sbf_inl_blocked_has_c(blk, salt, k, h2);
@@ -605,8 +652,8 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
     return sbf_inl_blocked_add_c(blk, salt, k, h2);
 }
 
-SBF_INL int sbf_inl_counting_has(const uint64_t *blk, const uint32_t *salt,
-                                 uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
+SBF_INL int sbf_inl_counting_has(const uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                 uint32_t lanes, sbf_inl_h2 h2)
 {
     (void)lanes;
     return sbf_inl_counting_has_c(blk, salt, k, h2);
@@ -637,77 +684,28 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 {
     return sbf_inl_split_add_c(blk, salt, 16, h2);
 }
-#endif
-
-/* ------------------------------------------------- probes of a view */
-
-/* Query of a hashed key on a view whose query kind is not CALL (tests,
- * not a switch, which compiles to a jump table). */
-SBF_INL int sbf_inl_view_has(const sbf_view *v, uint64_t h1, sbf_inl_h2 h2)
-{
-    const uint64_t *blk = v->words;
-    const uint64_t b = sbf_block_index(h1, v->nblocks);
-    if (v->query == SBF_VIEW_BLOCKED)
-        return sbf_inl_blocked_has(blk + b * 8, v->salt, v->k, v->lanes, h2);
-    if (v->query == SBF_VIEW_SPLIT16)
-        return sbf_inl_split16_has(blk + b * 8, v->salt, h2);
-    return sbf_inl_split8_has(blk + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
-}
-
-SBF_INL int sbf_inl_view_put(const sbf_view *v, uint64_t h1, sbf_inl_h2 h2)
-{
-    uint64_t *blk = v->words;
-    const uint64_t b = sbf_block_index(h1, v->nblocks);
-    int r;
-    if (v->add == SBF_VIEW_BLOCKED)
-        r = sbf_inl_blocked_add(blk + b * 8, v->salt, v->k, v->lanes, h2);
-    else if (v->add == SBF_VIEW_SPLIT16)
-        r = sbf_inl_split16_add(blk + b * 8, v->salt, h2);
-    else
-        r = sbf_inl_split8_add(blk + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
-    *v->added += (uint64_t)r; /* keys_added counts adds that changed the filter */
-    return r;
-}
-
-/* The 8 bytes sbf_contains(f, b, 8) hashes for the u64 key (little endian). */
-SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
-{
-    for (int i = 0; i < 8; i++)
-        b[i] = (unsigned char)(key >> (8 * i));
-}
-
-/* What a view does not do inline: the library's call; adds through a view
- * for queries only are refused. */
-SBF_INL int sbf_inl_call_add(const sbf_view *v, const void *key, size_t len)
-{
-    return v->writable ? sbf_add(v->filter, key, len) : SBF_E_READONLY;
-}
-
-/* MurmurHash3 of an 8-byte key for a filter of nblocks blocks of 64 bytes
- * (half: of 32 bytes), in the form SBF_INLINE_HASH8_VEC chooses for its
- * size. */
-SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(uint64_t key, uint32_t seed, uint64_t nblocks,
-                                       unsigned half, uint64_t *h1)
-{
-#if SBF_INL_AVX512 && !SBF_INLINE_HASH8_VEC
-    if (nblocks >= (SBF_INL_HASH8_VEC_BYTES / 64) << half)
-        return sbf_inl_hash8_vec(key, (uint64_t)seed ^ 8, h1);
 #else
-    (void)nblocks;
-    (void)half;
+#  include "simdbloom_inline_x86.h"
 #endif
-    return sbf_inl_hash8(key, (uint64_t)seed ^ 8, h1);
-}
 
-/* The same for a view that probes inline. */
-SBF_INL sbf_inl_h2 sbf_inl_view_hash8(const sbf_view *v, uint64_t key, uint64_t *h1)
+/* MurmurHash3 of an 8-byte key for v's filter (half: 32-byte blocks) in
+ * the form SBF_INLINE_HASH8_VEC chooses for its size. */
+SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(const sbf_view *v, uint64_t key, unsigned half,
+                                       uint64_t *h1)
 {
-    const unsigned half = v->query == SBF_VIEW_SPLIT8 || v->query == SBF_VIEW_PARQUET;
-    return sbf_inl_hash8_sized(key, v->seed, v->nblocks, half, h1);
+    const uint64_t s8 = (uint64_t)v->seed ^ 8;
+    const int big = v->nblocks >= (SBF_INL_HASH8_VEC_BYTES / 64) << half;
+#if SBF_INL_AVX512 && !SBF_INLINE_HASH8_VEC
+    if (big)
+        return sbf_inl_hash8_vec(key, s8, h1);
+#else
+    (void)big;
+#endif
+    return sbf_inl_hash8(key, s8, h1);
 }
 
-/* The pair of an 8-byte key for a view that probes inline: MurmurHash3, or
- * XXH64 mapped by sbf_parquet_pair (SBF_PARQUET). */
+/* The pair of an 8-byte key for kind: MurmurHash3, or XXH64 mapped by
+ * sbf_parquet_pair (SBF_PARQUET). */
 SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
                                 uint64_t *h1)
 {
@@ -716,17 +714,253 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
         sbf_parquet_pair(sbf_xxh64_u64_inline(key), h1, &h2);
         return sbf_inl_h2_of(h2);
     }
-    return sbf_inl_view_hash8(v, key, h1);
+    return sbf_inl_hash8_sized(v, key, kind == SBF_VIEW_SPLIT8, h1);
 }
 
-/* The pair of len bytes (len != 8 on the inline paths). */
-SBF_INL void sbf_inl_keyn(const sbf_view *v, unsigned kind, const void *key, size_t len,
-                          uint64_t h[2])
+/* Query / add of a hashed key with kind's probe (tests, not a switch,
+ * which compiles to a jump table). */
+SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
+{
+    const uint64_t *w = v->words;
+    const uint64_t b = sbf_block_index(h1, v->nblocks);
+    if (kind == SBF_VIEW_BLOCKED)
+        return sbf_inl_blocked_has(w + b * 8, v->salt, v->k, v->lanes, h2);
+    if (kind == SBF_VIEW_SPLIT16)
+        return sbf_inl_split16_has(w + b * 8, v->salt, h2);
+    if (kind == SBF_VIEW_COUNTING)
+        return sbf_inl_counting_has(w + b * 8, v->salt, v->k, v->lanes, h2);
+    return sbf_inl_split8_has(w + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
+}
+
+SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
+{
+    uint64_t *w = v->words;
+    const uint64_t b = sbf_block_index(h1, v->nblocks);
+    int r;
+    if (kind == SBF_VIEW_BLOCKED)
+        r = sbf_inl_blocked_add(w + b * 8, v->salt, v->k, v->lanes, h2);
+    else if (kind == SBF_VIEW_SPLIT16)
+        r = sbf_inl_split16_add(w + b * 8, v->salt, h2);
+    else if (kind == SBF_VIEW_COUNTING) /* changed: a counter was 0 */
+        r = sbf_inl_counting_add(w + b * 8, v->salt, v->k, h2);
+    else
+        r = sbf_inl_split8_add(w + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
+    *v->added += (uint64_t)r; /* keys_added counts adds that changed the filter */
+    return r;
+}
+
+/* An 8-byte key, or the pair (h1, h2) of a key, with kind's probe: with
+ * kind a constant, only that probe's code. */
+SBF_INL int sbf_inl_has_u64_k(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    uint64_t h1;
+    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &h1);
+    return sbf_inl_has(v, kind, h1, h2);
+}
+
+SBF_INL int sbf_inl_put_u64_k(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    uint64_t h1;
+    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &h1);
+    return sbf_inl_put(v, kind, h1, h2);
+}
+
+SBF_INL int sbf_inl_has_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
+{
+    return sbf_inl_has(v, kind, h1, sbf_inl_h2_of(h2));
+}
+
+SBF_INL int sbf_inl_put_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
+{
+    return sbf_inl_put(v, kind, h1, sbf_inl_h2_of(h2));
+}
+
+
+/* One entry per kind and operation, with code for that kind alone (the
+ * kind's tests spread through the hash and the probe cost more than the
+ * probe): has_u64_split8 ... put_pair_split16. */
+#define SBF__ENTRIES(sfx, KIND)                                                 \
+    SBF_INL int sbf_inl_has_u64_##sfx(const sbf_view *v, uint64_t key)          \
+    {                                                                           \
+        return sbf_inl_has_u64_k(v, KIND, key);                                 \
+    }                                                                           \
+    SBF_INL int sbf_inl_put_u64_##sfx(const sbf_view *v, uint64_t key)          \
+    {                                                                           \
+        return sbf_inl_put_u64_k(v, KIND, key);                                 \
+    }                                                                           \
+    SBF_INL int sbf_inl_has_pair_##sfx(const sbf_view *v, uint64_t h1, uint64_t h2) \
+    {                                                                           \
+        return sbf_inl_has_pair_k(v, KIND, h1, h2);                             \
+    }                                                                           \
+    SBF_INL int sbf_inl_put_pair_##sfx(const sbf_view *v, uint64_t h1, uint64_t h2) \
+    {                                                                           \
+        return sbf_inl_put_pair_k(v, KIND, h1, h2);                             \
+    }
+SBF__ENTRIES(split8, SBF_VIEW_SPLIT8)
+SBF__ENTRIES(blocked, SBF_VIEW_BLOCKED)
+SBF__ENTRIES(parquet, SBF_VIEW_PARQUET)
+SBF__ENTRIES(counting, SBF_VIEW_COUNTING)
+SBF__ENTRIES(split16, SBF_VIEW_SPLIT16)
+#undef SBF__ENTRIES
+
+/* The calls with the kind given (kind: v->query, v->add, or a constant
+ * that equals it, which folds the code to that kind's). Built without
+ * vector flags on x86-64 (SBF_INL_KERNELS), they call the library's
+ * one-key kernels of the filter (v->key_contains ...), compiled for the
+ * CPU: a direct call, as fast as the exported call without its checks,
+ * where portable C here would be 2-3 times slower. */
+#if SBF_INL_KERNELS
+SBF_INL int sbf__has_u64(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    (void)kind;
+    return v->key_contains(v->filter, &key, 8);
+}
+
+SBF_INL int sbf__put_u64(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    (void)kind;
+    return v->key_add != NULL ? v->key_add(v->filter, &key, 8) : SBF_E_READONLY;
+}
+
+SBF_INL int sbf__has_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
+{
+    (void)kind;
+    return sbf_contains_hash(v->filter, h1, h2);
+}
+
+SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
+{
+    (void)kind;
+    return v->writable ? sbf_add_hash(v->filter, h1, h2) : SBF_E_READONLY;
+}
+#else
+SBF_INL int sbf__has_u64(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    SBF__BY_KIND(sbf_inl_has_u64_, (v, key));
+}
+
+SBF_INL int sbf__put_u64(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    SBF__BY_KIND(sbf_inl_put_u64_, (v, key));
+}
+
+SBF_INL int sbf__has_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
+{
+    SBF__BY_KIND(sbf_inl_has_pair_, (v, h1, h2));
+}
+
+SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
+{
+    SBF__BY_KIND(sbf_inl_put_pair_, (v, h1, h2));
+}
+#endif
+
+/* The same for a kind known only at run time (v->query, v->add): one body
+ * whose tests of the kind the CPU predicts, not SBF__BY_KIND's copy per
+ * kind at every call site. */
+#if SBF_INL_KERNELS
+#  define sbf__has_u64_any sbf__has_u64
+#  define sbf__put_u64_any sbf__put_u64
+#else
+#  if defined(__GNUC__)
+#    define SBF__NOINLINE static __attribute__((noinline, unused))
+#  else
+#    define SBF__NOINLINE static
+#  endif
+/* counting and parquet out of line: a loop of the three plain probes stays
+ * small enough for the compiler to keep the view's fields in registers */
+SBF__NOINLINE int sbf__has_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_PARQUET)
+        return sbf_inl_has_u64_parquet(v, key);
+    return sbf_inl_has_u64_counting(v, key);
+}
+
+SBF__NOINLINE int sbf__put_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_PARQUET)
+        return sbf_inl_put_u64_parquet(v, key);
+    return sbf_inl_put_u64_counting(v, key);
+}
+
+SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_has_u64_k(v, kind, key);
+    return sbf__has_u64_other(v, kind, key);
+}
+
+SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_put_u64_k(v, kind, key);
+    return sbf__put_u64_other(v, kind, key);
+}
+#endif
+
+/* 1 for a kind this header probes inline (not CALL, nor a kind from a
+ * newer library than this header); with the library's kernels, every kind
+ * (they serve every filter). */
+SBF_INL int sbf__inline_kind(unsigned kind)
+{
+#if SBF_INL_KERNELS
+    (void)kind;
+    return 1;
+#else
+    return kind - 1u < SBF__VIEW_LAST;
+#endif
+}
+
+/* The pair of len bytes for kind: MurmurHash3, or XXH64 mapped by
+ * sbf_parquet_pair (SBF_PARQUET). */
+SBF_INL void sbf__kind_keyn(const sbf_view *v, unsigned kind, const void *key, size_t len,
+                            uint64_t h[2])
 {
     if (kind == SBF_VIEW_PARQUET)
         sbf_parquet_pair(sbf_xxh64(key, len), &h[0], &h[1]);
     else
         sbf_murmur3_bytes(key, len, v->seed, h);
+}
+
+/* What a view does not do inline: the library's call; adds through a view
+ * for queries only are refused. */
+SBF_INL int sbf__call_add(const sbf_view *v, const void *key, size_t len)
+{
+    return v->writable ? sbf_add(v->filter, key, len) : SBF_E_READONLY;
+}
+
+/* sbf_view_contains / sbf_view_add with the kind given (kind: v->query,
+ * v->add, or a constant that equals it). */
+SBF_INL int sbf__contains(const sbf_view *v, unsigned kind, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (!sbf__inline_kind(kind))
+        return sbf_contains(v->filter, key, len);
+#if SBF_INL_KERNELS
+    return v->key_contains(v->filter, key, len);
+#endif
+    if (len == 8)
+        return sbf__has_u64(v, kind, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf__kind_keyn(v, kind, key, len, h);
+    return sbf__has_pair(v, kind, h[0], h[1]);
+}
+
+SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    if (!sbf__inline_kind(kind))
+        return sbf__call_add(v, key, len);
+#if SBF_INL_KERNELS
+    return v->key_add != NULL ? v->key_add(v->filter, key, len) : SBF_E_READONLY;
+#endif
+    if (len == 8)
+        return sbf__put_u64(v, kind, sbf_inl_load64((const unsigned char *)key));
+    uint64_t h[2];
+    sbf__kind_keyn(v, kind, key, len, h);
+    return sbf__put_pair(v, kind, h[0], h[1]);
 }
 
 /* ----------------------------------------------------------- the API */
@@ -735,15 +969,9 @@ SBF_INL void sbf_inl_keyn(const sbf_view *v, unsigned kind, const void *key, siz
  * sbf_contains(f, &key, 8) hash it) may be present, 0 if surely absent. */
 SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
 {
-    uint64_t h1;
-    if (SBF_INL_LIKELY(v->query - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED)) {
-        const sbf_inl_h2 h2 = sbf_inl_view_hash8(v, key, &h1);
-        return sbf_inl_view_has(v, h1, h2);
-    }
-    if (v->query == SBF_VIEW_PARQUET) { /* its own path: a shared one cost 0.6 ns */
-        const sbf_inl_h2 h2 = sbf_inl_key8(v, SBF_VIEW_PARQUET, key, &h1);
-        return sbf_inl_view_has(v, h1, h2);
-    }
+    const unsigned kind = v->query;
+    if (SBF_INL_LIKELY(sbf__inline_kind(kind)))
+        return sbf__has_u64_any(v, kind, key);
     unsigned char b[8];
     sbf_inl_store_le64(b, key);
     return sbf_contains(v->filter, b, 8);
@@ -754,46 +982,24 @@ SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
  * codes for a filter it calls. */
 SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
 {
-    uint64_t h1;
-    if (SBF_INL_LIKELY(v->add - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED)) {
-        const sbf_inl_h2 h2 = sbf_inl_view_hash8(v, key, &h1);
-        return sbf_inl_view_put(v, h1, h2);
-    }
-    if (v->add == SBF_VIEW_PARQUET) {
-        const sbf_inl_h2 h2 = sbf_inl_key8(v, SBF_VIEW_PARQUET, key, &h1);
-        return sbf_inl_view_put(v, h1, h2);
-    }
+    const unsigned kind = v->add;
+    if (SBF_INL_LIKELY(sbf__inline_kind(kind)))
+        return sbf__put_u64_any(v, kind, key);
     unsigned char b[8];
     sbf_inl_store_le64(b, key);
-    return sbf_inl_call_add(v, b, 8);
+    return sbf__call_add(v, b, 8);
 }
 
 /* sbf_contains / sbf_add of len bytes at key (SBF_E_NULL for a NULL key
  * with len > 0). */
 SBF_INL int sbf_view_contains(const sbf_view *v, const void *key, size_t len)
 {
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (v->query == SBF_VIEW_CALL)
-        return sbf_contains(v->filter, key, len);
-    if (len == 8)
-        return sbf_view_contains_u64(v, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_inl_keyn(v, v->query, key, len, h);
-    return sbf_inl_view_has(v, h[0], sbf_inl_h2_of(h[1]));
+    return sbf__contains(v, v->query, key, len);
 }
 
 SBF_INL int sbf_view_add(const sbf_view *v, const void *key, size_t len)
 {
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (v->add == SBF_VIEW_CALL)
-        return sbf_inl_call_add(v, key, len);
-    if (len == 8)
-        return sbf_view_add_u64(v, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_inl_keyn(v, v->add, key, len, h);
-    return sbf_inl_view_put(v, h[0], sbf_inl_h2_of(h[1]));
+    return sbf__add(v, v->add, key, len);
 }
 
 /* The same from a key's MurmurHash3_x64_128 (h1, h2) = out[0], out[1] of
@@ -802,422 +1008,195 @@ SBF_INL int sbf_view_add(const sbf_view *v, const void *key, size_t len)
  * library's equivalents are sbf_contains_hash / sbf_add_hash. */
 SBF_INL int sbf_view_contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
 {
-    if (SBF_INL_LIKELY(v->query != SBF_VIEW_CALL))
-        return sbf_inl_view_has(v, h1, sbf_inl_h2_of(h2));
+    if (SBF_INL_LIKELY(sbf__inline_kind(v->query)))
+        return sbf__has_pair(v, v->query, h1, h2);
     return sbf_contains_hash(v->filter, h1, h2);
 }
 
 SBF_INL int sbf_view_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
 {
-    if (SBF_INL_LIKELY(v->add != SBF_VIEW_CALL))
-        return sbf_inl_view_put(v, h1, sbf_inl_h2_of(h2));
+    if (SBF_INL_LIKELY(sbf__inline_kind(v->add)))
+        return sbf__put_pair(v, v->add, h1, h2);
     return v->writable ? sbf_add_hash(v->filter, h1, h2) : SBF_E_READONLY;
 }
 
-/* ------------------------------------------------- views of one probe
- * An sbf_view serves every layout, so each call tests which probe the view
- * takes and reads the view's fields through its pointer; and for all the
- * compiler knows an add's store into the filter may change them, so a loop
- * reads them again after every key. A view narrowed to one probe does
- * without both: sbf_view_split(), sbf_view_blocked(), sbf_view_parquet() and
- * sbf_view_counting() copy what that probe reads into a small struct, which
- * the compiler keeps in registers
- * across a loop when the struct is a local variable of the loop's function
- * (its address passed only to these inline functions):
- *
- *     sbf_view v;
- *     sbf_split_view s;
- *     if (sbf_view_get(f, &v) != SBF_OK) ...
- *     if (sbf_view_split(&v, &s) == SBF_OK)
- *         for (...) hits += sbf_split_view_contains_u64(&s, key);
- *     else
- *         for (...) hits += sbf_view_contains_u64(&v, key);
- *
- * Answers, return values, filter bytes and keys_added are those of the
- * sbf_view calls (tests/test_inline.c compares them key by key). What the
- * narrowing saves is in README.md ("Narrowed views"). Like a view, a
- * narrowed view is valid until sbf_free(f).
- */
+/* ------------------------------------------ narrowed views (older API)
+ * Kept for programs written against them; new code needs only sbf_view.
+ * sbf_view_split(), sbf_view_blocked(), sbf_view_parquet() and
+ * sbf_view_counting() copy a view (the field v) when it probes inline with
+ * that probe: SBF_OK; SBF_E_UNSUPPORTED for any other filter (and every
+ * view of an SBF_CONCURRENT filter), SBF_E_NULL. Their calls are the
+ * sbf_view calls with the probe a constant; a narrowed view of a view for
+ * queries refuses adds (SBF_E_READONLY). */
+typedef struct sbf_split_view { sbf_view v; } sbf_split_view;     /* split-block, k = 8 */
+typedef struct sbf_parquet_view { sbf_view v; } sbf_parquet_view; /* SBF_PARQUET */
+typedef struct sbf_blocked_view { sbf_view v; } sbf_blocked_view; /* SBF_BLOCKED */
+typedef struct sbf_counting_view { sbf_view v; } sbf_counting_view; /* SBF_COUNTING */
 
-/* SBF_SPLIT_BLOCK with k = 8 (32-byte blocks, MurmurHash3). */
-typedef struct sbf_split_view {
-    uint64_t *words;
-    uint64_t nblocks;
-    const uint32_t *salt;
-    uint64_t *added;     /* keys_added; NULL: adds are refused (a query view) */
-    uint32_t seed;
-} sbf_split_view;
+SBF_INL int sbf__narrow(const sbf_view *v, sbf_view *out, unsigned kind)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (v == NULL || out == NULL)
+        return SBF_E_NULL;
+    if (v->query != kind || (v->writable && v->add != kind))
+        return SBF_E_UNSUPPORTED;
+    *out = *v;
+    return SBF_OK;
+}
 
-/* SBF_PARQUET: the split-block probe on XXH64 (sbf_parquet_pair). */
-typedef struct sbf_parquet_view {
-    sbf_split_view s;
-} sbf_parquet_view;
+SBF_INL int sbf__narrow_put_u64(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    return SBF_INL_LIKELY(v->writable) ? sbf__put_u64(v, kind, key) : SBF_E_READONLY;
+}
 
-/* SBF_BLOCKED, any k (64-byte blocks). */
-typedef struct sbf_blocked_view {
-    uint64_t *words;
-    uint64_t nblocks;
-    const uint32_t *salt;
-    uint64_t *added;
-    uint32_t seed;
-    uint32_t k;
-    uint32_t lanes;
-} sbf_blocked_view;
+SBF_INL int sbf__narrow_add(const sbf_view *v, unsigned kind, const void *key, size_t len)
+{
+    if (key == NULL && len != 0)
+        return SBF_E_NULL;
+    return v->writable ? sbf__add(v, kind, key, len) : SBF_E_READONLY;
+}
 
-/* SBF_COUNTING, any k (64-byte blocks of 128 4-bit counters). Counting
- * keys are removed through the library (sbf_remove), not here. */
-typedef struct sbf_counting_view {
-    uint64_t *words;
-    uint64_t nblocks;
-    const uint32_t *salt;
-    uint64_t *added;
-    uint32_t seed;
-    uint32_t k;
-    uint32_t lanes;
-} sbf_counting_view;
+SBF_INL int sbf__narrow_put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
+{
+    return SBF_INL_LIKELY(v->writable) ? sbf__put_pair(v, kind, h1, h2) : SBF_E_READONLY;
+}
 
-/* The fields every narrowed view has, from v. */
-#define SBF_INL_NARROW(out, v)                                                  \
-    do {                                                                        \
-        (out)->words = (v)->words;                                              \
-        (out)->nblocks = (v)->nblocks;                                          \
-        (out)->salt = (v)->salt;                                                \
-        (out)->added = (v)->writable ? (v)->added : NULL;                       \
-        (out)->seed = (v)->seed;                                                \
-    } while (0)
-
-/*
- * Fills *out from v when v probes inline with the split-block probe of
- * 32-byte blocks on MurmurHash3 (SBF_SPLIT_BLOCK with k = 8, not
- * SBF_PARQUET) and, if v is writable (sbf_view_get_writable), adds inline
- * too: SBF_OK. SBF_E_UNSUPPORTED for any other filter and for every view
- * of an SBF_CONCURRENT filter (its reads and adds are the library's
- * atomics: use v); SBF_E_NULL. A narrowed view never calls the library:
- * adds through one made from a view for queries (sbf_view_get) return
- * SBF_E_READONLY.
- */
 SBF_INL int sbf_view_split(const sbf_view *v, sbf_split_view *out)
 {
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
-    if (v == NULL || out == NULL)
-        return SBF_E_NULL;
-    if (v->query != SBF_VIEW_SPLIT8 || (v->writable && v->add != SBF_VIEW_SPLIT8))
-        return SBF_E_UNSUPPORTED;
-    SBF_INL_NARROW(out, v);
-    return SBF_OK;
+    return sbf__narrow(v, out != NULL ? &out->v : NULL, SBF_VIEW_SPLIT8);
 }
 
-/* The same for a view of an SBF_PARQUET filter. */
-SBF_INL int sbf_view_parquet(const sbf_view *v, sbf_parquet_view *out)
-{
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
-    if (v == NULL || out == NULL)
-        return SBF_E_NULL;
-    if (v->query != SBF_VIEW_PARQUET || (v->writable && v->add != SBF_VIEW_PARQUET))
-        return SBF_E_UNSUPPORTED;
-    SBF_INL_NARROW(&out->s, v);
-    return SBF_OK;
-}
-
-/* The same for a view of an SBF_BLOCKED filter (any k). */
-SBF_INL int sbf_view_blocked(const sbf_view *v, sbf_blocked_view *out)
-{
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
-    if (v == NULL || out == NULL)
-        return SBF_E_NULL;
-    if (v->query != SBF_VIEW_BLOCKED || (v->writable && v->add != SBF_VIEW_BLOCKED))
-        return SBF_E_UNSUPPORTED;
-    SBF_INL_NARROW(out, v);
-    out->k = v->k;
-    out->lanes = v->lanes;
-    return SBF_OK;
-}
-
-/* The same for a view of an SBF_COUNTING filter (any k). Its views call
- * the library (v->query is SBF_VIEW_CALL); a plain filter's view has its
- * keys_added count (v->added), an SBF_CONCURRENT one's does not and is
- * refused, as is every counting view from a library older than this
- * function (it set v->added only in views that add inline). */
-SBF_INL int sbf_view_counting(const sbf_view *v, sbf_counting_view *out)
-{
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
-    if (v == NULL || out == NULL)
-        return SBF_E_NULL;
-    if (v->layout != SBF_COUNTING || v->query != SBF_VIEW_CALL || v->added == NULL ||
-        v->k - 1u >= 16u)
-        return SBF_E_UNSUPPORTED;
-    SBF_INL_NARROW(out, v);
-    out->k = v->k;
-    out->lanes = v->lanes;
-    return SBF_OK;
-}
-#undef SBF_INL_NARROW
-
-SBF_INL int sbf_inl_split_view_has(const sbf_split_view *s, uint64_t h1, sbf_inl_h2 h2)
-{
-    return sbf_inl_split8_has(s->words + sbf_block_index(h1, s->nblocks) * 4, s->salt, h2);
-}
-
-SBF_INL int sbf_inl_split_view_put(const sbf_split_view *s, uint64_t h1, sbf_inl_h2 h2)
-{
-    const int r =
-        sbf_inl_split8_add(s->words + sbf_block_index(h1, s->nblocks) * 4, s->salt, h2);
-    *s->added += (uint64_t)r; /* keys_added counts adds that changed the filter */
-    return r;
-}
-
-SBF_INL int sbf_inl_blocked_view_has(const sbf_blocked_view *b, uint64_t h1, sbf_inl_h2 h2)
-{
-    return sbf_inl_blocked_has(b->words + sbf_block_index(h1, b->nblocks) * 8, b->salt, b->k,
-                               b->lanes, h2);
-}
-
-SBF_INL int sbf_inl_blocked_view_put(const sbf_blocked_view *b, uint64_t h1, sbf_inl_h2 h2)
-{
-    const int r = sbf_inl_blocked_add(b->words + sbf_block_index(h1, b->nblocks) * 8, b->salt,
-                                      b->k, b->lanes, h2);
-    *b->added += (uint64_t)r;
-    return r;
-}
-
-SBF_INL int sbf_inl_counting_view_has(const sbf_counting_view *c, uint64_t h1,
-                                      sbf_inl_h2 h2)
-{
-    return sbf_inl_counting_has(c->words + sbf_block_index(h1, c->nblocks) * 8, c->salt, c->k,
-                                c->lanes, h2);
-}
-
-SBF_INL int sbf_inl_counting_view_put(const sbf_counting_view *c, uint64_t h1,
-                                      sbf_inl_h2 h2)
-{
-    const int r = sbf_inl_counting_add(c->words + sbf_block_index(h1, c->nblocks) * 8, c->salt,
-                                       c->k, h2);
-    *c->added += (uint64_t)r; /* a counting add changed the answer when a counter was 0 */
-    return r;
-}
-
-/* sbf_view_contains_u64 / sbf_view_add_u64 on a narrowed view. */
 SBF_INL int sbf_split_view_contains_u64(const sbf_split_view *s, uint64_t key)
 {
-    uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, s->seed, s->nblocks, 1, &h1);
-    return sbf_inl_split_view_has(s, h1, h2);
+    return sbf__has_u64(&s->v, SBF_VIEW_SPLIT8, key);
 }
 
 SBF_INL int sbf_split_view_add_u64(const sbf_split_view *s, uint64_t key)
 {
-    if (SBF_INL_LIKELY(s->added != NULL)) {
-        uint64_t h1;
-        const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, s->seed, s->nblocks, 1, &h1);
-        return sbf_inl_split_view_put(s, h1, h2);
-    }
-    return SBF_E_READONLY;
+    return sbf__narrow_put_u64(&s->v, SBF_VIEW_SPLIT8, key);
 }
 
-SBF_INL int sbf_blocked_view_contains_u64(const sbf_blocked_view *b, uint64_t key)
-{
-    uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, b->seed, b->nblocks, 0, &h1);
-    return sbf_inl_blocked_view_has(b, h1, h2);
-}
-
-SBF_INL int sbf_blocked_view_add_u64(const sbf_blocked_view *b, uint64_t key)
-{
-    if (SBF_INL_LIKELY(b->added != NULL)) {
-        uint64_t h1;
-        const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, b->seed, b->nblocks, 0, &h1);
-        return sbf_inl_blocked_view_put(b, h1, h2);
-    }
-    return SBF_E_READONLY;
-}
-
-SBF_INL int sbf_counting_view_contains_u64(const sbf_counting_view *c, uint64_t key)
-{
-    uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, c->seed, c->nblocks, 0, &h1);
-    return sbf_inl_counting_view_has(c, h1, h2);
-}
-
-SBF_INL int sbf_counting_view_add_u64(const sbf_counting_view *c, uint64_t key)
-{
-    if (SBF_INL_LIKELY(c->added != NULL)) {
-        uint64_t h1;
-        const sbf_inl_h2 h2 = sbf_inl_hash8_sized(key, c->seed, c->nblocks, 0, &h1);
-        return sbf_inl_counting_view_put(c, h1, h2);
-    }
-    return SBF_E_READONLY;
-}
-
-/* sbf_view_contains / sbf_view_add of len bytes at key on a narrowed view
- * (SBF_E_NULL for a NULL key with len > 0). */
 SBF_INL int sbf_split_view_contains(const sbf_split_view *s, const void *key, size_t len)
 {
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (len == 8)
-        return sbf_split_view_contains_u64(s, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_murmur3_bytes(key, len, s->seed, h);
-    return sbf_inl_split_view_has(s, h[0], sbf_inl_h2_of(h[1]));
+    return sbf__contains(&s->v, SBF_VIEW_SPLIT8, key, len);
 }
 
 SBF_INL int sbf_split_view_add(const sbf_split_view *s, const void *key, size_t len)
 {
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (s->added == NULL)
-        return SBF_E_READONLY;
-    if (len == 8)
-        return sbf_split_view_add_u64(s, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_murmur3_bytes(key, len, s->seed, h);
-    return sbf_inl_split_view_put(s, h[0], sbf_inl_h2_of(h[1]));
+    return sbf__narrow_add(&s->v, SBF_VIEW_SPLIT8, key, len);
 }
 
-SBF_INL int sbf_blocked_view_contains(const sbf_blocked_view *b, const void *key, size_t len)
-{
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (len == 8)
-        return sbf_blocked_view_contains_u64(b, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_murmur3_bytes(key, len, b->seed, h);
-    return sbf_inl_blocked_view_has(b, h[0], sbf_inl_h2_of(h[1]));
-}
-
-SBF_INL int sbf_blocked_view_add(const sbf_blocked_view *b, const void *key, size_t len)
-{
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (b->added == NULL)
-        return SBF_E_READONLY;
-    if (len == 8)
-        return sbf_blocked_view_add_u64(b, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_murmur3_bytes(key, len, b->seed, h);
-    return sbf_inl_blocked_view_put(b, h[0], sbf_inl_h2_of(h[1]));
-}
-
-SBF_INL int sbf_counting_view_contains(const sbf_counting_view *c, const void *key,
-                                       size_t len)
-{
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (len == 8)
-        return sbf_counting_view_contains_u64(c, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_murmur3_bytes(key, len, c->seed, h);
-    return sbf_inl_counting_view_has(c, h[0], sbf_inl_h2_of(h[1]));
-}
-
-SBF_INL int sbf_counting_view_add(const sbf_counting_view *c, const void *key, size_t len)
-{
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (c->added == NULL)
-        return SBF_E_READONLY;
-    if (len == 8)
-        return sbf_counting_view_add_u64(c, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h[2];
-    sbf_murmur3_bytes(key, len, c->seed, h);
-    return sbf_inl_counting_view_put(c, h[0], sbf_inl_h2_of(h[1]));
-}
-
-/* sbf_view_contains_hash / sbf_view_add_hash on a narrowed view: (h1, h2)
- * of the key's MurmurHash3_x64_128 with the filter's seed. */
 SBF_INL int sbf_split_view_contains_hash(const sbf_split_view *s, uint64_t h1, uint64_t h2)
 {
-    return sbf_inl_split_view_has(s, h1, sbf_inl_h2_of(h2));
+    return sbf__has_pair(&s->v, SBF_VIEW_SPLIT8, h1, h2);
 }
 
 SBF_INL int sbf_split_view_add_hash(const sbf_split_view *s, uint64_t h1, uint64_t h2)
 {
-    if (SBF_INL_LIKELY(s->added != NULL))
-        return sbf_inl_split_view_put(s, h1, sbf_inl_h2_of(h2));
-    return SBF_E_READONLY;
+    return sbf__narrow_put_pair(&s->v, SBF_VIEW_SPLIT8, h1, h2);
+}
+SBF_INL int sbf_view_parquet(const sbf_view *v, sbf_parquet_view *out)
+{
+    return sbf__narrow(v, out != NULL ? &out->v : NULL, SBF_VIEW_PARQUET);
 }
 
-SBF_INL int sbf_blocked_view_contains_hash(const sbf_blocked_view *b, uint64_t h1, uint64_t h2)
+SBF_INL int sbf_parquet_view_contains_u64(const sbf_parquet_view *s, uint64_t key)
 {
-    return sbf_inl_blocked_view_has(b, h1, sbf_inl_h2_of(h2));
+    return sbf__has_u64(&s->v, SBF_VIEW_PARQUET, key);
 }
 
-SBF_INL int sbf_blocked_view_add_hash(const sbf_blocked_view *b, uint64_t h1, uint64_t h2)
+SBF_INL int sbf_parquet_view_add_u64(const sbf_parquet_view *s, uint64_t key)
 {
-    if (SBF_INL_LIKELY(b->added != NULL))
-        return sbf_inl_blocked_view_put(b, h1, sbf_inl_h2_of(h2));
-    return SBF_E_READONLY;
+    return sbf__narrow_put_u64(&s->v, SBF_VIEW_PARQUET, key);
 }
 
-SBF_INL int sbf_counting_view_contains_hash(const sbf_counting_view *c, uint64_t h1,
-                                            uint64_t h2)
+SBF_INL int sbf_parquet_view_contains(const sbf_parquet_view *s, const void *key, size_t len)
 {
-    return sbf_inl_counting_view_has(c, h1, sbf_inl_h2_of(h2));
+    return sbf__contains(&s->v, SBF_VIEW_PARQUET, key, len);
 }
 
-SBF_INL int sbf_counting_view_add_hash(const sbf_counting_view *c, uint64_t h1, uint64_t h2)
+SBF_INL int sbf_parquet_view_add(const sbf_parquet_view *s, const void *key, size_t len)
 {
-    if (SBF_INL_LIKELY(c->added != NULL))
-        return sbf_inl_counting_view_put(c, h1, sbf_inl_h2_of(h2));
-    return SBF_E_READONLY;
+    return sbf__narrow_add(&s->v, SBF_VIEW_PARQUET, key, len);
 }
 
-/* The same on a narrowed view of an SBF_PARQUET filter: keys are hashed
- * with XXH64 (seed 0; a u64 key as its 8 little-endian bytes), the _hash
- * forms take the pair sbf_parquet_pair makes of that XXH64. */
-SBF_INL int sbf_parquet_view_contains_u64(const sbf_parquet_view *p, uint64_t key)
+SBF_INL int sbf_parquet_view_contains_hash(const sbf_parquet_view *s, uint64_t h1, uint64_t h2)
 {
-    uint64_t h1, h2;
-    sbf_parquet_pair(sbf_xxh64_u64_inline(key), &h1, &h2);
-    return sbf_inl_split_view_has(&p->s, h1, sbf_inl_h2_of(h2));
+    return sbf__has_pair(&s->v, SBF_VIEW_PARQUET, h1, h2);
 }
 
-SBF_INL int sbf_parquet_view_add_u64(const sbf_parquet_view *p, uint64_t key)
+SBF_INL int sbf_parquet_view_add_hash(const sbf_parquet_view *s, uint64_t h1, uint64_t h2)
 {
-    if (SBF_INL_LIKELY(p->s.added != NULL)) {
-        uint64_t h1, h2;
-        sbf_parquet_pair(sbf_xxh64_u64_inline(key), &h1, &h2);
-        return sbf_inl_split_view_put(&p->s, h1, sbf_inl_h2_of(h2));
-    }
-    return SBF_E_READONLY;
+    return sbf__narrow_put_pair(&s->v, SBF_VIEW_PARQUET, h1, h2);
+}
+SBF_INL int sbf_view_blocked(const sbf_view *v, sbf_blocked_view *out)
+{
+    return sbf__narrow(v, out != NULL ? &out->v : NULL, SBF_VIEW_BLOCKED);
 }
 
-SBF_INL int sbf_parquet_view_contains(const sbf_parquet_view *p, const void *key, size_t len)
+SBF_INL int sbf_blocked_view_contains_u64(const sbf_blocked_view *s, uint64_t key)
 {
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (len == 8)
-        return sbf_parquet_view_contains_u64(p, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h1, h2;
-    sbf_parquet_pair(sbf_xxh64(key, len), &h1, &h2);
-    return sbf_inl_split_view_has(&p->s, h1, sbf_inl_h2_of(h2));
+    return sbf__has_u64(&s->v, SBF_VIEW_BLOCKED, key);
 }
 
-SBF_INL int sbf_parquet_view_add(const sbf_parquet_view *p, const void *key, size_t len)
+SBF_INL int sbf_blocked_view_add_u64(const sbf_blocked_view *s, uint64_t key)
 {
-    if (key == NULL && len != 0)
-        return SBF_E_NULL;
-    if (p->s.added == NULL)
-        return SBF_E_READONLY;
-    if (len == 8)
-        return sbf_parquet_view_add_u64(p, sbf_inl_load64((const unsigned char *)key));
-    uint64_t h1, h2;
-    sbf_parquet_pair(sbf_xxh64(key, len), &h1, &h2);
-    return sbf_inl_split_view_put(&p->s, h1, sbf_inl_h2_of(h2));
+    return sbf__narrow_put_u64(&s->v, SBF_VIEW_BLOCKED, key);
 }
 
-SBF_INL int sbf_parquet_view_contains_hash(const sbf_parquet_view *p, uint64_t h1, uint64_t h2)
+SBF_INL int sbf_blocked_view_contains(const sbf_blocked_view *s, const void *key, size_t len)
 {
-    return sbf_split_view_contains_hash(&p->s, h1, h2);
+    return sbf__contains(&s->v, SBF_VIEW_BLOCKED, key, len);
 }
 
-SBF_INL int sbf_parquet_view_add_hash(const sbf_parquet_view *p, uint64_t h1, uint64_t h2)
+SBF_INL int sbf_blocked_view_add(const sbf_blocked_view *s, const void *key, size_t len)
 {
-    return sbf_split_view_add_hash(&p->s, h1, h2);
+    return sbf__narrow_add(&s->v, SBF_VIEW_BLOCKED, key, len);
+}
+
+SBF_INL int sbf_blocked_view_contains_hash(const sbf_blocked_view *s, uint64_t h1, uint64_t h2)
+{
+    return sbf__has_pair(&s->v, SBF_VIEW_BLOCKED, h1, h2);
+}
+
+SBF_INL int sbf_blocked_view_add_hash(const sbf_blocked_view *s, uint64_t h1, uint64_t h2)
+{
+    return sbf__narrow_put_pair(&s->v, SBF_VIEW_BLOCKED, h1, h2);
+}
+SBF_INL int sbf_view_counting(const sbf_view *v, sbf_counting_view *out)
+{
+    return sbf__narrow(v, out != NULL ? &out->v : NULL, SBF_VIEW_COUNTING);
+}
+
+SBF_INL int sbf_counting_view_contains_u64(const sbf_counting_view *s, uint64_t key)
+{
+    return sbf__has_u64(&s->v, SBF_VIEW_COUNTING, key);
+}
+
+SBF_INL int sbf_counting_view_add_u64(const sbf_counting_view *s, uint64_t key)
+{
+    return sbf__narrow_put_u64(&s->v, SBF_VIEW_COUNTING, key);
+}
+
+SBF_INL int sbf_counting_view_contains(const sbf_counting_view *s, const void *key, size_t len)
+{
+    return sbf__contains(&s->v, SBF_VIEW_COUNTING, key, len);
+}
+
+SBF_INL int sbf_counting_view_add(const sbf_counting_view *s, const void *key, size_t len)
+{
+    return sbf__narrow_add(&s->v, SBF_VIEW_COUNTING, key, len);
+}
+
+SBF_INL int sbf_counting_view_contains_hash(const sbf_counting_view *s, uint64_t h1, uint64_t h2)
+{
+    return sbf__has_pair(&s->v, SBF_VIEW_COUNTING, h1, h2);
+}
+
+SBF_INL int sbf_counting_view_add_hash(const sbf_counting_view *s, uint64_t h1, uint64_t h2)
+{
+    return sbf__narrow_put_pair(&s->v, SBF_VIEW_COUNTING, h1, h2);
 }
 
 #if defined(__cplusplus)

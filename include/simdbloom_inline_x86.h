@@ -1,13 +1,24 @@
 /*
  * simdbloom_inline_x86.h: the AVX2 and AVX-512 probes of simdbloom_inline.h,
- * which includes this file (include that one, not this). Internal names
- * only (sbf_inl_*); the layouts' facts come from simdbloom_inline.h.
+ * which includes this file when the compiler's flags enable them (include
+ * that one, not this). Internal names only (sbf_inl_*); the layouts' facts
+ * come from simdbloom_inline.h.
  */
 #ifndef SIMDBLOOM_INLINE_X86_H_2F61A9C3
 #define SIMDBLOOM_INLINE_X86_H_2F61A9C3
 
 #if !defined(SIMDBLOOM_INLINE_H_5B0E77D1)
 #  error "include simdbloom_inline.h, not simdbloom_inline_x86.h"
+#endif
+
+/* GCC 12 (before 12.3), C++: its AVX-512 intrinsics start from
+ * _mm512_undefined_epi32 and warn -Wmaybe-uninitialized where they are
+ * inlined (GCC bug 105593); quiet for the code defined here, whoever
+ * included <immintrin.h> first. */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#  define SBF_INL_X86_QUIET 1
 #endif
 
 #if SBF_INL_AVX512
@@ -78,7 +89,10 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 /* Lane i: x_i * salt[i], 16 lanes. */
 SBF_INL __m512i sbf_inl_prod16(const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm512_mullo_epi32(_mm512_broadcastq_epi64(h2), _mm512_loadu_si512(salt));
+    /* (_mm512_broadcastq_epi64 starts from _mm512_undefined_epi32, which
+     * g++ 12 reports as -Wmaybe-uninitialized in the caller's code) */
+    return _mm512_mullo_epi32(_mm512_set1_epi64(_mm_cvtsi128_si64(h2)),
+                              _mm512_loadu_si512(salt));
 }
 
 SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, sbf_inl_h2 h2)
@@ -91,13 +105,7 @@ SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, sbf_inl_h2 h2)
  * product's top 4 bits); a rotate brings the bit to bit 0 (count mod 32);
  * only lanes i < k count: the key may be present when none of them has
  * its bit 0 clear (vptestnmd, kortestw), the 1s broadcast from memory.
- * Peer driver, one-key contains, AVX-512, three interleaved runs: 16 KiB
- * 3.19-3.21 -> 2.98-3.02 ns, 256 KiB 3.37-3.44 -> 3.21-3.26, against
- * vptestmd, kmovw and a compare with the lanes (the 1s made with mov +
- * vpbroadcastd: 3.06-3.09). No faster (three interleaved runs, 16 KiB
- * 2.95-3.00 -> 2.99-3.03 ns, 256 KiB 3.19-3.26 -> 3.21-3.27): the bit
- * shifted to the sign (vpslld 31), vpmovd2m and ktestw with the lanes,
- * one instruction fewer and no constant. */
+ * The forms tried and not kept are in results/ (README.md there). */
 SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
                                 uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
 {
@@ -115,44 +123,12 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
 /* The 512-bit mask of k bit positions (lane i of pos: p_i < 512, i < k):
  * p sets, in 32-bit word j, 1 << (p - 32 j), which vpsllvd makes 0 unless
  * 0 <= p - 32 j < 32. Each p_i is broadcast from memory, a load, where a
- * vpermd per position queues on the shuffle unit. Measured (AVX-512, 16 KiB
- * blocked filter, fresh 8-byte keys through sbf_view_add_u64, one run): 5.3
- * ns per add against 6.8 for OR-ing each position into the block, 6.5 with
- * a vpermd per position, 6.1 with scalar positions and register broadcasts.
- * Positions are OR-ed in pairs, one vpternlogd for two (an odd k's last
- * first): batched adds (sbf-bench --suite tput, L2, four interleaved runs)
- * blocked 3.15-3.32 -> 2.77-2.88 ns, counting 3.40-3.54 -> 3.11-3.16; one-key
- * adds unchanged (blocked 5.1-5.4, counting 5.7). Tried and slower: each
- * position's word index compared with the lane numbers (vpcmpeqd) and its
- * one-hot bit OR-ed in under that mask (word indices and bits made for all
- * lanes at once, then per position a broadcast, the compare and a masked
- * vpord with a broadcast operand): blocked fresh adds (tput, L2) batched
- * 2.94-3.08 -> 4.78-4.83 ns, one-key 5.28-5.72 -> 6.39-6.54.
- * Where a one-key add's time goes (Zen 5, sbf-bench --suite tput, L2,
- * k = 7, three interleaved runs against this code): adds of present keys
- * with the mask left out (a wrong filter, for the measurement only) take
- * 2.94-3.00 ns, as a contains (2.98-3.04), against 4.85-4.93 with it: the
- * mask is about 2 ns of a 5.2-5.6 ns fresh add. Also slower there (one-key
- * fresh adds, 5.2-5.6 ns with this code in each experiment's own runs):
- * each position's one-hot bit (vprolvd) OR-ed in under a 16-row table of
- * lane masks read at the word's row (a load through a register per
- * position) 7.52-7.89; the broadcast of each position by vpermd from the
- * register 6.52-6.56; each position's product made again from its salt
- * (vpmulld with a broadcast salt, then subtract and shift: no
- * store-to-load round trip, four instructions a position) 5.91-6.03; the
- * probe first, then the positions OR-ed into the block's 64-bit words by
- * scalar read-modify-writes 7.10-7.26 (positions from the stored vector)
- * or 10.0-10.2 (positions by scalar multiplies).
- * On an Intel Xeon (Emerald Rapids, 2 vCPUs; 512-bit variable shifts issue
- * on one port there) three other forms were slower too, sbf_view_add_u64 of
- * fresh keys on a 16 KiB filter, p10 of 4096-key windows, interleaved with
- * this code's 9.5-10.2 ns: each position's broadcast by vpermd from the
- * register 15.2-15.6; each position's one-hot 512 bits loaded from a 1 KiB
- * table of shifted rows (one vpord with a memory operand a position, no
- * shift; every load splits a cache line) 11.1-11.2; each position's
- * one-hot bit OR-ed into the mask under a k-mask of its word (shlx, kmovw,
- * a masked vpord with a broadcast operand) 16.2-16.4.
- * Blocked adds and the library's counting masks (simd/avx512.c) use it. */
+ * vpermd per position queues on the shuffle unit; positions are OR-ed in
+ * pairs, one vpternlogd for two (an odd k's last first). The mask is about
+ * half of a fresh add's time, and every other form tried (one-hot rows
+ * from a table, lane compares, vpermd broadcasts, scalar read-modify-
+ * writes; on AMD and on Intel) was slower: results/ keeps them. Blocked
+ * adds and the library's counting masks (simd/avx512.c) use it. */
 #define SBF_INL_BIT(i)                                                          \
     _mm512_sllv_epi32(one, _mm512_sub_epi32(_mm512_set1_epi32((int)u.p[i]), base))
 #define SBF_INL_PAIR(i) m = _mm512_ternarylogic_epi32(m, SBF_INL_BIT(2 * (i) + 1), \
@@ -170,14 +146,14 @@ SBF_INL __m512i sbf_inl_mask512(__m512i pos, uint32_t k)
     if (k & 1)
         m = SBF_INL_BIT(k - 1);
     switch (k >> 1) { /* k <= 16: eight pairs at most */
-    case 8: SBF_INL_PAIR(7); /* fall through */
-    case 7: SBF_INL_PAIR(6); /* fall through */
-    case 6: SBF_INL_PAIR(5); /* fall through */
-    case 5: SBF_INL_PAIR(4); /* fall through */
-    case 4: SBF_INL_PAIR(3); /* fall through */
-    case 3: SBF_INL_PAIR(2); /* fall through */
-    case 2: SBF_INL_PAIR(1); /* fall through */
-    case 1: SBF_INL_PAIR(0); /* fall through */
+    case 8: SBF_INL_PAIR(7); SBF__FALLTHROUGH;
+    case 7: SBF_INL_PAIR(6); SBF__FALLTHROUGH;
+    case 6: SBF_INL_PAIR(5); SBF__FALLTHROUGH;
+    case 5: SBF_INL_PAIR(4); SBF__FALLTHROUGH;
+    case 4: SBF_INL_PAIR(3); SBF__FALLTHROUGH;
+    case 3: SBF_INL_PAIR(2); SBF__FALLTHROUGH;
+    case 2: SBF_INL_PAIR(1); SBF__FALLTHROUGH;
+    case 1: SBF_INL_PAIR(0); SBF__FALLTHROUGH;
     default: break;
     }
     return m;
@@ -229,12 +205,9 @@ SBF_INL int sbf_inl_counting_has(const uint64_t *blk, const uint32_t *salt,
 
 /* SWAR on the whole block: +1 where inc has a nibble's low bit, unless the
  * counter is 15. Returns whether one of those counters was 0 (the
- * saturation test's shifts, OR-ed). Tried: the ANDs and ORs written as four
- * explicit vpternlogq (a & b & c, a | b | c, then c & ~(a & b) and
- * c & ~(a | b) with inc), three instructions fewer than what gcc makes of
- * this, measured slower (sbf-bench tput, L2: batched add 3.16-3.19 ->
- * 3.46-3.53 ns, one-key 5.59-5.76 -> 5.86-5.96). The library's counting
- * adds (simd/avx512.c) use it. */
+ * saturation test's shifts, OR-ed). Written as plain ANDs and ORs: explicit
+ * vpternlogq forms, fewer instructions, measured slower. The library's
+ * counting adds (simd/avx512.c) use it. */
 SBF_INL int sbf_inl_counting_put(uint64_t *blk, __m512i inc)
 {
     const __m512i v = _mm512_load_si512(blk);
@@ -300,6 +273,23 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 #endif /* SBF_INL_AVX512 */
 
 #if SBF_INL_AVX2
+typedef uint64_t sbf_inl_h2; /* h2 in a register */
+
+SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
+{
+    return h2;
+}
+
+SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
+{
+    return x;
+}
+
+SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+{
+    return sbf_inl_hash8_u64(key, s8, h1);
+}
+
 SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, uint64_t h2)
 {
     return _mm256_mullo_epi32(_mm256_set1_epi64x((long long)h2),
@@ -472,5 +462,10 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 }
 
 #endif /* SBF_INL_AVX2 */
+
+#if defined(SBF_INL_X86_QUIET)
+#  pragma GCC diagnostic pop
+#  undef SBF_INL_X86_QUIET
+#endif
 
 #endif /* SIMDBLOOM_INLINE_X86_H_2F61A9C3 */

@@ -6,7 +6,8 @@
 #include "simdbloom_inline.h"
 
 /* The inline probe of a plain filter of f's kernel family and hash, if any
- * (the header hashes with MurmurHash3 only). */
+ * (the header hashes with MurmurHash3, and XXH64 for parquet). A new kind
+ * of the header is one more case here. */
 static unsigned inline_kind(const sbf_filter *f)
 {
     if (f->flags & SBF_CONCURRENT)
@@ -17,7 +18,8 @@ static unsigned inline_kind(const sbf_filter *f)
     switch (f->lay->kernel) {
     case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED;
     case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
-    default: return SBF_VIEW_CALL; /* classic, counting */
+    case SBFI_KERN_COUNTING: return f->k <= 16 ? SBF_VIEW_COUNTING : SBF_VIEW_CALL;
+    default: return SBF_VIEW_CALL; /* classic */
     }
 }
 
@@ -34,6 +36,7 @@ static void fill(const sbf_filter *f, sbf_view *v)
     v->layout = f->layout;
     v->query = inline_kind(f);
     v->add = SBF_VIEW_CALL;
+    v->key_contains = f->contains1; /* builds without vector flags call them */
     /* a plain filter counts its adds in f->added (a concurrent one in
      * stripes): inline adds raise it, and sbf_view_counting takes only a
      * view that has it */
@@ -56,6 +59,7 @@ int sbf_view_get_writable(sbf_filter *f, sbf_view *out)
     fill(f, out);
     out->writable = 1;
     out->add = out->query;
+    out->key_add = f->add1;
     return SBF_OK;
 }
 

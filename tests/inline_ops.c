@@ -8,7 +8,10 @@
 #if !defined(INLINE_OPS)
 #  define INLINE_OPS inline_ops_portable
 #endif
-#if SBF_INLINE_ISA == 4
+#if SBF_INL_KERNELS
+#  define OPS_ISA SBF_ISA_SCALAR /* runs anywhere: the filter's kernels */
+#  define OPS_NAME "inline auto (the library's kernels)"
+#elif SBF_INLINE_ISA == 4
 #  define OPS_ISA SBF_ISA_AVX512
 #  define OPS_NAME "inline avx512"
 #elif SBF_INLINE_ISA == 3

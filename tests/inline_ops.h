@@ -37,6 +37,8 @@ typedef struct inline_ops {
 
 /* Weak: a variant not built for this target is NULL. */
 extern const inline_ops inline_ops_portable;
+/* no vector flags: the header's target-attribute copies where it has them */
+extern const inline_ops inline_ops_auto __attribute__((weak));
 extern const inline_ops inline_ops_avx2 __attribute__((weak));
 extern const inline_ops inline_ops_avx512 __attribute__((weak));
 /* AVX-512 with the 8-byte hash's fmix64s in one vector (SBF_INLINE_HASH8_VEC) */
