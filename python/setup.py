@@ -30,7 +30,7 @@ class BuildExt(build_ext):
                                               include_dirs=ext.include_dirs,
                                               extra_postargs=ext.extra_compile_args + flags,
                                               depends=ext.depends)
-            ext.extra_objects = list(ext.extra_objects) + objs
+            ext.extra_objects = objs + list(ext.extra_objects)  # before the archive: it supplies what they call
         super().build_extension(ext)
 
 here = os.path.dirname(os.path.abspath(__file__))
