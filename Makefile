@@ -420,7 +420,8 @@ bench-redis-insn: $(REDIS_SO)
 # Users include simdbloom.h (and simdbloom_inline.h); simdbloom.h includes
 # its parts, simdbloom_files.h and simdbloom_parquet.h, which refuse to be
 # included alone (make check-cxx checks both).
-PUBLIC_PARTS   := include/simdbloom_files.h include/simdbloom_parquet.h
+PUBLIC_PARTS   := include/simdbloom_files.h include/simdbloom_parquet.h \
+                  include/simdbloom_scalable.h
 PUBLIC_HEADERS := include/simdbloom.h $(PUBLIC_PARTS) include/simdbloom_inline.h \
                   include/simdbloom_inline_x86.h
 install: lib cli
