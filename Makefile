@@ -151,7 +151,7 @@ $(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
 CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
 $(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
 # ------------------------------------------------------------------ tests
 $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)

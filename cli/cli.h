@@ -59,7 +59,7 @@ void json_double(double v);
 /* ----------------------------------------------------------- cli_args.c */
 
 #define ARGS_MAX_POS 4
-#define ARGS_MAX_OPT 16
+#define ARGS_MAX_OPT 24
 
 /*
  * A command's arguments. The option spec is a string of names between

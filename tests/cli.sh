@@ -189,7 +189,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 no_temps
 
-for part in keys opts faults; do
+for part in keys opts faults dedup; do
   . "$HERE/cli_$part.sh"
 done
 no_temps

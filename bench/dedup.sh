@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Line dedup benchmark (issue 35): sbf dedup against awk '!seen[$0]++' and
+# sort -u on URL-like lines with realistic repetition, one run, same input.
+#   bash bench/dedup.sh [SBF] [LINES]        (make bench-dedup; LINES=50000000 for the big run)
+# Prints lines/s and peak RSS (/usr/bin/time -v) of each, sbf with 1 and 2
+# threads (growing filter, and sized with --expected), checks that 1 and 2
+# threads write the same bytes, and counts the lines sbf lost to false
+# positives against awk's exact output, beside the interval the filter's
+# rate gives.
+set -euo pipefail
+SBF=$(realpath "${1:-build/sbf}")
+LINES=${2:-5000000}
+FPP=${FPP:-0.01}
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbf-dedup-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+# URL-like lines: about half are new, the rest repeat an earlier line with a
+# heavy-tailed choice (recent and popular URLs repeat most), as a crawl
+# frontier does. mawk/gawk's srand(1) makes the file the same every run.
+echo "generating $LINES lines..." >&2
+awk -v n="$LINES" 'BEGIN {
+  srand(1); seen = 0
+  for (i = 0; i < n; i++) {
+    if (seen == 0 || rand() < 0.5) id = seen++
+    else { r = rand(); id = int(seen * (1 - r * r * r)); if (id >= seen) id = seen - 1 }
+    printf "https://www.site%d.example.com/%s/%d/page-%d.html?ref=%d\n", id % 7919, \
+      (id % 3 ? "news" : "shop"), int(id / 7919), id, id % 97
+  }
+}' > "$T/in.txt"
+BYTES=$(stat -c %s "$T/in.txt")
+echo "input: $LINES lines, $BYTES bytes ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+
+# run NAME CMD...: stdout to $T/NAME.out; prints seconds, lines/s, peak RSS
+run() {
+  local name=$1; shift
+  /usr/bin/time -v -o "$T/$name.time" "$@" < "$T/in.txt" > "$T/$name.out" 2> "$T/$name.err"
+  local s rss
+  s=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, a, ":"); t = 0;
+        for (i = 1; i <= n; i++) t = t * 60 + a[i]; print t }' "$T/$name.time")
+  rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$T/$name.time")
+  printf '%-28s %7.2f s  %8.2f M lines/s  peak RSS %8.1f MB\n' "$name" "$s" \
+    "$(awk -v l="$LINES" -v s="$s" 'BEGIN { print (s > 0 ? l / s / 1e6 : 0) }')" \
+    "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
+  eval "S_$name=$s; R_$name=$rss"
+}
+
+run awk awk '!seen[$0]++'
+run sort_u env LC_ALL=C sort -u
+run sbf_t1 "$SBF" dedup --fpp "$FPP" --threads 1
+run sbf_t2 "$SBF" dedup --fpp "$FPP" --threads 2
+run sbf_fixed_t1 "$SBF" dedup --expected "$LINES" --fpp "$FPP" --threads 1
+run sbf_fixed_t2 "$SBF" dedup --expected "$LINES" --fpp "$FPP" --threads 2
+tail -n1 "$T/sbf_t1.err"
+tail -n1 "$T/sbf_fixed_t1.err"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+echo
+echo "sbf (growing, 1 thread) vs awk: $(ratio "$S_awk" "$S_sbf_t1")x lines/s," \
+     "$(ratio "$R_sbf_t1" "$R_awk") of awk's peak RSS"
+echo "sbf (growing, 1 thread) vs sort -u: $(ratio "$S_sort_u" "$S_sbf_t1")x lines/s"
+echo "sbf (fixed, 1 thread) vs awk: $(ratio "$S_awk" "$S_sbf_fixed_t1")x lines/s," \
+     "$(ratio "$R_sbf_fixed_t1" "$R_awk") of awk's peak RSS"
+echo "2 threads / 1 thread: growing $(ratio "$S_sbf_t1" "$S_sbf_t2")x," \
+     "fixed $(ratio "$S_sbf_fixed_t1" "$S_sbf_fixed_t2")x"
+for v in sbf_t2:sbf_t1 sbf_fixed_t2:sbf_fixed_t1; do
+  if cmp -s "$T/${v%%:*}.out" "$T/${v##*:}.out"; then echo "${v%%:*} output = ${v##*:} output: identical"
+  else echo "${v%%:*} output differs from ${v##*:}: FAIL"; exit 1; fi
+done
+
+# Lines lost to false positives: awk's output less sbf's (sbf's must be a
+# subsequence of awk's: no line written twice, none out of order).
+for v in sbf_t1 sbf_fixed_t1; do
+  want=$(wc -l < "$T/awk.out"); got=$(wc -l < "$T/$v.out")
+  lost=$((want - got))
+  extra=$(LC_ALL=C comm -13 <(LC_ALL=C sort "$T/awk.out") <(LC_ALL=C sort "$T/$v.out") | wc -l)
+  # a distinct line is lost with at most the filter's rate at the time it
+  # came: below FPP each; 3-sigma interval of a binomial with p = FPP
+  hi=$(awk -v n="$want" -v p="$FPP" 'BEGIN { printf "%d", n * p + 3 * sqrt(n * p * (1 - p)) }')
+  echo "$v: $got of awk's $want distinct lines, $lost lost to false positives" \
+       "($(awk -v l="$lost" -v n="$want" 'BEGIN { printf "%.4f%%", 100 * l / n }'); at most" \
+       "$hi expected at $FPP), $extra lines awk did not write"
+  [ "$extra" -eq 0 ] && [ "$lost" -ge 0 ] && [ "$lost" -le "$hi" ] || { echo FAIL; exit 1; }
+done

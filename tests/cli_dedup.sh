@@ -1,0 +1,149 @@
+# sbf dedup (issue 35), sourced by tests/cli.sh: input order, --invert and
+# --count against an exact reference, the false-positive count against its
+# interval, every --threads writing the same bytes, --filter across runs and
+# a killed run leaving it intact, shards that union into the one-machine
+# filter, and bad input (binary bytes, no final newline, CRLF, a JSON line
+# without the field).
+
+# The exact answer: each line whose key (the line without one trailing \r)
+# was not seen, in order, each written with a newline.
+cat > ref_dedup.py <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+lines = data.split(b'\n')
+if data == b'' or data.endswith(b'\n'):
+    lines.pop()
+seen, out = set(), []
+invert = len(sys.argv) > 2
+for l in lines:
+    k = l[:-1] if l.endswith(b'\r') else l
+    if (k in seen) == invert:
+        out.append(l + b'\n')
+    seen.add(k)
+sys.stdout.buffer.write(b''.join(out))
+PY
+ref() { /usr/bin/python3 ref_dedup.py "$@"; }
+
+# ------------------------------------------------ order, --invert, --count
+# 30000 lines, 10000 distinct, repeats at every distance; no false positive
+# is likely at 1e-9 (and the hash is fixed: the answer is too)
+seq 1 30000 | awk '{ print "https://example.org/" ($1 * 7919 % 10007) % 10000 "/x" }' > d1.txt
+ref d1.txt > d1.want
+ref d1.txt invert > d1.dups
+for mode in "--expected 10000" ""; do
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 d1.txt; same out d1.want
+  has err "30000 lines: 10000 new, 20000 seen before"
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --invert < d1.txt; same out d1.dups
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --count d1.txt; [ "$(cat out)" = 10000 ] && ok || bad "--count: $(cat out)"
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --count --invert d1.txt; [ "$(cat out)" = 20000 ] && ok || bad "--count --invert: $(cat out)"
+done
+# two files and -: one stream; a file's last line without newline ends there
+printf 'a\nb' > d2a.txt; printf 'b\nc\n' > d2b.txt
+expect 0 "$SBF" dedup d2a.txt - d2b.txt < d2a.txt; [ "$(cat out)" = "$(printf 'a\nb\nc')" ] && ok || bad "files: $(cat out)"
+expect 0 "$SBF" dedup --quiet < /dev/null; [ ! -s out ] && [ ! -s err ] && ok || bad "empty input"
+
+# ------------------------------------- false positives within the interval
+# 100000 distinct lines into a filter sized for them at 1%: each new line is
+# lost with the filter's rate at its moment, below the final rate the summary
+# prints; the count must be above 0 (the filter is not exact) and within
+# 4 sigma of distinct * final rate
+seq 1 100000 | sed 's/^/fp-/' > d3.txt
+expect 0 "$SBF" dedup --expected 100000 --fpp 0.01 d3.txt
+lost=$((100000 - $(wc -l < out)))
+rate=$(sed -n 's/.* fpp \([0-9.e-]*\);.*/\1/p' err)
+/usr/bin/python3 -c "import math,sys; l=$lost; m=100000*$rate; sys.exit(0 if 0 < l <= m + 4*math.sqrt(m) else 1)" \
+  && ok || bad "false positives: $lost lost, final rate $rate: $(cat err)"
+# the growing filter keeps every rate under the asked one
+expect 0 "$SBF" dedup --fpp 0.01 --initial 1000 d3.txt
+lost=$((100000 - $(wc -l < out)))
+/usr/bin/python3 -c "import math,sys; l=$lost; m=100000*0.01; sys.exit(0 if 0 < l <= m + 4*math.sqrt(m) else 1)" \
+  && ok || bad "growing: $lost lost at 1%: $(cat err)"
+has err "filter growing"
+
+# ------------------------------------------------- threads: the same bytes
+# 3 MB, several chunks; fixed and growing filters, keys from JSON, shards
+seq 1 120000 | awk '{ k = $1 * 31 % 50000; printf "{\"id\": %d, \"url\": \"https://h%d.example/%d\", \"pad\": \"%s\"}\n", $1, k % 97, k, ($1 % 7 ? "x" : "yy") }' > d4.jsonl
+for opts in "--expected 50000 --fpp 0.02" "--initial 5000 --fpp 0.02" "--json-field url" "--json-field url --shard 1/3 --expected 60000" "--invert --layout split-block"; do
+  expect 0 "$SBF" dedup $opts --threads 1 d4.jsonl; cp out t1.out
+  for t in 2 3 5; do
+    expect 0 "$SBF" dedup $opts --threads $t d4.jsonl; same out t1.out
+  done
+done
+expect 0 "$SBF" dedup --json-field url --fpp 1e-9 --expected 60000 d4.jsonl
+[ "$(wc -l < out)" = 50000 ] && ok || bad "json keys: $(wc -l < out) lines"
+
+# ------------------------------------------- --filter across runs; killed run
+seq 1 5000 | sed 's/^/r-/' > r1.txt
+seq 2501 7500 | sed 's/^/r-/' > r2.txt
+for mode in "--expected 10000" ""; do
+  rm -f seen.sbf
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --filter seen.sbf r1.txt; same out r1.txt
+  expect 0 "$SBF" dedup --filter seen.sbf r2.txt
+  [ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "second run ($mode): $(head -n2 out)"
+  expect 0 "$SBF" dedup --filter seen.sbf --count r2.txt; [ "$(cat out)" = 0 ] && ok || bad "third run: $(cat out)"
+done
+# killed while reading: the file is the last complete run's, and no
+# temporary file is left
+rm -f seen.sbf; expect 0 "$SBF" dedup --filter seen.sbf --expected 10000 r1.txt
+cp seen.sbf seen.before
+rm -f dfifo; mkfifo dfifo
+"$SBF" dedup --filter seen.sbf --quiet dfifo > /dev/null 2>&1 & pk=$!
+exec 4> dfifo; cat r2.txt >&4
+sleep 0.3
+kill -9 $pk; wait $pk 2>/dev/null; exec 4>&-
+same seen.sbf seen.before
+no_temps
+# a file of another kind is refused, not overwritten
+expect 0 "$SBF" create cnt.sbf --layout counting -n 100
+expect 1 "$SBF" dedup --filter cnt.sbf r1.txt; has err "counting"
+
+# --------------------------------------------- shards join by sbf union
+expect 0 "$SBF" dedup --expected 20000 --filter all.sbf d1.txt; sort out > all.sorted
+: > parts
+for i in 0 1 2; do
+  expect 0 "$SBF" dedup --expected 20000 --shard $i/3 --filter part$i.sbf d1.txt; cat out >> parts
+  has err "in other shards"
+done
+sort parts > parts.sorted; same parts.sorted all.sorted
+expect 0 "$SBF" union u01.sbf part0.sbf part1.sbf
+expect 0 "$SBF" union u.sbf u01.sbf part2.sbf
+cmp -s <(tail -c +4097 u.sbf) <(tail -c +4097 all.sbf) && ok || bad "the shards' union is not the one-run filter"
+
+# ------------------------------------------------------------- bad input
+# every byte value, lines without end, CRLF twins, a very long line
+/usr/bin/python3 - > d5.bin <<'PY'
+import sys, random
+random.seed(5)
+out = []
+for i in range(3000):
+    n = random.randrange(0, 12)
+    out.append(bytes(random.randrange(0, 256) for _ in range(n)).replace(b'\n', b'') + (b'\r' if i % 5 == 0 else b''))
+out.append(b'z' * 3000000)
+out += [b'a', b'a\r', b'z' * 3000000, b'']
+sys.stdout.buffer.write(b'\n'.join(out) + b'\n' + b'tail-no-newline')
+PY
+ref d5.bin > d5.want
+for t in 1 2; do
+  expect 0 "$SBF" dedup --expected 5000 --fpp 1e-9 --threads $t d5.bin; same out d5.want
+done
+printf 'line\r\nline\nline\r' > d6.txt
+expect 0 "$SBF" dedup d6.txt; [ "$(cat out)" = "$(printf 'line\r')" ] && ok || bad "CRLF: $(od -c out)"
+expect 0 "$SBF" dedup --binary d6.txt; [ "$(wc -l < out)" = 2 ] && ok || bad "--binary: $(od -c out)"
+printf '{"u":"a"}\n{"v":"a"}\n{"u":"a"}\nnot json\n{"u":7}\n{"u":"b\\"c"}\n{"u":"b\\"c"}\n{"u":"unterminated\n' > d7.jsonl
+expect 0 "$SBF" dedup --json-field u d7.jsonl
+[ "$(cat out)" = "$(printf '{"u":"a"}\n{"v":"a"}\nnot json\n{"u":7}\n{"u":"b\\"c"}\n{"u":"unterminated')" ] && ok || bad "json: $(cat out)"
+has err "line 2 has no key (no such field: u)"
+has err "line 4 has no key (not a JSON object)"
+has err "line 5 has no key (the field is not a string: u)"
+has err "4 without a key (written as is)"
+printf 'a\t1\nb\t1\nc\n' > d8.tsv
+expect 0 "$SBF" dedup --tsv-field 2 d8.tsv; [ "$(cat out)" = "$(printf 'a\t1\nc')" ] && ok || bad "tsv: $(cat out)"
+has err "line 3 has no key (fewer fields than --tsv-field)"
+expect 0 "$SBF" dedup --help; has out "usage: sbf dedup"
+expect 2 "$SBF" dedup --shard 3/3 d1.txt; has err "--shard"
+expect 2 "$SBF" dedup --tsv-field 0 d1.txt
+expect 2 "$SBF" dedup --threads 0 d1.txt
+expect 2 "$SBF" dedup --tsv-field 1 --json-field u d1.txt
+expect 2 "$SBF" dedup --layout counting d1.txt
+expect 2 "$SBF" dedup --fpp 1.5 d1.txt
+expect 1 "$SBF" dedup no-such-file.txt; has err "no-such-file.txt"
