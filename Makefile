@@ -414,6 +414,13 @@ bench-redis: $(REDIS_SO)
 bench-redis-insn: $(REDIS_SO)
 	$(REDIS_PY) redis/bench_insn.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
 
+# sbf dedup against awk '!seen[$$0]++' and sort -u (bench/dedup.sh):
+# DEDUP_LINES=50000000 for the issue's big run (about 3.3 GB of input in TMPDIR).
+DEDUP_LINES ?= 5000000
+bench-dedup: $(CLI_BIN)
+	bash bench/dedup.sh $(CLI_BIN) $(DEDUP_LINES)
+
+.PHONY: bench-dedup
 .PHONY: redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn
 
 # ---------------------------------------------------------------- install
@@ -457,7 +464,7 @@ clean:
 
 help:
 	@echo "targets: all lib test test-san test-tsan test-neon bench bench-quick bench-compare"
-	@echo "         bench-check bench-baseline install uninstall symbols cycles deps clean"
+	@echo "         bench-check bench-baseline bench-dedup install uninstall symbols cycles deps clean"
 	@echo "         test-isas (the suite per forced SBF_ISA) check-cxx (header as C++)"
 	@echo "         kat (regenerate tests/vectors/layouts_kat.inc)"
 	@echo "         fuzz (FUZZ_SECONDS=60 per loader target)"

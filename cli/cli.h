@@ -128,6 +128,10 @@ sbf_filter *open_own(const char *path);
  * our form. Errors exit. */
 void save_as(const sbf_filter *f, const char *path, int format);
 void save(const sbf_filter *f, const char *path);
+/* 1 when path holds a growing (scalable, format version 3) filter. */
+int is_scalable_file(const char *path);
+/* sbf_scalable_load, errors exit. */
+sbf_scalable *open_scalable(const char *path);
 
 /* ----------------------------------------------------------- cli_keys.c */
 

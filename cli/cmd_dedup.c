@@ -54,8 +54,9 @@ static const char *const help_dedup =
     "  --threads T    threads that split and hash (default: 1); the output\n"
     "                 is the same for every T, byte for byte\n"
     "  --shard I/N    keep only the lines whose key falls in shard I of N\n"
-    "                 (0 <= I < N, by the key's hash): N runs with --expected\n"
-    "                 and --filter build parts that 'sbf union' joins\n"
+    "                 (0 <= I < N, by the key's hash; needs --expected): N runs\n"
+    "                 with --filter build parts that 'sbf union' joins into the\n"
+    "                 filter one run over all the input makes\n"
     "  --layout L     blocked (default), split-block, classic or parquet\n"
     "  --binary       keep a trailing \\r in keys (default: a CRLF line's key\n"
     "                 is its LF twin's); lines are written as read\n"
@@ -509,18 +510,6 @@ static uint64_t parse_count(const char *opt, const char *s)
     return v;
 }
 
-/* Is path a scalable (version 3) file? Its first 8 bytes say. */
-static int is_scalable_file(const char *path)
-{
-    unsigned char h[8];
-    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return 0;
-    const ssize_t r = read(fd, h, 8);
-    close(fd);
-    return r == 8 && memcmp(h, "SBF1\3\0\0\0", 8) == 0;
-}
-
 static void fill_fpp(const dedup *d, double *fill, double *fpp, uint64_t *keys, size_t *bytes)
 {
     struct sbf_info in;
@@ -601,6 +590,10 @@ int cmd_dedup(int argc, char **argv)
                                 ? parse_u64_arg("--growth", opt_val(&a, "--growth")) : 2;
     if (growth < 2 || growth > 1024)
         usage_error("--growth: 2..1024");
+    if (d.shard_n > 1 && !exp && opt_val(&a, "--filter") == NULL)
+        usage_error("--shard needs --expected: the shards of a fixed filter union into the "
+                    "filter one run would make; a growing filter's shards would each fill "
+                    "its sub-filters with a part of the keys");
     if (exp && (opt_val(&a, "--initial") || opt_val(&a, "--growth")))
         usage_error("--initial and --growth are for a growing filter (no --expected)");
 
@@ -612,9 +605,7 @@ int cmd_dedup(int argc, char **argv)
     if (have_file) {
         lock = lock_path(fpath);
         if (is_scalable_file(fpath)) {
-            const int rc = sbf_scalable_load(&d.s, fpath);
-            if (rc != SBF_OK)
-                fail_code(fpath, rc);
+            d.s = open_scalable(fpath);
         } else {
             d.f = open_own(fpath);
         }

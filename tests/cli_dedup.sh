@@ -109,6 +109,21 @@ expect 0 "$SBF" union u01.sbf part0.sbf part1.sbf
 expect 0 "$SBF" union u.sbf u01.sbf part2.sbf
 cmp -s <(tail -c +4097 u.sbf) <(tail -c +4097 all.sbf) && ok || bad "the shards' union is not the one-run filter"
 
+# growing filters join sub-filter by sub-filter; info describes them
+head -n 15000 d1.txt > d1a.txt; tail -n 15000 d1.txt > d1b.txt
+expect 0 "$SBF" dedup --initial 20000 --fpp 1e-6 --filter g0.sbf d1a.txt
+expect 0 "$SBF" dedup --initial 20000 --fpp 1e-6 --filter g1.sbf d1b.txt
+expect 2 "$SBF" dedup --shard 0/2 d1a.txt; has err "--shard needs --expected"
+expect 0 "$SBF" union g.sbf g0.sbf g1.sbf
+expect 0 "$SBF" dedup --filter g.sbf --count d1.txt; [ "$(cat out)" = 0 ] && ok || bad "union of growing shards lost keys: $(cat out)"
+expect 0 "$SBF" info g.sbf; has out "sub-filters      1"
+expect 0 "$SBF" info g.sbf --json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["format"]=="sbf-v3" and d["filters"]==1 and 9000<d["keys"]<11000 and 0<d["fpp_now"]<1e-6 else 1)' \
+  && ok || bad "info --json of a growing filter: $(cat out)"
+expect 1 "$SBF" union x.sbf g.sbf all.sbf; has err "all.sbf: not a growing filter"
+printf 'SBF1\3\0\0\0garbage' > g-bad.sbf
+expect 1 "$SBF" dedup --filter g-bad.sbf d1.txt; has err "g-bad.sbf"
+
 # ------------------------------------------------------------- bad input
 # every byte value, lines without end, CRLF twins, a very long line
 /usr/bin/python3 - > d5.bin <<'PY'
