@@ -28,6 +28,7 @@ static const char *const help_dedup =
     "usage: sbf dedup [FILE...] [--expected N [--fpp P] | --fpp P] [--filter F]\n"
     "                 [--invert] [--count] [--tsv-field K | --json-field NAME]\n"
     "                 [--threads T] [--shard I/N] [--layout L] [--binary] [--quiet]\n"
+    "                 [--ngrams N [--threshold T]] [--initial N] [--growth G]\n"
     "\n"
     "Writes each line of the FILEs (standard input when none, or -) the first\n"
     "time its key is seen, in input order, to standard output. Seen keys are\n"
@@ -58,6 +59,11 @@ static const char *const help_dedup =
     "                 with --filter build parts that 'sbf union' joins into the\n"
     "                 filter one run over all the input makes\n"
     "  --layout L     blocked (default), split-block, classic or parquet\n"
+    "  --ngrams N     documents, not lines (JSON Lines, the \"text\" field unless\n"
+    "                 --json-field or --tsv-field): a document is a duplicate\n"
+    "                 when a fraction >= T (--threshold, default 0.8) of its\n"
+    "                 N-word n-grams were seen in earlier documents; every\n"
+    "                 document's n-grams are then added (doc/dedup.md, bff)\n"
     "  --binary       keep a trailing \\r in keys (default: a CRLF line's key\n"
     "                 is its LF twin's); lines are written as read\n"
     "A last line without a newline is written with one.\n";
@@ -84,6 +90,13 @@ typedef struct chunk {
     uint64_t *h1, *h2;
     uint8_t *added;
     size_t m;              /* keys */
+    /* --ngrams: the words of every document, their hashes, and per line the
+     * n-grams' place in h1/h2 (g0[i], gn[i] of them) */
+    const void **wp;
+    size_t *wl, wcap, hcap;
+    uint64_t *wa, *wb;
+    size_t *g0, *gn;
+    uint64_t text_bytes, ngrams;
     int state;             /* 0 free, 1 read, 2 prepared */
 } chunk;
 
@@ -94,6 +107,8 @@ typedef struct dedup {
     int binary;
     uint64_t shard_i, shard_n;   /* shard_n 0: no sharding */
     int parquet_hash;            /* XXH64 pairs (parquet layout) */
+    uint32_t ngrams;             /* --ngrams N (0: keys are whole) */
+    double threshold;            /* --threshold T */
     uint32_t seed;
     sbf_filter *f;               /* fixed size, or */
     sbf_scalable *s;             /* growing */
@@ -214,6 +229,93 @@ static int json_field(const unsigned char *p, const unsigned char *e, const char
     return 2;
 }
 
+static int is_space(unsigned char x)
+{
+    return x == ' ' || x == '\t' || x == '\r' || x == '\n' || x == '\f' || x == '\v';
+}
+
+static uint64_t fmix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return k;
+}
+
+/* --ngrams: each document's words (between white space, a JSON string's
+ * \n \t \r escapes counting as white space), hashed in SIMD lanes by the
+ * library's batched MurmurHash3, then each run of N words combined into one
+ * n-gram hash pair (order matters; the spacing between words does not). A
+ * document of fewer than N words is one n-gram of all of them. */
+static void ngram_hashes(const dedup *d, chunk *c)
+{
+    size_t nw = 0;
+    const size_t N = d->ngrams;
+    c->text_bytes = c->ngrams = 0;
+    for (size_t j = 0; j < c->m; j++) {
+        const unsigned char *p = c->kp[j], *e = p + c->kl[j];
+        const size_t i = c->idx[j];
+        c->g0[i] = nw; /* the first word, for now */
+        c->text_bytes += c->kl[j];
+        while (p < e) {
+            if (is_space(*p)) {
+                p++;
+                continue;
+            }
+            if (*p == '\\' && p + 1 < e && (p[1] == 'n' || p[1] == 't' || p[1] == 'r')) {
+                p += 2;
+                continue;
+            }
+            const unsigned char *w = p;
+            while (p < e && !is_space(*p) &&
+                   !(*p == '\\' && p + 1 < e && (p[1] == 'n' || p[1] == 't' || p[1] == 'r')))
+                p += *p == '\\' && p + 1 < e ? 2 : 1;
+            if (nw == c->wcap) {
+                c->wcap = c->wcap ? 2 * c->wcap : 65536;
+                c->wp = xrealloc(c->wp, c->wcap * sizeof *c->wp);
+                c->wl = xrealloc(c->wl, c->wcap * sizeof *c->wl);
+                c->wa = xrealloc(c->wa, c->wcap * sizeof *c->wa);
+                c->wb = xrealloc(c->wb, c->wcap * sizeof *c->wb);
+            }
+            c->wp[nw] = w;
+            c->wl[nw] = (size_t)(p - w);
+            nw++;
+        }
+        c->gn[i] = nw - c->g0[i]; /* words, for now */
+    }
+    if (sbf_murmur3_x64_128_batch(c->wp, c->wl, nw, d->seed, c->wa, c->wb) != SBF_OK)
+        fail("hashing: out of range");
+    /* n-grams: at most one per word */
+    if (nw > c->hcap) {
+        c->hcap = nw;
+        c->h1 = xrealloc(c->h1, c->hcap * sizeof *c->h1);
+        c->h2 = xrealloc(c->h2, c->hcap * sizeof *c->h2);
+    }
+    size_t ng = 0;
+    for (size_t j = 0; j < c->m; j++) {
+        const size_t i = c->idx[j], w0 = c->g0[i], words = c->gn[i];
+        const size_t grams = words == 0 ? 0 : words < N ? 1 : words - N + 1;
+        const size_t span = words < N ? words : N;
+        c->g0[i] = ng;
+        for (size_t g = 0; g < grams; g++) {
+            uint64_t a = 0x9e3779b97f4a7c15ull * span, b = ~a;
+            for (size_t q = 0; q < span; q++) {
+                a = (a << 23 | a >> 41) ^ c->wa[w0 + g + q];
+                a *= 0x87c37b91114253d5ull;
+                b = (b << 29 | b >> 35) ^ c->wb[w0 + g + q];
+                b *= 0x4cf5ad432745937full;
+            }
+            c->h1[ng] = fmix64(a ^ b);
+            c->h2[ng] = fmix64(b + a);
+            ng++;
+        }
+        c->gn[i] = grams;
+    }
+    c->ngrams += ng;
+}
+
 /* Splits, finds keys, hashes, keeps the shard: any thread. */
 static void prepare(const dedup *d, chunk *c)
 {
@@ -233,9 +335,14 @@ static void prepare(const dedup *d, chunk *c)
             c->kp = xrealloc(c->kp, c->ncap * sizeof *c->kp);
             c->kl = xrealloc(c->kl, c->ncap * sizeof *c->kl);
             c->idx = xrealloc(c->idx, c->ncap * sizeof *c->idx);
-            c->h1 = xrealloc(c->h1, c->ncap * sizeof *c->h1);
-            c->h2 = xrealloc(c->h2, c->ncap * sizeof *c->h2);
+            if (c->hcap < c->ncap) {
+                c->hcap = c->ncap;
+                c->h1 = xrealloc(c->h1, c->hcap * sizeof *c->h1);
+                c->h2 = xrealloc(c->h2, c->hcap * sizeof *c->h2);
+            }
             c->added = xrealloc(c->added, c->ncap);
+            c->g0 = xrealloc(c->g0, c->ncap * sizeof *c->g0);
+            c->gn = xrealloc(c->gn, c->ncap * sizeof *c->gn);
         }
         c->start[n] = at;
         c->end[n] = e;
@@ -281,6 +388,11 @@ static void prepare(const dedup *d, chunk *c)
         c->idx[m] = i;
         m++;
     }
+    c->m = m;
+    if (d->ngrams) {
+        ngram_hashes(d, c);
+        return;
+    }
     /* the keys' hashes, in SIMD lanes */
     int rc;
     if (d->s != NULL)
@@ -317,9 +429,44 @@ static void prepare(const dedup *d, chunk *c)
 
 /* ------------------------------------------------------------ decide */
 
+/* --ngrams, in input order: a document whose n-grams were seen before in
+ * a fraction >= T of them is a duplicate; every document's n-grams are then
+ * added (as bff does). A document without words is new and adds nothing. */
+static void decide_ngrams(dedup *d, chunk *c)
+{
+    for (size_t j = 0; j < c->m; j++) {
+        const size_t i = c->idx[j], g = c->g0[i], n = c->gn[i];
+        size_t seen = 0;
+        if (d->s != NULL) {
+            const size_t r = sbf_scalable_contains_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
+            const size_t a = sbf_scalable_add_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
+            if (sbf_is_error(r) || sbf_is_error(a))
+                fail("the growing filter: %s",
+                     sbf_strerror(-(int)(SIZE_MAX - (sbf_is_error(r) ? r : a)) - 1));
+            seen = r;
+        } else {
+            const uint32_t bw = d->block_words;
+            for (size_t q = 0; q < n; q++) {
+                if (bw && q + 8 < n)
+                    __builtin_prefetch(d->v.words + sbf_block_index(c->h1[g + q + 8],
+                                                                    d->v.nblocks) * bw, 0, 3);
+                seen += (size_t)sbf_view_contains_hash(&d->v, c->h1[g + q], c->h2[g + q]);
+            }
+            for (size_t q = 0; q < n; q++)
+                if (sbf_view_add_hash(&d->v, c->h1[g + q], c->h2[g + q]) < 0)
+                    fail("the filter: cannot add");
+        }
+        c->dec[i] = n > 0 && (double)seen >= d->threshold * (double)n ? D_SEEN : D_NEW;
+    }
+}
+
 /* In input order, one thread: adds from the hashes; new when it changed. */
 static void decide(dedup *d, chunk *c)
 {
+    if (d->ngrams) {
+        decide_ngrams(d, c);
+        return;
+    }
     const size_t m = c->m;
     if (d->s != NULL) {
         const size_t r = sbf_scalable_add_hashes(d->s, c->h1, c->h2, m, c->added);
@@ -535,7 +682,8 @@ int cmd_dedup(int argc, char **argv)
     args a;
     parse_args(argc, argv,
                " --expected= --fpp= --filter= --invert --count --tsv-field= --json-field="
-               " --threads= --shard= --layout= --binary --quiet --initial= --growth= --seed= ",
+               " --threads= --shard= --layout= --binary --quiet --initial= --growth= --seed="
+               " --ngrams= --threshold= ",
                help_dedup, 0, ARGS_MAX_POS, &a);
     dedup d;
     memset(&d, 0, sizeof d);
@@ -553,6 +701,23 @@ int cmd_dedup(int argc, char **argv)
         if (d.tsv_field)
             usage_error("--tsv-field and --json-field are exclusive");
         d.json_len = strlen(d.json_field);
+    }
+    if ((s = opt_val(&a, "--ngrams")) != NULL) {
+        const uint64_t n = parse_u64_arg("--ngrams", s);
+        if (n == 0 || n > 1000)
+            usage_error("--ngrams: 1..1000 words: '%s'", s);
+        d.ngrams = (uint32_t)n;
+        if (d.json_field == NULL && d.tsv_field == 0) {
+            d.json_field = "text";
+            d.json_len = 4;
+        }
+    }
+    d.threshold = 0.8;
+    if ((s = opt_val(&a, "--threshold")) != NULL) {
+        if (!d.ngrams)
+            usage_error("--threshold is for --ngrams");
+        if (!num_decimal(s, &d.threshold) || !(d.threshold > 0 && d.threshold <= 1))
+            usage_error("--threshold: a fraction in (0, 1]: '%s'", show_text(s, strlen(s)));
     }
     uint64_t threads = 1;
     if ((s = opt_val(&a, "--threads")) != NULL) {
@@ -590,6 +755,8 @@ int cmd_dedup(int argc, char **argv)
                                 ? parse_u64_arg("--growth", opt_val(&a, "--growth")) : 2;
     if (growth < 2 || growth > 1024)
         usage_error("--growth: 2..1024");
+    if (d.shard_n > 1 && d.ngrams)
+        usage_error("--shard and --ngrams: a document's n-grams fall in every shard");
     if (d.shard_n > 1 && !exp && opt_val(&a, "--filter") == NULL)
         usage_error("--shard needs --expected: the shards of a fixed filter union into the "
                     "filter one run would make; a growing filter's shards would each fill "
@@ -664,6 +831,7 @@ int cmd_dedup(int argc, char **argv)
     (void)in.fresh;
     output o = { NULL, 0, 1u << 20 };
     o.buf = xrealloc(NULL, o.cap);
+    uint64_t total_ngrams = 0, text_bytes = 0;
     uint64_t file_lines = 0, lines = 0, fresh = 0, seen = 0, nokey = 0, other = 0, written = 0;
     const double t0 = now_s();
     double last = t0;
@@ -736,6 +904,8 @@ int cmd_dedup(int argc, char **argv)
         }
         lines += c->n;
         file_lines += c->n;
+        total_ngrams += c->ngrams;
+        text_bytes += c->text_bytes;
         c->state = 0;
         next_done++;
         if (tty && !quiet) {
@@ -791,6 +961,11 @@ int cmd_dedup(int argc, char **argv)
             fprintf(stderr, ", %llu without a key (written as is)", (unsigned long long)nokey);
         if (other)
             fprintf(stderr, ", %llu in other shards", (unsigned long long)other);
+        if (d.ngrams)
+            fprintf(stderr, "; %llu %u-grams of %.1f MB of text (%.2f M n-grams/s, %.1f MB/s)",
+                    (unsigned long long)total_ngrams, d.ngrams, (double)text_bytes / 1e6,
+                    t > 0 ? (double)total_ngrams / t / 1e6 : 0.0,
+                    t > 0 ? (double)text_bytes / t / 1e6 : 0.0);
         fprintf(stderr, "; filter %s, %llu keys, %.1f MB, %s%.0f%% full, fpp %.3g; "
                 "%.2f s (%.2f M lines/s)\n", d.s ? "growing" : "fixed", (unsigned long long)keys,
                 (double)bytes / 1e6, d.s ? "newest " : "", 100 * fill, efpp, t,
@@ -809,6 +984,12 @@ int cmd_dedup(int argc, char **argv)
         free(c->h1);
         free(c->h2);
         free(c->added);
+        free(c->g0);
+        free(c->gn);
+        free(c->wp);
+        free(c->wl);
+        free(c->wa);
+        free(c->wb);
     }
     free(d.slots);
     free(d.queue);

@@ -124,6 +124,30 @@ expect 1 "$SBF" union x.sbf g.sbf all.sbf; has err "all.sbf: not a growing filte
 printf 'SBF1\3\0\0\0garbage' > g-bad.sbf
 expect 1 "$SBF" dedup --filter g-bad.sbf d1.txt; has err "g-bad.sbf"
 
+# ------------------------------------------------------- n-gram documents
+printf '{"text":"the quick brown fox jumps over the lazy dog"}\n{"text":"the quick brown fox jumps over the lazy cat"}\n{"text":"completely different words here and there ok"}\n{"text":"the  quick brown\\nfox jumps over the lazy dog"}\n{"text":""}\n{"id":1}\n{"text":"lazy dog"}\n{"text":"lazy dog"}\n' > n1.jsonl
+# 3-grams: the cat document shares 6 of its 7 (0.86 >= 0.8); the re-spaced
+# dog document all 7; a document shorter than N is one n-gram of its words
+expect 0 "$SBF" dedup --ngrams 3 n1.jsonl
+sed -n '1p;3p;5p;6p;7p' n1.jsonl > n1.want; same out n1.want
+has err "28 3-grams"
+expect 0 "$SBF" dedup --ngrams 3 --threshold 0.9 --invert n1.jsonl
+[ "$(wc -l < out)" = 2 ] && has out "the  quick brown" || bad "threshold 0.9: $(cat out)"
+# threads: the same documents kept, on a corpus of several chunks
+awk 'BEGIN { srand(3); for (d = 0; d < 4000; d++) { printf "{\"id\": %d, \"text\": \"", d;
+  base = int(rand() * 300); for (w = 0; w < 120; w++) printf "%sw%d", (w ? " " : ""), (base * 7 + w * (rand() < 0.9 ? 1 : 13)) % 5000;
+  printf "\"}\n" } }' > n2.jsonl
+expect 0 "$SBF" dedup --ngrams 8 --threshold 0.5 --threads 1 n2.jsonl; cp out n1.out
+kept=$(wc -l < out); [ "$kept" -gt 100 ] && [ "$kept" -lt 3900 ] && ok || bad "ngram corpus kept $kept of 4000"
+for t in 2 4; do
+  expect 0 "$SBF" dedup --ngrams 8 --threshold 0.5 --threads $t n2.jsonl; same out n1.out
+done
+expect 0 "$SBF" dedup --ngrams 8 --expected 500000 --threads 3 n2.jsonl; cp out n3.out
+expect 0 "$SBF" dedup --ngrams 8 --expected 500000 n2.jsonl; same out n3.out
+expect 2 "$SBF" dedup --threshold 0.5 n2.jsonl; has err "--threshold is for --ngrams"
+expect 2 "$SBF" dedup --ngrams 0 n2.jsonl
+expect 2 "$SBF" dedup --ngrams 3 --shard 0/2 --expected 10 n2.jsonl
+
 # ------------------------------------------------------------- bad input
 # every byte value, lines without end, CRLF twins, a very long line
 /usr/bin/python3 - > d5.bin <<'PY'
