@@ -64,6 +64,8 @@ static const char *const help_dedup =
     "                 when a fraction >= T (--threshold, default 0.8) of its\n"
     "                 N-word n-grams were seen in earlier documents; every\n"
     "                 document's n-grams are then added (doc/dedup.md, bff)\n"
+    "  --no-add       probe --filter F without adding to it or writing it:\n"
+    "                 lines (documents) not in F (decontamination)\n"
     "  --binary       keep a trailing \\r in keys (default: a CRLF line's key\n"
     "                 is its LF twin's); lines are written as read\n"
     "A last line without a newline is written with one.\n";
@@ -109,6 +111,7 @@ typedef struct dedup {
     int parquet_hash;            /* XXH64 pairs (parquet layout) */
     uint32_t ngrams;             /* --ngrams N (0: keys are whole) */
     double threshold;            /* --threshold T */
+    int no_add;                  /* --no-add: probe only (decontamination) */
     uint32_t seed;
     sbf_filter *f;               /* fixed size, or */
     sbf_scalable *s;             /* growing */
@@ -439,7 +442,8 @@ static void decide_ngrams(dedup *d, chunk *c)
         size_t seen = 0;
         if (d->s != NULL) {
             const size_t r = sbf_scalable_contains_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
-            const size_t a = sbf_scalable_add_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
+            const size_t a = d->no_add ? 0
+                           : sbf_scalable_add_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
             if (sbf_is_error(r) || sbf_is_error(a))
                 fail("the growing filter: %s",
                      sbf_strerror(-(int)(SIZE_MAX - (sbf_is_error(r) ? r : a)) - 1));
@@ -452,7 +456,7 @@ static void decide_ngrams(dedup *d, chunk *c)
                                                                     d->v.nblocks) * bw, 0, 3);
                 seen += (size_t)sbf_view_contains_hash(&d->v, c->h1[g + q], c->h2[g + q]);
             }
-            for (size_t q = 0; q < n; q++)
+            for (size_t q = 0; q < n && !d->no_add; q++)
                 if (sbf_view_add_hash(&d->v, c->h1[g + q], c->h2[g + q]) < 0)
                     fail("the filter: cannot add");
         }
@@ -468,7 +472,15 @@ static void decide(dedup *d, chunk *c)
         return;
     }
     const size_t m = c->m;
-    if (d->s != NULL) {
+    if (d->no_add) { /* new: absent from the filter, which stays as it is */
+        if (d->s != NULL)
+            (void)sbf_scalable_contains_hashes(d->s, c->h1, c->h2, m, c->added);
+        else
+            for (size_t j = 0; j < m; j++)
+                c->added[j] = (uint8_t)sbf_view_contains_hash(&d->v, c->h1[j], c->h2[j]);
+        for (size_t j = 0; j < m; j++)
+            c->added[j] ^= 1;
+    } else if (d->s != NULL) {
         const size_t r = sbf_scalable_add_hashes(d->s, c->h1, c->h2, m, c->added);
         if (sbf_is_error(r))
             fail("the growing filter: %s", sbf_strerror(-(int)(SIZE_MAX - r) - 1));
@@ -683,7 +695,7 @@ int cmd_dedup(int argc, char **argv)
     parse_args(argc, argv,
                " --expected= --fpp= --filter= --invert --count --tsv-field= --json-field="
                " --threads= --shard= --layout= --binary --quiet --initial= --growth= --seed="
-               " --ngrams= --threshold= ",
+               " --ngrams= --threshold= --no-add ",
                help_dedup, 0, ARGS_MAX_POS, &a);
     dedup d;
     memset(&d, 0, sizeof d);
@@ -712,6 +724,9 @@ int cmd_dedup(int argc, char **argv)
             d.json_len = 4;
         }
     }
+    d.no_add = opt_flag(&a, "--no-add");
+    if (d.no_add && opt_val(&a, "--filter") == NULL)
+        usage_error("--no-add needs --filter (the filter to probe)");
     d.threshold = 0.8;
     if ((s = opt_val(&a, "--threshold")) != NULL) {
         if (!d.ngrams)
@@ -940,7 +955,7 @@ int cmd_dedup(int argc, char **argv)
         out_line(&o, (const unsigned char *)num, (size_t)k);
     }
     out_flush(&o);
-    if (fpath != NULL) {
+    if (fpath != NULL && !d.no_add) {
         if (d.s != NULL) {
             const int rc = sbf_scalable_save(d.s, fpath);
             if (rc != SBF_OK)

@@ -82,6 +82,13 @@ for mode in "--expected 10000" ""; do
   [ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "second run ($mode): $(head -n2 out)"
   expect 0 "$SBF" dedup --filter seen.sbf --count r2.txt; [ "$(cat out)" = 0 ] && ok || bad "third run: $(cat out)"
 done
+# --no-add: probe only; the filter file is not written
+rm -f nf.sbf; expect 0 "$SBF" dedup --fpp 1e-9 --filter nf.sbf r1.txt; cp nf.sbf seen.keep
+expect 0 "$SBF" dedup --filter nf.sbf --no-add r2.txt
+[ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "--no-add: $(head -n2 out)"
+expect 0 "$SBF" dedup --filter nf.sbf --no-add --count r2.txt; [ "$(cat out)" = 2500 ] && ok || bad "--no-add twice: $(cat out)"
+same nf.sbf seen.keep
+expect 2 "$SBF" dedup --no-add r2.txt; has err "--no-add needs --filter"
 # killed while reading: the file is the last complete run's, and no
 # temporary file is left
 rm -f seen.sbf; expect 0 "$SBF" dedup --filter seen.sbf --expected 10000 r1.txt
