@@ -70,7 +70,7 @@ static const char *const help_dedup =
     "                 is its LF twin's); lines are written as read\n"
     "A last line without a newline is written with one.\n";
 
-#define CHUNK_BYTES (1u << 20)
+#define CHUNK_BYTES (1u << 19)
 #define MAX_THREADS 64
 #define SHOW_MISSING 5
 
