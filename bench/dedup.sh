@@ -2,7 +2,8 @@
 # Line dedup benchmark (issue 35): sbf dedup against awk '!seen[$0]++' and
 # sort -u on URL-like lines with realistic repetition, one run, same input.
 #   bash bench/dedup.sh [SBF] [LINES]        (make bench-dedup; LINES=50000000 for the big run)
-# Prints lines/s and peak RSS (/usr/bin/time -v) of each, sbf with 1 and 2
+# Prints lines/s (wall), CPU seconds and peak RSS (/usr/bin/time -v) of each
+# (on a shared machine compare CPU seconds too), sbf with 1 and 2
 # threads (growing filter, and sized with --expected), checks that 1 and 2
 # threads write the same bytes, and counts the lines sbf lost to false
 # positives against awk's exact output, beside the interval the filter's
@@ -39,8 +40,9 @@ run() {
   s=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, a, ":"); t = 0;
         for (i = 1; i <= n; i++) t = t * 60 + a[i]; print t }' "$T/$name.time")
   rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$T/$name.time")
-  printf '%-28s %7.2f s  %8.2f M lines/s  peak RSS %8.1f MB\n' "$name" "$s" \
-    "$(awk -v l="$LINES" -v s="$s" 'BEGIN { print (s > 0 ? l / s / 1e6 : 0) }')" \
+  cpu=$(awk -F': ' '/User time|System time/ { t += $2 } END { print t }' "$T/$name.time")
+  printf '%-16s %7.2f s wall %8.2f M lines/s  cpu %7.2f s  peak RSS %8.1f MB\n' "$name" "$s" \
+    "$(awk -v l="$LINES" -v s="$s" 'BEGIN { print (s > 0 ? l / s / 1e6 : 0) }')" "$cpu" \
     "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
   eval "S_$name=$s; R_$name=$rss"
 }
@@ -84,3 +86,26 @@ for v in sbf_t1 sbf_fixed_t1; do
        "[0, $hi] at the final rate $rate), $extra lines awk did not write"
   [ "$extra" -eq 0 ] && [ "$lost" -ge 0 ] && [ "$lost" -le "$hi" ] || { echo FAIL; exit 1; }
 done
+
+# N-gram document dedup: JSON Lines documents of 200 words from a 50000-word
+# vocabulary, a third of them near-copies of an earlier one (a few words
+# changed); 13-grams at threshold 0.8 (bff's defaults), 1 and 2 threads.
+DOCS=${DOCS:-$((LINES / 100))}
+awk -v n="$DOCS" 'BEGIN { srand(2)
+  for (d = 0; d < n; d++) {
+    copy = d > 10 && rand() < 0.33; src = copy ? int(rand() * d) : d
+    printf "{\"id\": %d, \"text\": \"", d
+    for (w = 0; w < 200; w++) {
+      x = (src * 7919 + w * 104729 + int(w / 17) * src) % 50000
+      if (copy && rand() < 0.02) x = int(rand() * 50000)
+      printf "%sw%d", (w ? " " : ""), x }
+    printf "\"}\n" } }' > "$T/docs.jsonl"
+echo
+echo "n-grams: $DOCS documents, $(stat -c %s "$T/docs.jsonl") bytes"
+for t in 1 2; do
+  /usr/bin/time -f "%e s wall, cpu %U s user %S s sys, peak RSS %M KB" -o "$T/ng$t.time" "$SBF" dedup --ngrams 13 \
+    --threshold 0.8 --threads $t "$T/docs.jsonl" > "$T/ng$t.out" 2> "$T/ng$t.err"
+  echo "threads $t: $(tail -n1 "$T/ng$t.err" | sed 's/^sbf: dedup: //'); $(cat "$T/ng$t.time")"
+done
+cmp -s "$T/ng1.out" "$T/ng2.out" && echo "n-grams: 1 and 2 threads keep the same documents" \
+  || { echo "n-grams: 1 and 2 threads differ: FAIL"; exit 1; }

@@ -899,9 +899,8 @@ int cmd_dedup(int argc, char **argv)
                 write_it = !invert;
                 if (nokey <= SHOW_MISSING) {
                     static const char *const why[] = { "", "fewer fields than --tsv-field",
-                                                       "not a JSON object",
-                                                       "no such field", "the field is not "
-                                                       "a string" };
+                                                       "not a JSON object", "no such field",
+                                                       "the field is not a string" };
                     const uint64_t ln = file_lines + i + 1;
                     fprintf(stderr, "%s: %s: line %llu has no key (%s%s%s): %s\n", prog,
                             c->name, (unsigned long long)ln, why[c->why[i]],
