@@ -576,7 +576,8 @@ static int read_chunk(input *in, chunk *c)
             c->cap = in->clen + CHUNK_BYTES;
             c->buf = xrealloc(c->buf, c->cap);
         }
-        memcpy(c->buf, in->carry, in->clen);
+        if (in->clen > 0)
+            memcpy(c->buf, in->carry, in->clen);
         size_t len = in->clen;
         ssize_t r;
         do
@@ -606,7 +607,8 @@ static int read_chunk(input *in, chunk *c)
             in->ccap = in->clen * 2;
             in->carry = xrealloc(in->carry, in->ccap);
         }
-        memcpy(in->carry, c->buf + whole, in->clen);
+        if (in->clen > 0)
+            memcpy(in->carry, c->buf + whole, in->clen);
         if (whole == 0)
             continue; /* one line longer than the buffer: read more */
         c->len = whole - 1; /* the final newline is the last line's end */
