@@ -86,7 +86,8 @@ SBF_API int sbf_scalable_contains(const sbf_scalable *s, const void *key, size_t
  * seed (sbf_murmur3_x64_128_batch); for the parquet layout the pair
  * sbf_parquet_pair makes of XXH64. keys[i] is lens[i] bytes (NULL only when
  * 0); u64 keys (keys_u64 non-NULL, keys and lens NULL) are their 8
- * little-endian bytes. Returns SBF_OK, SBF_E_NULL. Thread safe. */
+ * little-endian bytes. Returns SBF_OK, SBF_E_NULL. Thread safe, also while
+ * another thread adds to s (it reads only what creation fixed). */
 SBF_API int sbf_scalable_hash(const sbf_scalable *s, const void *const *keys,
                               const size_t *lens, const uint64_t *keys_u64, size_t n,
                               uint64_t *h1, uint64_t *h2);
