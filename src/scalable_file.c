@@ -229,10 +229,11 @@ static int parse_v3(const unsigned char *h, uint64_t total, sbf_scalable_params 
 /* The data of sub-filter i mapped read-only into a->map. */
 static int map_sub(int fd, uint64_t data_off, size_t bytes, sbfi_make_args *a)
 {
+    /* the data starts on a 4096-byte boundary; with larger pages the mapping
+     * starts at the page below it */
     const long page = sysconf(_SC_PAGESIZE);
-    const uint64_t off = page > 0 && (uint64_t)page <= PAGE ? data_off / (uint64_t)page *
-                                                              (uint64_t)page
-                                                            : data_off / PAGE * PAGE;
+    const uint64_t pg = page > 0 ? (uint64_t)page : PAGE;
+    const uint64_t off = data_off / pg * pg;
     const size_t skip = (size_t)(data_off - off), len = skip + bytes;
     unsigned char *base = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
     SBFI_RETURN_IF(base == MAP_FAILED, SBF_E_IO);
