@@ -381,3 +381,40 @@ Test(scalable, corrupt_refused, .description = "every changed byte, every cut an
     sbf_buffer_free(buf);
     sbf_scalable_free(s);
 }
+
+Test(scalable, hashes_split_from_adds, .description = "sbf_scalable_hash then _add_hashes "
+     "decides as sbf_scalable_add_batch; info and memory agree with the sub-filters")
+{
+    static const int layouts[] = { SBF_BLOCKED, SBF_PARQUET };
+    for (size_t l = 0; l < 2; l++) {
+        sbf_scalable *a = make(layouts[l], 100, 0.02), *b = make(layouts[l], 100, 0.02);
+        enum { N = 1500 };
+        uint64_t keys[N], h1[N], h2[N];
+        uint8_t x[N], y[N], in[N];
+        for (size_t i = 0; i < N; i++)
+            keys[i] = (i * 37) % 700;
+        cr_assert_eq(sbf_scalable_hash(a, NULL, NULL, keys, N, h1, h2), SBF_OK);
+        const size_t fa = sbf_scalable_add_hashes(a, h1, h2, N, x);
+        const size_t fb = sbf_scalable_add_u64(b, keys, N, y);
+        cr_assert_eq(fa, fb);
+        cr_assert_eq(memcmp(x, y, N), 0, "%s", sbf_layout_name(layouts[l]));
+        cr_assert_eq(sbf_scalable_contains_hashes(b, h1, h2, N, in), N);
+        struct sbf_scalable_info si;
+        sbf_scalable_info(a, &si);
+        cr_assert_eq(si.keys, fa);
+        cr_assert(si.filters >= 3, "%u", si.filters);
+        size_t bytes = 0;
+        for (uint32_t i = 0; i < si.filters; i++) {
+            struct sbf_info fi;
+            sbf_info(sbf_scalable_filter(a, i), &fi);
+            bytes += fi.bytes;
+        }
+        cr_assert_eq(si.bytes, bytes);
+        cr_assert(sbf_scalable_memory_usage(a) >= bytes);
+        cr_assert_eq(sbf_scalable_memory_usage(NULL), 0);
+        cr_assert_eq(sbf_scalable_hash(a, NULL, NULL, NULL, 1, h1, h2), SBF_E_NULL);
+        cr_assert_eq(sbf_scalable_hash(NULL, NULL, NULL, keys, 1, h1, h2), SBF_E_NULL);
+        sbf_scalable_free(a);
+        sbf_scalable_free(b);
+    }
+}
