@@ -781,6 +781,15 @@ int cmd_dedup(int argc, char **argv)
     if (exp && (opt_val(&a, "--initial") || opt_val(&a, "--growth")))
         usage_error("--initial and --growth are for a growing filter (no --expected)");
 
+    /* every input readable before any line is written or the filter touched */
+    for (int i = 0; i < a.npos; i++) {
+        if (strcmp(a.pos[i], "-") == 0)
+            continue;
+        const int fd = open(a.pos[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+            fail("%s: %s", a.pos[i], strerror(errno));
+        close(fd);
+    }
     /* the filter: the file's, or a new one */
     const char *fpath = opt_val(&a, "--filter");
     struct stat st;

@@ -193,3 +193,9 @@ expect 2 "$SBF" dedup --tsv-field 1 --json-field u d1.txt
 expect 2 "$SBF" dedup --layout counting d1.txt
 expect 2 "$SBF" dedup --fpp 1.5 d1.txt
 expect 1 "$SBF" dedup no-such-file.txt; has err "no-such-file.txt"
+# an unreadable input later in the list stops the run before anything is
+# written, and the filter file is not touched
+cp nf.sbf nf.before
+expect 1 "$SBF" dedup --filter nf.sbf r1.txt no-such-file.txt; has err "no-such-file.txt"
+[ ! -s out ] && ok || bad "output before the failure: $(head -c 100 out)"
+same nf.sbf nf.before
