@@ -128,6 +128,10 @@ expect 0 "$SBF" info g.sbf --json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["format"]=="sbf-v3" and d["filters"]==1 and 9000<d["keys"]<11000 and 0<d["fpp_now"]<1e-6 else 1)' \
   && ok || bad "info --json of a growing filter: $(cat out)"
 expect 1 "$SBF" union x.sbf g.sbf all.sbf; has err "all.sbf: not a growing filter"
+# sbf query maps a growing filter: every key of d1 in, none of d3
+expect 0 "$SBF" query g.sbf d1.txt --count; [ "$(cat out)" = 30000 ] && ok || bad "query growing: $(cat out)"
+expect 0 "$SBF" query g.sbf d3.txt --count --verify; [ "$(cat out)" = 0 ] && ok || bad "query growing, absent: $(cat out)"
+expect 0 "$SBF" query g.sbf d2b.txt; [ "$(tr -d '\n' < out)" = 00 ] && ok || bad "query growing, lines: $(cat out)"
 printf 'SBF1\3\0\0\0garbage' > g-bad.sbf
 expect 1 "$SBF" dedup --filter g-bad.sbf d1.txt; has err "g-bad.sbf"
 
