@@ -155,7 +155,7 @@ $(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
 CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
 $(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
 # ------------------------------------------------------------------ tests
 $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP)
@@ -451,13 +451,21 @@ bench-redis: $(REDIS_SO)
 bench-redis-insn: $(REDIS_SO)
 	$(REDIS_PY) redis/bench_insn.py --module $(abspath $(REDIS_SO)) $(BENCH_ARGS)
 
+# sbf dedup against awk '!seen[$$0]++' and sort -u (bench/dedup.sh):
+# DEDUP_LINES=50000000 for the issue's big run (about 3.3 GB of input in TMPDIR).
+DEDUP_LINES ?= 5000000
+bench-dedup: $(CLI_BIN)
+	bash bench/dedup.sh $(CLI_BIN) $(DEDUP_LINES)
+
+.PHONY: bench-dedup
 .PHONY: redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn
 
 # ---------------------------------------------------------------- install
 # Users include simdbloom.h (and simdbloom_inline.h); simdbloom.h includes
 # its parts, simdbloom_files.h and simdbloom_parquet.h, which refuse to be
 # included alone (make check-cxx checks both).
-PUBLIC_PARTS   := include/simdbloom_files.h include/simdbloom_parquet.h
+PUBLIC_PARTS   := include/simdbloom_files.h include/simdbloom_parquet.h \
+                  include/simdbloom_scalable.h
 PUBLIC_HEADERS := include/simdbloom.h $(PUBLIC_PARTS) include/simdbloom_inline.h \
                   include/simdbloom_inline_x86.h
 install: lib cli
@@ -528,6 +536,7 @@ help:
 	@echo "         test-duckdb duckdb-setup (DuckDB as an oracle of the parquet layout)"
 	@echo "bench:   bench (full, results/runs/; PUBLISH=1 replaces results/REPORT.md) bench-quick"
 	@echo "         bench-compare (SIMD=0 against SIMD) bench-check bench-baseline (the CI gate)"
+	@echo "         bench-dedup (sbf dedup against awk and sort -u; DEDUP_LINES)"
 	@echo "         fpr-timing (the formulas' worst times)"
 	@echo "peers:   bench-peers bench-peers-hash (PEERS_DIR=../shared/peers, PEERS_ARGS, CPU=1)"
 	@echo "python:  python test-python bench-python (PYTHON=/usr/bin/python3; python/README.md)"

@@ -59,7 +59,7 @@ void json_double(double v);
 /* ----------------------------------------------------------- cli_args.c */
 
 #define ARGS_MAX_POS 4
-#define ARGS_MAX_OPT 16
+#define ARGS_MAX_OPT 24
 
 /*
  * A command's arguments. The option spec is a string of names between
@@ -137,6 +137,10 @@ void save_as(const sbf_filter *f, const char *path, int format);
 __attribute__((noreturn))
 void fail_save(const sbf_filter *f, const char *path, int format, int rc);
 void save(const sbf_filter *f, const char *path);
+/* 1 when path holds a growing (scalable, format version 3) filter. */
+int is_scalable_file(const char *path);
+/* sbf_scalable_load, errors exit. */
+sbf_scalable *open_scalable(const char *path);
 
 /* ----------------------------------------------------------- cli_keys.c */
 

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
@@ -210,4 +211,26 @@ void save_as(const sbf_filter *f, const char *path, int format)
 void save(const sbf_filter *f, const char *path)
 {
     save_as(f, path, SBF_FORMAT_SBF);
+}
+
+int is_scalable_file(const char *path)
+{
+    unsigned char h[8];
+    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    const ssize_t r = read(fd, h, 8);
+    close(fd);
+    return r == 8 && memcmp(h, "SBF1\3\0\0\0", 8) == 0;
+}
+
+sbf_scalable *open_scalable(const char *path)
+{
+    sbf_scalable *s;
+    const int rc = sbf_scalable_load(&s, path);
+    if (rc == SBF_E_VERSION)
+        fail("%s: not a growing filter (a fixed one: it joins only fixed ones)", path);
+    if (rc != SBF_OK)
+        fail_code(path, rc);
+    return s;
 }

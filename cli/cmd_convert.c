@@ -19,7 +19,9 @@ static const char *const help_union =
     "usage: sbf union OUT A B\n"
     "\n"
     "Writes to OUT the union of the filters A and B, which must have the same\n"
-    "layout, size, k and seed (counting: counters add, saturating at 15).\n";
+    "layout, size, k and seed (counting: counters add, saturating at 15).\n"
+    "Growing filters (sbf dedup without --expected) join growing ones made with\n"
+    "the same parameters, sub-filter by sub-filter.\n";
 
 /* "sbf, guava" and so on: the forms this library has. */
 static const char *form_list(void)
@@ -70,6 +72,18 @@ int cmd_union(int argc, char **argv)
     struct stat st;
     /* OUT may be A or B: a read-modify-write, locked as sbf add's */
     sbf_file_lock *lock = stat(a.pos[0], &st) == 0 ? lock_path(a.pos[0]) : NULL;
+    if (is_scalable_file(a.pos[1]) || is_scalable_file(a.pos[2])) { /* growing filters */
+        sbf_scalable *sx = open_scalable(a.pos[1]), *sy = open_scalable(a.pos[2]);
+        int rc = sbf_scalable_union(sx, sy);
+        if (rc != SBF_OK)
+            fail("%s, %s: %s", a.pos[1], a.pos[2], sbf_strerror(rc));
+        if ((rc = sbf_scalable_save(sx, a.pos[0])) != SBF_OK)
+            fail_code(a.pos[0], rc);
+        sbf_scalable_free(sx);
+        sbf_scalable_free(sy);
+        sbf_unlock_file(lock);
+        return 0;
+    }
     sbf_filter *x = open_filter(a.pos[1], OPEN_WRITABLE, NULL);
     sbf_filter *y = open_filter(a.pos[2], OPEN_VERIFY, NULL);
     const int rc = sbf_union(x, y);

@@ -73,10 +73,59 @@ static void print_text(const char *path, int fmt, const struct sbf_info *in, int
     printf("isa              %s\n", sbf_isa_name(in->isa));
 }
 
+/* A growing filter (format version 3): the whole, then each sub-filter. */
+static void print_scalable(const char *path, int json)
+{
+    sbf_scalable *s = open_scalable(path);
+    struct sbf_scalable_info in;
+    sbf_scalable_info(s, &in);
+    if (json) {
+        printf("{\"file\": ");
+        json_string(path);
+        printf(", \"format\": \"sbf-v3\", \"layout\": \"%s\", \"growing\": true, "
+               "\"filters\": %u, \"keys\": %llu, \"capacity\": %llu, \"bits\": %llu, "
+               "\"bytes\": %zu, \"seed\": %u, \"initial\": %llu, \"growth\": %u, "
+               "\"tightening\": ", sbf_layout_name(in.layout), in.filters,
+               (unsigned long long)in.keys, (unsigned long long)in.capacity,
+               (unsigned long long)in.bits, in.bytes, in.seed,
+               (unsigned long long)in.initial_n, in.growth);
+        json_double(in.tightening);
+        printf(", \"fpp\": ");
+        json_double(in.fpp);
+        printf(", \"fpp_now\": ");
+        json_double(in.fpp_bound);
+        printf("}\n");
+    } else {
+        printf("file             %s\n", path);
+        printf("format           sbf-v3 (growing)\n");
+        printf("layout           %s\n", sbf_layout_name(in.layout));
+        printf("sub-filters      %u (first %llu keys, x%u each, rate x%g each)\n", in.filters,
+               (unsigned long long)in.initial_n, in.growth, in.tightening);
+        printf("keys             %llu of %llu before the next sub-filter\n",
+               (unsigned long long)in.keys, (unsigned long long)in.capacity);
+        printf("bits             %llu\n", (unsigned long long)in.bits);
+        printf("bytes            %zu\n", in.bytes);
+        printf("seed             %u\n", in.seed);
+        printf("fpp asked        %.6g\n", in.fpp);
+        printf("fpp now          %.6g\n", in.fpp_bound);
+        for (uint32_t i = 0; i < in.filters; i++) {
+            struct sbf_info fi;
+            sbf_info(sbf_scalable_filter(s, i), &fi);
+            printf("  sub-filter %-3u bits %llu, k %u, fill %.4f\n", i,
+                   (unsigned long long)fi.bits, fi.k, fi.fill_ratio);
+        }
+    }
+    sbf_scalable_free(s);
+}
+
 int cmd_info(int argc, char **argv)
 {
     args a;
     parse_args(argc, argv, " --json --verify ", help_info, 1, 1, &a);
+    if (is_scalable_file(a.pos[0])) {
+        print_scalable(a.pos[0], opt_flag(&a, "--json"));
+        return 0;
+    }
     int fmt;
     const int mode = opt_flag(&a, "--verify") ? OPEN_VERIFY : OPEN_QUERY;
     sbf_filter *f = open_filter(a.pos[0], mode, &fmt);

@@ -14,6 +14,7 @@ static const char *const help_query =
     "our format or Guava's. Ours is mapped read-only and only the pages the\n"
     "keys need are read (the header's checksum is checked, the data's is\n"
     "not: --verify checks it first, reading the whole file; see sbf verify).\n"
+    "A growing filter (sbf dedup's, format 3) is mapped the same way.\n"
     "\n" KEY_HELP;
 
 int cmd_query(int argc, char **argv)
@@ -24,7 +25,16 @@ int cmd_query(int argc, char **argv)
     const int type = key_options(&a, &binary);
     const int count = opt_flag(&a, "--count");
     const int mode = opt_flag(&a, "--verify") ? OPEN_VERIFY : OPEN_QUERY;
-    sbf_filter *f = open_filter(a.pos[0], mode, NULL);
+    sbf_filter *f = NULL;
+    sbf_scalable *s = NULL;
+    if (is_scalable_file(a.pos[0])) {
+        const int rc = sbf_scalable_map(&s, a.pos[0], mode == OPEN_VERIFY ? 0
+                                                                            : SBF_MAP_NO_VERIFY);
+        if (rc != SBF_OK)
+            fail_code(a.pos[0], rc);
+    } else {
+        f = open_filter(a.pos[0], mode, NULL);
+    }
     keyreader kr;
     kr_open(&kr, a.npos > 1 ? a.pos[1] : NULL, type, binary);
     uint8_t *res = malloc(BATCH);
@@ -36,8 +46,11 @@ int cmd_query(int argc, char **argv)
     uint64_t yes = 0;
     size_t n;
     while ((n = kr_next(&kr)) > 0) {
-        const size_t c = keys_contains(f, &kr, n, count ? NULL : res);
-        if (c == SIZE_MAX)
+        uint8_t *o = count ? NULL : res;
+        const size_t c = s == NULL ? keys_contains(f, &kr, n, o)
+                         : kr.words ? sbf_scalable_contains_u64(s, kr.u, n, o)
+                                    : sbf_scalable_contains_batch(s, kr.keys, kr.lens, n, o);
+        if (sbf_is_error(c))
             fail("%s: query failed", a.pos[0]);
         yes += c;
         if (!count) {
@@ -59,5 +72,6 @@ int cmd_query(int argc, char **argv)
     free(res);
     free(out);
     sbf_free(f);
+    sbf_scalable_free(s);
     return 0;
 }

@@ -663,5 +663,6 @@ SBF_API size_t sbf_isa_list(int *out, size_t cap);
 /* The rest of the API, by section (each part keeps its own extern "C"). */
 #include "simdbloom_files.h"
 #include "simdbloom_parquet.h"
+#include "simdbloom_scalable.h"
 
 #endif /* SIMDBLOOM_H_8A31F0C2 */

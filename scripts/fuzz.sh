@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 OUT=${BUILD:-build}/fuzz
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-deserialize guava file parquet_file parquet_form}
+TARGETS=${FUZZ_TARGETS:-deserialize guava file parquet_file parquet_form scalable}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 # clang and its libFuzzer runtime (Debian: clang, libclang-rt-14-dev)
 fuzz_ok() {

@@ -69,7 +69,7 @@ int main()
         sbf_free(c);
     }
     // one call from each part of simdbloom.h (simdbloom_files.h,
-    // simdbloom_parquet.h): found, and linked through their extern "C"
+    // simdbloom_parquet.h, simdbloom_scalable.h): found, and linked through their extern "C"
     void *buf = nullptr;
     size_t len = 0;
     if (sbf_encode(f, SBF_FORMAT_SBF, &buf, &len) != SBF_OK ||
@@ -78,6 +78,15 @@ int main()
     sbf_buffer_free(buf);
     if (sbf_export_parquet(f, &buf, &len) != SBF_E_UNSUPPORTED)
         return 1;
+    // and simdbloom_scalable.h
+    sbf_scalable_params sp = {};
+    sp.layout = SBF_BLOCKED;
+    sp.fpp = 0.01;
+    sbf_scalable *sc = nullptr;
+    if (sbf_scalable_create(&sc, &sp) != SBF_OK || sbf_scalable_add(sc, "k", 1) != 1 ||
+        sbf_scalable_contains(sc, "k", 1) != 1)
+        return 1;
+    sbf_scalable_free(sc);
     sbf_parquet_close(nullptr);
     int isas[8];
     const size_t n = sbf_isa_list(isas, 8);

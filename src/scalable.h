@@ -1,0 +1,40 @@
+/*
+ * Scalable filters, shared by src/scalable.c (adds, probes, union) and
+ * src/scalable_file.c (format version 3). Not installed.
+ */
+#ifndef SBF_SCALABLE_INT_H_61B0A3F4
+#define SBF_SCALABLE_INT_H_61B0A3F4
+
+#include "sbf_internal.h"
+#include "simdbloom_inline.h"
+
+typedef struct sbfi_sub {
+    sbf_filter *f;
+    sbf_view v;            /* its view: writable unless the whole is read-only */
+    uint32_t block_words;  /* words of a block for the prefetch; 0: none (classic) */
+    uint64_t items;        /* keys added to it (new keys, or union's estimate) */
+    uint64_t capacity;     /* keys it takes before the next sub-filter starts */
+    double fpp;            /* the rate it was sized for */
+} sbfi_sub;
+
+struct sbf_scalable {
+    sbf_scalable_params p; /* defaults resolved */
+    int readonly;          /* a mapping (sbf_scalable_map) */
+    uint32_t n;            /* sub-filters */
+    sbfi_sub subs[SBF_SCALABLE_MAX_FILTERS];
+};
+
+/* Parameters with defaults resolved: SBF_OK or the create error. */
+int sbfi_scalable_check(const sbf_scalable_params *p);
+/* Capacity and rate of sub-filter i: SBF_OK, SBF_E_TOO_LARGE, SBF_E_K. */
+int sbfi_scalable_sub_params(const sbf_scalable_params *p, uint32_t i, uint64_t *capacity,
+                             double *fpp);
+/* Bits and k of sub-filter i (sbf_size of its capacity and rate). */
+int sbfi_scalable_geometry(const sbf_scalable_params *p, uint32_t i, uint64_t *bits,
+                           uint32_t *k);
+/* An empty scalable filter (no sub-filter), or NULL. */
+sbf_scalable *sbfi_scalable_new(const sbf_scalable_params *p, int readonly);
+/* Appends f (taken on success) with its key count. */
+int sbfi_scalable_attach(sbf_scalable *s, sbf_filter *f, uint64_t items);
+
+#endif

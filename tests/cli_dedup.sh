@@ -1,0 +1,205 @@
+# sbf dedup (issue 35), sourced by tests/cli.sh: input order, --invert and
+# --count against an exact reference, the false-positive count against its
+# interval, every --threads writing the same bytes, --filter across runs and
+# a killed run leaving it intact, shards that union into the one-machine
+# filter, and bad input (binary bytes, no final newline, CRLF, a JSON line
+# without the field).
+
+# The exact answer: each line whose key (the line without one trailing \r)
+# was not seen, in order, each written with a newline.
+cat > ref_dedup.py <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+lines = data.split(b'\n')
+if data == b'' or data.endswith(b'\n'):
+    lines.pop()
+seen, out = set(), []
+invert = len(sys.argv) > 2
+for l in lines:
+    k = l[:-1] if l.endswith(b'\r') else l
+    if (k in seen) == invert:
+        out.append(l + b'\n')
+    seen.add(k)
+sys.stdout.buffer.write(b''.join(out))
+PY
+ref() { /usr/bin/python3 ref_dedup.py "$@"; }
+
+# ------------------------------------------------ order, --invert, --count
+# 30000 lines, 10000 distinct, repeats at every distance; no false positive
+# is likely at 1e-9 (and the hash is fixed: the answer is too)
+seq 1 30000 | awk '{ print "https://example.org/" ($1 * 7919 % 10007) % 10000 "/x" }' > d1.txt
+ref d1.txt > d1.want
+ref d1.txt invert > d1.dups
+for mode in "--expected 10000" ""; do
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 d1.txt; same out d1.want
+  has err "30000 lines: 10000 new, 20000 seen before"
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --invert < d1.txt; same out d1.dups
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --count d1.txt; [ "$(cat out)" = 10000 ] && ok || bad "--count: $(cat out)"
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --count --invert d1.txt; [ "$(cat out)" = 20000 ] && ok || bad "--count --invert: $(cat out)"
+done
+# two files and -: one stream; a file's last line without newline ends there
+printf 'a\nb' > d2a.txt; printf 'b\nc\n' > d2b.txt
+expect 0 "$SBF" dedup d2a.txt - d2b.txt < d2a.txt; [ "$(cat out)" = "$(printf 'a\nb\nc')" ] && ok || bad "files: $(cat out)"
+expect 0 "$SBF" dedup --quiet < /dev/null; [ ! -s out ] && [ ! -s err ] && ok || bad "empty input"
+
+# ------------------------------------- false positives within the interval
+# 100000 distinct lines into a filter sized for them at 1%: each new line is
+# lost with the filter's rate at its moment, below the final rate the summary
+# prints; the count must be above 0 (the filter is not exact) and within
+# 4 sigma of distinct * final rate
+seq 1 100000 | sed 's/^/fp-/' > d3.txt
+expect 0 "$SBF" dedup --expected 100000 --fpp 0.01 d3.txt
+lost=$((100000 - $(wc -l < out)))
+rate=$(sed -n 's/.* fpp \([0-9.e-]*\);.*/\1/p' err)
+/usr/bin/python3 -c "import math,sys; l=$lost; m=100000*$rate; sys.exit(0 if 0 < l <= m + 4*math.sqrt(m) else 1)" \
+  && ok || bad "false positives: $lost lost, final rate $rate: $(cat err)"
+# the growing filter keeps every rate under the asked one
+expect 0 "$SBF" dedup --fpp 0.01 --initial 1000 d3.txt
+lost=$((100000 - $(wc -l < out)))
+/usr/bin/python3 -c "import math,sys; l=$lost; m=100000*0.01; sys.exit(0 if 0 < l <= m + 4*math.sqrt(m) else 1)" \
+  && ok || bad "growing: $lost lost at 1%: $(cat err)"
+has err "filter growing"
+
+# ------------------------------------------------- threads: the same bytes
+# 3 MB, several chunks; fixed and growing filters, keys from JSON, shards
+seq 1 120000 | awk '{ k = $1 * 31 % 50000; printf "{\"id\": %d, \"url\": \"https://h%d.example/%d\", \"pad\": \"%s\"}\n", $1, k % 97, k, ($1 % 7 ? "x" : "yy") }' > d4.jsonl
+for opts in "--expected 50000 --fpp 0.02" "--initial 5000 --fpp 0.02" "--json-field url" "--json-field url --shard 1/3 --expected 60000" "--invert --layout split-block"; do
+  expect 0 "$SBF" dedup $opts --threads 1 d4.jsonl; cp out t1.out
+  for t in 2 3 5; do
+    expect 0 "$SBF" dedup $opts --threads $t d4.jsonl; same out t1.out
+  done
+done
+expect 0 "$SBF" dedup --json-field url --fpp 1e-9 --expected 60000 d4.jsonl
+[ "$(wc -l < out)" = 50000 ] && ok || bad "json keys: $(wc -l < out) lines"
+
+# ------------------------------------------- --filter across runs; killed run
+seq 1 5000 | sed 's/^/r-/' > r1.txt
+seq 2501 7500 | sed 's/^/r-/' > r2.txt
+for mode in "--expected 10000" ""; do
+  rm -f seen.sbf
+  expect 0 "$SBF" dedup $mode --fpp 1e-9 --filter seen.sbf r1.txt; same out r1.txt
+  expect 0 "$SBF" dedup --filter seen.sbf r2.txt
+  [ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "second run ($mode): $(head -n2 out)"
+  expect 0 "$SBF" dedup --filter seen.sbf --count r2.txt; [ "$(cat out)" = 0 ] && ok || bad "third run: $(cat out)"
+done
+# --no-add: probe only; the filter file is not written
+rm -f nf.sbf; expect 0 "$SBF" dedup --fpp 1e-9 --filter nf.sbf r1.txt; cp nf.sbf seen.keep
+expect 0 "$SBF" dedup --filter nf.sbf --no-add r2.txt
+[ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "--no-add: $(head -n2 out)"
+expect 0 "$SBF" dedup --filter nf.sbf --no-add --count r2.txt; [ "$(cat out)" = 2500 ] && ok || bad "--no-add twice: $(cat out)"
+same nf.sbf seen.keep
+expect 2 "$SBF" dedup --no-add r2.txt; has err "--no-add needs --filter"
+# killed while reading: the file is the last complete run's, and no
+# temporary file is left
+rm -f seen.sbf; expect 0 "$SBF" dedup --filter seen.sbf --expected 10000 r1.txt
+cp seen.sbf seen.before
+rm -f dfifo; mkfifo dfifo
+"$SBF" dedup --filter seen.sbf --quiet dfifo > /dev/null 2>&1 & pk=$!
+exec 4> dfifo; cat r2.txt >&4
+sleep 0.3
+kill -9 $pk; wait $pk 2>/dev/null; exec 4>&-
+same seen.sbf seen.before
+no_temps
+# a file of another kind is refused, not overwritten
+expect 0 "$SBF" create cnt.sbf --layout counting -n 100
+expect 1 "$SBF" dedup --filter cnt.sbf r1.txt; has err "counting"
+
+# --------------------------------------------- shards join by sbf union
+expect 0 "$SBF" dedup --expected 20000 --filter all.sbf d1.txt; sort out > all.sorted
+: > parts
+for i in 0 1 2; do
+  expect 0 "$SBF" dedup --expected 20000 --shard $i/3 --filter part$i.sbf d1.txt; cat out >> parts
+  has err "in other shards"
+done
+sort parts > parts.sorted; same parts.sorted all.sorted
+expect 0 "$SBF" union u01.sbf part0.sbf part1.sbf
+expect 0 "$SBF" union u.sbf u01.sbf part2.sbf
+cmp -s <(tail -c +4097 u.sbf) <(tail -c +4097 all.sbf) && ok || bad "the shards' union is not the one-run filter"
+
+# growing filters join sub-filter by sub-filter; info describes them
+head -n 15000 d1.txt > d1a.txt; tail -n 15000 d1.txt > d1b.txt
+expect 0 "$SBF" dedup --initial 20000 --fpp 1e-6 --filter g0.sbf d1a.txt
+expect 0 "$SBF" dedup --initial 20000 --fpp 1e-6 --filter g1.sbf d1b.txt
+expect 2 "$SBF" dedup --shard 0/2 d1a.txt; has err "--shard needs --expected"
+expect 0 "$SBF" union g.sbf g0.sbf g1.sbf
+expect 0 "$SBF" dedup --filter g.sbf --count d1.txt; [ "$(cat out)" = 0 ] && ok || bad "union of growing shards lost keys: $(cat out)"
+expect 0 "$SBF" info g.sbf; has out "sub-filters      1"
+expect 0 "$SBF" info g.sbf --json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["format"]=="sbf-v3" and d["filters"]==1 and 9000<d["keys"]<11000 and 0<d["fpp_now"]<1e-6 else 1)' \
+  && ok || bad "info --json of a growing filter: $(cat out)"
+expect 1 "$SBF" union x.sbf g.sbf all.sbf; has err "all.sbf: not a growing filter"
+# sbf query maps a growing filter: every key of d1 in, none of d3
+expect 0 "$SBF" query g.sbf d1.txt --count; [ "$(cat out)" = 30000 ] && ok || bad "query growing: $(cat out)"
+expect 0 "$SBF" query g.sbf d3.txt --count --verify; [ "$(cat out)" = 0 ] && ok || bad "query growing, absent: $(cat out)"
+expect 0 "$SBF" query g.sbf d2b.txt; [ "$(tr -d '\n' < out)" = 00 ] && ok || bad "query growing, lines: $(cat out)"
+printf 'SBF1\3\0\0\0garbage' > g-bad.sbf
+expect 1 "$SBF" dedup --filter g-bad.sbf d1.txt; has err "g-bad.sbf"
+
+# ------------------------------------------------------- n-gram documents
+printf '{"text":"the quick brown fox jumps over the lazy dog"}\n{"text":"the quick brown fox jumps over the lazy cat"}\n{"text":"completely different words here and there ok"}\n{"text":"the  quick brown\\nfox jumps over the lazy dog"}\n{"text":""}\n{"id":1}\n{"text":"lazy dog"}\n{"text":"lazy dog"}\n' > n1.jsonl
+# 3-grams: the cat document shares 6 of its 7 (0.86 >= 0.8); the re-spaced
+# dog document all 7; a document shorter than N is one n-gram of its words
+expect 0 "$SBF" dedup --ngrams 3 n1.jsonl
+sed -n '1p;3p;5p;6p;7p' n1.jsonl > n1.want; same out n1.want
+has err "28 3-grams"
+expect 0 "$SBF" dedup --ngrams 3 --threshold 0.9 --invert n1.jsonl
+[ "$(wc -l < out)" = 2 ] && has out "the  quick brown" || bad "threshold 0.9: $(cat out)"
+# threads: the same documents kept, on a corpus of several chunks
+awk 'BEGIN { srand(3); for (d = 0; d < 4000; d++) { printf "{\"id\": %d, \"text\": \"", d;
+  base = int(rand() * 300); for (w = 0; w < 120; w++) printf "%sw%d", (w ? " " : ""), (base * 7 + w * (rand() < 0.9 ? 1 : 13)) % 5000;
+  printf "\"}\n" } }' > n2.jsonl
+expect 0 "$SBF" dedup --ngrams 8 --threshold 0.5 --threads 1 n2.jsonl; cp out n1.out
+kept=$(wc -l < out); [ "$kept" -gt 100 ] && [ "$kept" -lt 3900 ] && ok || bad "ngram corpus kept $kept of 4000"
+for t in 2 4; do
+  expect 0 "$SBF" dedup --ngrams 8 --threshold 0.5 --threads $t n2.jsonl; same out n1.out
+done
+expect 0 "$SBF" dedup --ngrams 8 --expected 500000 --threads 3 n2.jsonl; cp out n3.out
+expect 0 "$SBF" dedup --ngrams 8 --expected 500000 n2.jsonl; same out n3.out
+expect 2 "$SBF" dedup --threshold 0.5 n2.jsonl; has err "--threshold is for --ngrams"
+expect 2 "$SBF" dedup --ngrams 0 n2.jsonl
+expect 2 "$SBF" dedup --ngrams 3 --shard 0/2 --expected 10 n2.jsonl
+
+# ------------------------------------------------------------- bad input
+# every byte value, lines without end, CRLF twins, a very long line
+/usr/bin/python3 - > d5.bin <<'PY'
+import sys, random
+random.seed(5)
+out = []
+for i in range(3000):
+    n = random.randrange(0, 12)
+    out.append(bytes(random.randrange(0, 256) for _ in range(n)).replace(b'\n', b'') + (b'\r' if i % 5 == 0 else b''))
+out.append(b'z' * 3000000)
+out += [b'a', b'a\r', b'z' * 3000000, b'']
+sys.stdout.buffer.write(b'\n'.join(out) + b'\n' + b'tail-no-newline')
+PY
+ref d5.bin > d5.want
+for t in 1 2; do
+  expect 0 "$SBF" dedup --expected 5000 --fpp 1e-9 --threads $t d5.bin; same out d5.want
+done
+printf 'line\r\nline\nline\r' > d6.txt
+expect 0 "$SBF" dedup d6.txt; [ "$(cat out)" = "$(printf 'line\r')" ] && ok || bad "CRLF: $(od -c out)"
+expect 0 "$SBF" dedup --binary d6.txt; [ "$(wc -l < out)" = 2 ] && ok || bad "--binary: $(od -c out)"
+printf '{"u":"a"}\n{"v":"a"}\n{"u":"a"}\nnot json\n{"u":7}\n{"u":"b\\"c"}\n{"u":"b\\"c"}\n{"u":"unterminated\n' > d7.jsonl
+expect 0 "$SBF" dedup --json-field u d7.jsonl
+[ "$(cat out)" = "$(printf '{"u":"a"}\n{"v":"a"}\nnot json\n{"u":7}\n{"u":"b\\"c"}\n{"u":"unterminated')" ] && ok || bad "json: $(cat out)"
+has err "line 2 has no key (no such field: u)"
+has err "line 4 has no key (not a JSON object)"
+has err "line 5 has no key (the field is not a string: u)"
+has err "4 without a key (written as is)"
+printf 'a\t1\nb\t1\nc\n' > d8.tsv
+expect 0 "$SBF" dedup --tsv-field 2 d8.tsv; [ "$(cat out)" = "$(printf 'a\t1\nc')" ] && ok || bad "tsv: $(cat out)"
+has err "line 3 has no key (fewer fields than --tsv-field)"
+expect 0 "$SBF" dedup --help; has out "usage: sbf dedup"
+expect 2 "$SBF" dedup --shard 3/3 d1.txt; has err "--shard"
+expect 2 "$SBF" dedup --tsv-field 0 d1.txt
+expect 2 "$SBF" dedup --threads 0 d1.txt
+expect 2 "$SBF" dedup --tsv-field 1 --json-field u d1.txt
+expect 2 "$SBF" dedup --layout counting d1.txt
+expect 2 "$SBF" dedup --fpp 1.5 d1.txt
+expect 1 "$SBF" dedup no-such-file.txt; has err "no-such-file.txt"
+# an unreadable input later in the list stops the run before anything is
+# written, and the filter file is not touched
+cp nf.sbf nf.before
+expect 1 "$SBF" dedup --filter nf.sbf r1.txt no-such-file.txt; has err "no-such-file.txt"
+[ ! -s out ] && ok || bad "output before the failure: $(head -c 100 out)"
+same nf.sbf nf.before
