@@ -65,59 +65,99 @@ static double java_round(double x)
  * kept (tests/test_size.c uses the same). */
 #define GUAVA_SLACK 1.01
 
-/* The k in 1..kmax (kin alone when given) with the lowest classic bound at
- * m bits, and that bound. */
+/* The bound at m bits with kin when given, else at the k in 1..kmax where a
+ * downhill walk from *khint stops (the bound is near-unimodal in k; a local
+ * minimum that fits is as good an answer), which becomes the next hint. */
 static double classic_best_k(const sbfi_layout *d, uint64_t n, uint64_t m, uint32_t kin,
-                             uint32_t kmax, uint32_t *k_out)
+                             uint32_t kmax, uint32_t *khint)
 {
-    double best = HUGE_VAL;
-    *k_out = kin != 0 ? kin : 1;
-    for (uint32_t kk = kin ? kin : 1; kk <= (kin ? kin : kmax); kk++) {
-        sbfi_fpr_count.evals++;
-        const double f = sbf_fpp_layout(d->id, n, m, kk);
-        if (f < best) {
-            best = f;
-            *k_out = kk;
-        }
+    sbfi_fpr_count.evals++;
+    if (kin != 0) {
+        *khint = kin;
+        return sbf_fpp_layout(d->id, n, m, kin);
     }
-    return best;
+    uint32_t k = *khint < 1 ? 1 : *khint > kmax ? kmax : *khint;
+    double f = sbf_fpp_layout(d->id, n, m, k);
+    int dir = 0; /* -1 down, +1 up, 0 not chosen yet */
+    for (;;) {
+        if (dir <= 0 && k > 1) {
+            sbfi_fpr_count.evals++;
+            const double g = sbf_fpp_layout(d->id, n, m, k - 1);
+            if (g < f) {
+                k--;
+                f = g;
+                dir = -1;
+                continue;
+            }
+        }
+        if (dir >= 0 && k < kmax) {
+            sbfi_fpr_count.evals++;
+            const double g = sbf_fpp_layout(d->id, n, m, k + 1);
+            if (g < f) {
+                k++;
+                f = g;
+                dir = 1;
+                continue;
+            }
+        }
+        break;
+    }
+    *khint = k;
+    return f;
 }
 
 /*
  * Guava's sizing misses the rate (its double hashing repeats and aligns
- * positions at small bit counts, src/fpr.c guava_bound): the smallest
- * multiple of 64 bits found, from Guava's size up, with a k (Guava's or
- * fewer, or a few more) whose bound is <= fpp. Steps that double from 64
- * bits find a size that fits, then a bisection between the last size that
- * failed and it (the bound is not monotone in m: powers of two are worse
- * than their neighbours, so this is the smallest the bisection meets, and
- * it always fits).
+ * positions at small bit counts, src/fpr.c guava_bound): a multiple of 64
+ * bits from Guava's size up, with a k (Guava's + 2 at most, often fewer)
+ * whose bound is <= fpp. No m below sqrt(2n / fpp) fits (the bound is at
+ * least 2n/m^2: the queries that follow a key's progression), so the search
+ * starts there; steps that double (from an eighth of the size) find a size
+ * that fits, then a bisection between the last that failed and it, to
+ * 1/256 of the size. The bound is not monotone in m (powers of two are
+ * worse than their neighbours): the answer is the smallest the bisection
+ * meets, and it always fits.
  */
 static int size_classic_bound(const sbfi_layout *d, uint64_t n, double fpp, uint32_t kin,
                               uint32_t kguava, uint64_t *bits, uint32_t *k)
 {
-    uint32_t kmax = kguava + 2 < d->k_max ? kguava + 2 : d->k_max;
-    uint64_t lo = *bits, hi = 0, step = 64;
-    uint32_t khi = 0, kk;
+    const uint32_t kmax = kguava + 2 < d->k_max ? kguava + 2 : d->k_max;
+    const double floor_m = sqrt(2.0 * (double)n / fpp);
+    SBFI_RETURN_IF(!(floor_m < (double)d->max_bits), SBF_E_TOO_LARGE);
+    uint64_t lo = *bits;
+    if ((double)lo < floor_m)
+        lo = (uint64_t)floor_m / 64 * 64;
+    uint64_t hi = 0, step = lo / 8 / 64 * 64;
+    uint32_t khi = 0, hint = kguava, kk;
+    if (step < 64)
+        step = 64;
     for (;;) {
-        SBFI_RETURN_IF(step > d->max_bits - lo, SBF_E_TOO_LARGE);
+        if (step > d->max_bits - lo) { /* the largest filter, last */
+            SBFI_RETURN_IF(lo >= d->max_bits, SBF_E_TOO_LARGE);
+            step = d->max_bits - lo;
+        }
         const uint64_t t = lo + step;
+        kk = hint;
         if (classic_best_k(d, n, t, kin, kmax, &kk) <= fpp) {
             hi = t;
             khi = kk;
             break;
         }
+        hint = kk;
         lo = t;
         step *= 2;
     }
-    while (hi - lo > 64) {
+    hint = khi;
+    while (hi - lo > 64 && hi - lo > hi / 256) {
         const uint64_t t = lo + (hi - lo) / 128 * 64;
+        kk = hint;
         if (classic_best_k(d, n, t, kin, kmax, &kk) <= fpp) {
             hi = t;
             khi = kk;
         } else {
             lo = t;
         }
+        hint = kk;
     }
     *bits = hi;
     *k = khi;
