@@ -176,7 +176,8 @@ typedef struct sbf_allocator {
  *  expected_n  keys you plan to insert (0 is treated as 1, as Guava does)
  *  fpp         target false-positive rate in (0, 1); ignored when bits != 0
  *  bits        0: derive from expected_n and fpp so that THIS layout's exact
- *              false-positive formula is <= fpp (classic: Guava's sizing);
+ *              false-positive formula is <= fpp (classic: its bound, with
+ *              Guava's size wherever that keeps the rate; sbf_size);
  *              else the filter size in bits, rounded up to the layout's
  *              granule (classic 64, others 512; split-block 256 when k = 8).
  *              For the counting layout bits counts memory (4 per counter).
@@ -545,10 +546,14 @@ SBF_API double sbf_fpp_putze(uint64_t n, uint64_t m, uint32_t k, uint32_t block_
 SBF_API double sbf_fpp_blocked(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits);
 /* Exact split-block FPR: words 32-bit words per block, one bit each. */
 SBF_API double sbf_fpp_split_block(uint64_t n, uint64_t m, uint32_t words);
-/* The exact formula of a layout (classic: (1-(1-1/m)^(kn))^k); blocked and
- * counting as sbf_fpp_blocked, including its NaN for absurd k. */
+/* The exact formula of a layout; blocked and counting as sbf_fpp_blocked,
+ * including its NaN for absurd k. Classic: an upper bound on Guava's double
+ * hashing, which repeats and aligns positions at small m so that
+ * (1-(1-1/m)^(kn))^k runs low by up to 10^7 (doc/promises.md); equal to
+ * that formula for large m, within 1x-2.2x of measurements below. */
 SBF_API double sbf_fpp_layout(int layout, uint64_t n, uint64_t bits, uint32_t k);
-/* The layout's exact formula for this filter after n distinct keys. */
+/* The layout's formula (sbf_fpp_layout) for this filter after n distinct
+ * keys. */
 SBF_API double sbf_fpp_theory(const sbf_filter *f, uint64_t n);
 /* The standard deviation of one filter's false-positive rate around
  * sbf_fpp_layout, over which n keys were inserted. A measurement with N
@@ -570,9 +575,14 @@ SBF_API double sbf_counting_fan_bound(uint64_t n, uint64_t bits, uint32_t k);
  * inside (0, 1) is SBF_E_FPP; one too small for any filter of the layout
  * (down to denormals) is SBF_E_K or SBF_E_TOO_LARGE.
  * *k is in/out: 0 on entry lets sbf_size choose k, otherwise that k is
- * used. The classic layout follows Guava 31.1 exactly (which may land a hair
- * above fpp, as k is rounded to an integer); the others pick the smallest
- * size whose exact formula is <= fpp.
+ * used. The classic layout follows Guava 31.1 exactly wherever that keeps
+ * the rate by sbf_fpp_layout's bound (up to 1% above fpp is let through:
+ * Guava's rounding of k lands up to 0.7% above it at every size); else the
+ * smallest multiple of 64 bits its search finds, from Guava's up, with a k
+ * (often fewer than Guava's) whose bound is <= fpp. Below about
+ * 2n(2k-1)/m^2 no classic filter goes (SBF_E_TOO_LARGE when that needs
+ * more than its largest size). The others pick the smallest size whose
+ * exact formula is <= fpp.
  * Returns SBF_OK, SBF_E_NULL, SBF_E_LAYOUT, SBF_E_FPP, SBF_E_TOO_LARGE,
  * SBF_E_K (k given out of range, or a classic k above 255 would be needed).
  */

@@ -185,7 +185,7 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
               : n > (double)SBFR_MAX_CAPACITY ? (long long)SBFR_MAX_CAPACITY
                                               : (long long)n;
     }
-    double err = sbf_fpp_classic((uint64_t)cap, inf.bits, inf.k);
+    double err = sbf_fpp_layout(SBF_CLASSIC, (uint64_t)cap, inf.bits, inf.k);
     if (!sbfr_valid_rate(err))
         err = 0.5;
     l.layout = SBF_CLASSIC;

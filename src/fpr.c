@@ -90,6 +90,79 @@ static double classic_exact(uint64_t n, uint64_t m, uint32_t k)
     return pow(-expm1(t), (double)k);
 }
 
+/*
+ * Classic (Guava's MURMUR128_MITZ_64): bit i of a key is
+ * ((h1 + i*h2) & INT64_MAX) mod m, m a multiple of 64. The positions are not
+ * k independent ones, and classic_exact misses by up to 10^7 at small m
+ * (issue 33, doc/promises.md). A model and an upper bound:
+ *
+ *  - m = 2^s * o (o odd, s >= 6). Mod 2^s the positions are exactly the
+ *    progression (h1 + i*h2) mod 2^s, whatever the mask. With v the 2-adic
+ *    valuation of h2 (P(v) = 2^-(v+1), v >= s pooled at 2^-s), it visits
+ *    2^(s-v) residues; when k exceeds that, the c probes that share a
+ *    residue spread over its o positions as random throws (the mod-o part
+ *    of a masked, wrapping progression), o (1 - (1 - 1/o)^c) distinct.
+ *    d_v distinct positions per class; a key sets D = E d_v of them, so
+ *    a position is set with fill = 1 - (1 - D/m)^n, and the class part is
+ *    sum_v P(v) fill^d_v.
+ *  - A query whose progression is a key's (the same step, or its negation,
+ *    and a start on it: about 2/m^2 per key) shares all but |j| of its
+ *    positions when shifted by j steps: 2 n / m^2 * sum_j fill^|j|, at most
+ *    2 n (2k - 1) / m^2. This is the floor that no k lowers.
+ *  - The model measured within 0.72x..1.17x of simulations of the exact rule
+ *    (n = 1..10^4, m = 64..2*10^5, k = 1..30); the bound adds half of the
+ *    model's distance to the independent formula, and is never below it:
+ *    max(model, indep) + |model - indep| / 2. For large filters the two
+ *    agree and the bound is the independent formula.
+ * The bound is what sbf_fpp_layout reports for classic and what its sizing
+ * keeps <= fpp; tests/test_promise.c checks it against the real filters.
+ */
+static double guava_spread(double o, double c)
+{
+    if (o <= 1.0)
+        return 1.0;
+    return o * -expm1(c * log1p(-1.0 / o));
+}
+
+static double guava_model(uint64_t n, uint64_t m, uint32_t k)
+{
+    const int s = __builtin_ctzll(m);
+    const double o = (double)(m >> s), kk = (double)k;
+    double p[65], d[65], D = 0.0;
+    for (int v = 0; v <= s; v++) {
+        p[v] = v < s ? ldexp(1.0, -(v + 1)) : ldexp(1.0, -s);
+        if (s - v >= 32 || kk <= ldexp(1.0, s - v)) {
+            d[v] = kk;
+        } else {
+            const uint32_t P = UINT32_C(1) << (s - v), c = k / P, rem = k % P;
+            d[v] = rem * guava_spread(o, c + 1.0) + (P - rem) * guava_spread(o, c);
+        }
+        D += p[v] * d[v];
+    }
+    const double md = (double)m;
+    const double fill = -expm1((double)n * log1p(-D / md));
+    double r = 0.0;
+    for (int v = 0; v <= s; v++)
+        r += p[v] * pow(fill, d[v]);
+    const double cap = 2.0 * kk - 1.0;
+    double S = fill < 1.0 ? (1.0 + fill) / (1.0 - fill) : cap;
+    if (S > cap)
+        S = cap;
+    r += 2.0 * (double)n / (md * md) * S;
+    return r < 1.0 ? r : 1.0;
+}
+
+static double guava_bound(uint64_t n, uint64_t m, uint32_t k)
+{
+    if (m == 0 || k == 0 || m % 64 != 0)
+        return classic_exact(n, m, k);
+    if (n == 0)
+        return 0.0;
+    const double ind = classic_exact(n, m, k), mod = guava_model(n, m, k);
+    const double b = (mod > ind ? mod : ind) + 0.5 * fabs(mod - ind);
+    return b < 1.0 ? b : 1.0;
+}
+
 double sbf_fpp_putze(uint64_t n, uint64_t m, uint32_t k, uint32_t block_bits)
 {
     if (m == 0 || k == 0 || block_bits == 0 || m < block_bits)
@@ -133,7 +206,7 @@ double sbf_fpp_layout(int layout, uint64_t n, uint64_t bits, uint32_t k)
         return NAN;
     switch (d->fpr) {
     case SBFI_FPR_CLASSIC:
-        return classic_exact(n, bits, k);
+        return guava_bound(n, bits, k);
     case SBFI_FPR_BLOCKED:
         return sbf_fpp_blocked(n, bits / d->cell_bits, k, d->block_bits / d->cell_bits);
     case SBFI_FPR_SPLIT:

@@ -101,14 +101,14 @@ enum {
 
 /* Which false-positive formula of src/fpr.c, fed from the geometry here. */
 enum {
-    SBFI_FPR_CLASSIC = 0,   /* (1 - (1 - 1/m)^(kn))^k */
+    SBFI_FPR_CLASSIC = 0,   /* Guava double hashing: an upper bound (fpr.c) */
     SBFI_FPR_BLOCKED = 1,   /* sbf_fpp_blocked over cells (bits / cell_bits) */
     SBFI_FPR_SPLIT = 2      /* sbf_fpp_split_block, k words per block */
 };
 
 /* How sbf_size picks bits and k for (n, fpp). */
 enum {
-    SBFI_SIZE_GUAVA = 0,    /* Guava 31.1's formulas, exactly */
+    SBFI_SIZE_GUAVA = 0,    /* Guava 31.1 where its size keeps the bound */
     SBFI_SIZE_SEARCH = 1,   /* smallest block count whose own formula fits */
     SBFI_SIZE_PARQUET = 2   /* Parquet writers' rule (src/parquet_size.c) */
 };

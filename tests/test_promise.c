@@ -4,10 +4,11 @@
  * 100, 1000) and tight rates (1e-2 .. 1e-4) over many seeds: the measured
  * rate must lie in the formula's interval (a Wilson interval of the
  * probes, widened by the spread of one filter's rate over the key sets,
- * sbf_fpp_spread) and not above the asked rate. The classic layout does not
- * keep it at these sizes (Guava's double hashing repeats positions when h2
- * shares factors with the bit count; doc/promises.md has the measurements),
- * so it is not swept here.
+ * sbf_fpp_spread) and not above the asked rate. Classic's formula is an
+ * upper bound (Guava's double hashing repeats and aligns positions at small
+ * bit counts; src/fpr.c guava_bound, doc/promises.md): the measured rate must
+ * not be above it, nor the bound more than 3 times the measured interval's
+ * top (a bound that loose would size filters for nothing).
  */
 #include "testutil.h"
 
@@ -34,11 +35,12 @@ static void wilson(double x, double n, double *lo, double *hi)
 }
 
 Test(promise, small_filters_keep_the_asked_rate,
-     .description = "blocked, split-block, counting at n = 1, 10, 100, 1000 and rates 1e-2, "
-                    "1e-3, 1e-4, 2^22 probes per cell over 64..256 key sets: measured within "
-                    "the formula's interval and not above the asked rate", .timeout = 120)
+     .description = "every layout at n = 1, 10, 100, 1000 and rates 1e-2, 1e-3, 1e-4, 2^22 "
+                    "probes per cell over 64..1024 key sets: measured within the formula's "
+                    "interval (classic: not above its bound, the bound within 3x) and not above "
+                    "the asked rate", .timeout = 120)
 {
-    static const int layouts[] = {SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING};
+    static const int layouts[] = {SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING};
     static const uint64_t ns[] = {1, 10, 100, 1000};
     static const double rates[] = {1e-2, 1e-3, 1e-4};
     enum { PROBES = 1 << 22, BATCH = 4096 };
@@ -51,7 +53,10 @@ Test(promise, small_filters_keep_the_asked_rate,
                 const int layout = layouts[li];
                 const uint64_t n = ns[ni];
                 const double rate = rates[ri];
-                const unsigned seeds = n >= 1000 ? 64 : 256;
+                /* classic's rate depends on rare keys (an h2 with many
+                 * factors of two): more filters, as many probes */
+                const int classic = layout == SBF_CLASSIC;
+                const unsigned seeds = n >= 1000 ? 64 << classic : 256 << (2 * classic);
                 const unsigned per = PROBES / seeds;
                 uint64_t fp = 0;
                 double formula = 0, spread = 0;
@@ -91,12 +96,21 @@ Test(promise, small_filters_keep_the_asked_rate,
                 cr_log_info("%-11s n=%-4lu rate=%g: %lu bits k=%u formula %.3g measured %.3g "
                             "(%lu/%.0f)", sbf_layout_name(layout), (unsigned long)n, rate,
                             (unsigned long)bits, k, formula, meas, (unsigned long)fp, total);
-                cr_expect(formula <= rate, "%s n=%lu rate=%g: formula %.3g above the asked",
+                /* classic keeps Guava's own size up to 1% above (its k
+                 * rounding; src/size.c GUAVA_SLACK) */
+                cr_expect(formula <= rate * (classic ? 1.01 : 1.0),
+                          "%s n=%lu rate=%g: formula %.3g above the asked",
                           sbf_layout_name(layout), (unsigned long)n, rate, formula);
-                cr_expect(lo - widen <= formula && formula <= hi + widen,
-                          "%s n=%lu rate=%g: measured %.3g, interval [%.3g, %.3g] +- %.2g misses "
-                          "the formula's %.3g", sbf_layout_name(layout), (unsigned long)n, rate,
-                          meas, lo, hi, widen, formula);
+                if (classic)
+                    cr_expect(lo - widen <= formula && formula <= 3 * (hi + widen),
+                              "classic n=%lu rate=%g: measured %.3g, interval [%.3g, %.3g] +- "
+                              "%.2g: the bound %.3g is below it or more than 3 times its top",
+                              (unsigned long)n, rate, meas, lo, hi, widen, formula);
+                else
+                    cr_expect(lo - widen <= formula && formula <= hi + widen,
+                              "%s n=%lu rate=%g: measured %.3g, interval [%.3g, %.3g] +- %.2g "
+                              "misses the formula's %.3g", sbf_layout_name(layout),
+                              (unsigned long)n, rate, meas, lo, hi, widen, formula);
                 cr_expect(lo - widen <= rate, "%s n=%lu rate=%g: measured %.3g above the asked",
                           sbf_layout_name(layout), (unsigned long)n, rate, meas);
             }

@@ -61,17 +61,54 @@ static const struct { uint64_t n; double fpp; uint32_t k; uint64_t bits; } guava
     {97473, 5.883612856609449E-6, 17, 2443328},
 };
 
-Test(fpr, size_classic_guava, .description = "classic sizing is Guava 31.1's, bit for bit")
+/* Issue 33: Guava's size is kept, bit for bit, wherever it keeps the asked
+ * rate by the classic bound (sbf_fpp_layout: Guava's double hashing repeats
+ * and aligns positions at small bit counts); where it does not, the size is
+ * a larger multiple of 64 bits whose bound is <= fpp. (Guava's rounding of
+ * k leaves it up to 0.7% above fpp by any formula at every size: 1% is let
+ * through, src/size.c GUAVA_SLACK.) */
+Test(fpr, size_classic_guava,
+     .description = "classic sizing is Guava 31.1's, bit for bit, where Guava's keeps the rate; "
+                    "else larger, and the bound <= fpp")
 {
+    unsigned kept = 0, grown = 0;
     for (unsigned i = 0; i < sizeof guava / sizeof *guava; i++) {
         uint64_t bits = 0;
         uint32_t k = 0;
-        cr_assert_eq(sbf_size(SBF_CLASSIC, guava[i].n, guava[i].fpp, &bits, &k), SBF_OK);
-        cr_assert(bits == guava[i].bits && k == guava[i].k,
-                  "n=%lu fpp=%.17g: got k=%u bits=%lu, Guava k=%u bits=%lu",
-                  (unsigned long)guava[i].n, guava[i].fpp, k, (unsigned long)bits,
-                  guava[i].k, (unsigned long)guava[i].bits);
+        const uint64_t n = guava[i].n ? guava[i].n : 1;
+        const int rc = sbf_size(SBF_CLASSIC, guava[i].n, guava[i].fpp, &bits, &k);
+        if (sbf_fpp_layout(SBF_CLASSIC, n, guava[i].bits, guava[i].k) <= guava[i].fpp * 1.01) {
+            cr_assert_eq(rc, SBF_OK);
+            cr_assert(bits == guava[i].bits && k == guava[i].k,
+                      "n=%lu fpp=%.17g: got k=%u bits=%lu, Guava k=%u bits=%lu",
+                      (unsigned long)guava[i].n, guava[i].fpp, k, (unsigned long)bits,
+                      guava[i].k, (unsigned long)guava[i].bits);
+            kept++;
+            continue;
+        }
+        if (rc == SBF_E_TOO_LARGE) /* below the floor any classic filter has */
+            continue;
+        cr_assert_eq(rc, SBF_OK);
+        cr_assert(bits > guava[i].bits && bits % 64 == 0,
+                  "n=%lu fpp=%.17g: %lu bits, Guava's %lu", (unsigned long)guava[i].n,
+                  guava[i].fpp, (unsigned long)bits, (unsigned long)guava[i].bits);
+        cr_assert(sbf_fpp_layout(SBF_CLASSIC, n, bits, k) <= guava[i].fpp,
+                  "n=%lu fpp=%.17g: %lu bits k=%u bound %.3g", (unsigned long)guava[i].n,
+                  guava[i].fpp, (unsigned long)bits, k, sbf_fpp_layout(SBF_CLASSIC, n, bits, k));
+        grown++;
     }
+    cr_log_info("classic sizing: %u of Guava's sizes kept, %u grown", kept, grown);
+    /* Guava's large filters keep the rate and their size */
+    cr_assert_geq(kept, 20);
+    uint64_t bits = 0;
+    uint32_t k = 0;
+    cr_assert_eq(sbf_size(SBF_CLASSIC, 1000000, 0.01, &bits, &k), SBF_OK);
+    cr_assert(bits == 9585088 && k == 7);
+    /* and small ones that do not are grown: 1 key at 1e-4 took 64 bits,
+     * k = 13 (measured 4.95e-3) */
+    k = 0;
+    cr_assert_eq(sbf_size(SBF_CLASSIC, 1, 1e-4, &bits, &k), SBF_OK);
+    cr_assert(bits > 64 && sbf_fpp_layout(SBF_CLASSIC, 1, bits, k) <= 1e-4);
 }
 
 Test(fpr, size_classic_guava_refusals,
@@ -90,10 +127,14 @@ Test(fpr, size_classic_guava_refusals,
     bits = 123;
     cr_assert_eq(sbf_size(SBF_CLASSIC, 28, 4.0135526342036277E-79, &bits, &k), SBF_E_K);
     cr_assert(bits == 123 && k == 0);
-    /* ... unless k is given */
+    /* ... and with k given, no classic filter reaches the rate: 2 n / m^2
+     * of the queries follow a key's progression (issue 33), 4e-79 would
+     * take 10^40 bits */
     k = 20;
-    cr_assert_eq(sbf_size(SBF_CLASSIC, 28, 4.0135526342036277E-79, &bits, &k), SBF_OK);
-    cr_assert(bits == 10560 && k == 20);
+    cr_assert_eq(sbf_size(SBF_CLASSIC, 28, 4.0135526342036277E-79, &bits, &k), SBF_E_TOO_LARGE);
+    k = 20;
+    cr_assert_eq(sbf_size(SBF_CLASSIC, 28, 1e-6, &bits, &k), SBF_OK);
+    cr_assert(k == 20 && sbf_fpp_layout(SBF_CLASSIC, 28, bits, k) <= 1e-6);
     /* Guava: Ints.checkedCast of the word count fails */
     static const struct { uint64_t n; double fpp; } big[] = {
         {1850062259, 6.029378726501181E-51}, {UINT64_C(74069646243049), 2.4795782869499346E-5},
@@ -109,15 +150,21 @@ Test(fpr, size_classic_guava_refusals,
     cr_assert_eq(sbf_size(SBF_CLASSIC, 1000000000, 1e-64, &bits, &k), SBF_E_TOO_LARGE);
 }
 
-Test(fpr, size_classic_given_k, .description = "given k: Guava's bits with that k")
+Test(fpr, size_classic_given_k,
+     .description = "given k: Guava's bits with that k where they keep the rate, else more")
 {
     uint64_t bits = 0;
-    uint32_t k = 3;
+    uint32_t k = 7; /* Guava's own k: its 9600 bits keep 1% */
     cr_assert_eq(sbf_size(SBF_CLASSIC, 1000, 0.01, &bits, &k), SBF_OK);
-    cr_assert(bits == 9600 && k == 3);
+    cr_assert(bits == 9600 && k == 7);
+    k = 3; /* 9600 bits with k = 3 give 2%: more bits, k kept */
+    cr_assert_eq(sbf_size(SBF_CLASSIC, 1000, 0.01, &bits, &k), SBF_OK);
+    cr_assert(k == 3 && bits > 9600 && bits % 64 == 0);
+    cr_assert_leq(sbf_fpp_layout(SBF_CLASSIC, 1000, bits, 3), 0.01);
+    cr_assert_gt(sbf_fpp_layout(SBF_CLASSIC, 1000, bits - 64, 3), 0.01);
     k = 255;
     cr_assert_eq(sbf_size(SBF_CLASSIC, 1000, 0.01, &bits, &k), SBF_OK);
-    cr_assert(bits == 9600 && k == 255);
+    cr_assert(k == 255 && sbf_fpp_layout(SBF_CLASSIC, 1000, bits, 255) <= 0.01);
     k = 256;
     cr_assert_eq(sbf_size(SBF_CLASSIC, 1000, 0.01, &bits, &k), SBF_E_K);
 }
