@@ -233,6 +233,27 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
         return pipe_key(f, key, len, fam, 0, atomic, hash);                    \
     }
 #define PIPE_KEY_FAST8(fam) (PIPE_KEY_FAST(fam) || (PIPE_KEY8 && (fam) == SBFI_KERN_COUNTING))
+/* The one-key entries of a 64-bit stage `hash` (sfx its name): plain
+ * add_key_<sfx><name> / contains_key_<sfx><name> take 8-byte keys with the
+ * length a constant (the stage's 8-byte hash inline, no call: no stack
+ * frame) and tail-call the keyn_ form for other lengths; the atomic pair. */
+#define PIPE_KEY_H64(fam, name, sfx, hash)                                     \
+    PIPE_KEY_PAIR(fam, name, n_##sfx, PIPE_KEY_STR_ATTR, 0, hash, sbfi_count_plain) \
+    static int add_key_##sfx##name(sbf_filter *f, const void *key, size_t len) \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return sbfi_count_plain(f, pipe_key(f, key, 8, fam, 1, 0, hash));  \
+        return add_key_n_##sfx##name(f, key, len);                             \
+    }                                                                          \
+    static int contains_key_##sfx##name(const sbf_filter *f, const void *key,  \
+                                        size_t len)                            \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return pipe_key(f, key, 8, fam, 0, 0, hash);                       \
+        return contains_key_n_##sfx##name(f, key, len);                        \
+    }                                                                          \
+    PIPE_KEY_PAIR(fam, name, atomic_##sfx, , 1, hash, sbfi_count_atomic)
+
 #define PIPE_KEY_ENTRIES(fam, name, all_attr)                                  \
     PIPE_KEY_PAIR(fam, name, all_, all_attr, 0, PIPE_MUR, sbfi_count_plain)    \
     PIPE_KEY_STR_ATTR static int add_keyn_##name(sbf_filter *f, const void *key, \
@@ -264,10 +285,8 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
         return contains_key_all_##name(f, key, len);                           \
     }                                                                          \
     PIPE_KEY_PAIR(fam, name, atomic_, , 1, PIPE_MUR, sbfi_count_atomic)        \
-    PIPE_KEY_PAIR(fam, name, xxh64_, , 0, SBFI_HASH_XXH64, sbfi_count_plain)   \
-    PIPE_KEY_PAIR(fam, name, atomic_xxh64_, , 1, SBFI_HASH_XXH64, sbfi_count_atomic) \
-    PIPE_KEY_PAIR(fam, name, xxh3_, , 0, SBFI_HASH_XXH3, sbfi_count_plain)     \
-    PIPE_KEY_PAIR(fam, name, atomic_xxh3_, , 1, SBFI_HASH_XXH3, sbfi_count_atomic)
+    PIPE_KEY_H64(fam, name, xxh64_, SBFI_HASH_XXH64)                           \
+    PIPE_KEY_H64(fam, name, xxh3_, SBFI_HASH_XXH3)
 
 /* (classic has no fast path: its catch-all stays inline) */
 PIPE_KEY_ENTRIES(SBFI_KERN_CLASSIC, classic, PIPE_KEY_INLINE_ALL)
