@@ -544,7 +544,7 @@ const sbfi_kernels sbfi_kernels_avx2 = {
     .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
     .xxh3_u64 = lanes_xxh3_u64,
-    .xxh3_bytes = sbfi_xxh3_bytes_scalar,
+    .xxh3_bytes = sbfi_xxh3_bytes_flat,
 };
 #else
 const sbfi_kernels sbfi_kernels_simde = {
@@ -564,6 +564,6 @@ const sbfi_kernels sbfi_kernels_simde = {
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
     .xxh3_u64 = sbfi_xxh3_u64_scalar,
 #endif
-    .xxh3_bytes = sbfi_xxh3_bytes_scalar,
+    .xxh3_bytes = sbfi_xxh3_bytes_flat,
 };
 #endif

@@ -67,3 +67,38 @@ void sbfi_xxh3_bytes_scalar(const void *const *keys, const size_t *lens,
         h[i] = lens[i] == 8 ? sbfi_xxh3_u64(lanes_load8(keys[i]), sbfi_xxh3_flip8(seed))
                             : sbfi_xxh3_64(keys[i], lens[i], seed);
 }
+
+/* XXH3_64bits_withSeed of 17..64 bytes with no branch on the length:
+ * libxxhash's XXH3_len_17to128_64b takes the pair of 16-byte mixes at
+ * offsets 16 and len - 32 when len > 32; here it is always computed, from
+ * offsets that stay inside the key (0 when len <= 32), and added under a
+ * mask. Keys of random length 8..64 mispredicted that branch about every
+ * other key. */
+static inline uint64_t xxh3_17to64(const xxh_u8 *p, size_t len, uint64_t seed)
+{
+    const xxh_u8 *s = XXH3_kSecret;
+    const uint64_t m = 0 - (uint64_t)(len > 32);
+    uint64_t acc = len * XXH_PRIME64_1;
+    acc += XXH3_mix16B(p, s, seed) + XXH3_mix16B(p + len - 16, s + 16, seed);
+    acc += m & (XXH3_mix16B(p + (m & 16), s + 32, seed) +
+                XXH3_mix16B(p + (m & (len - 32)), s + 48, seed));
+    return XXH3_avalanche(acc);
+}
+
+void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
+                          uint32_t seed, uint64_t *h)
+{
+    const uint64_t flip = sbfi_xxh3_flip8(seed);
+    for (size_t i = 0; i < n; i++) {
+        const xxh_u8 *p = keys[i];
+        const size_t len = lens[i];
+        if (len - 17 <= 64 - 17)
+            h[i] = xxh3_17to64(p, len, seed);
+        else if (len - 9 <= 16 - 9)
+            h[i] = XXH3_len_9to16_64b(p, len, XXH3_kSecret, seed);
+        else if (len == 8)
+            h[i] = sbfi_xxh3_u64(lanes_load8(p), flip);
+        else
+            h[i] = sbfi_xxh3_64(p, len, seed);
+    }
+}

@@ -291,6 +291,10 @@ void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
 void sbfi_xxh3_u64_scalar(const uint64_t *keys, size_t n, uint64_t flip, uint64_t *h);
 void sbfi_xxh3_bytes_scalar(const void *const *keys, const size_t *lens,
                             size_t n, uint32_t seed, uint64_t *h);
+/* The same as sbfi_xxh3_bytes_scalar (the reference) with 17..64-byte keys
+ * mixed without a branch on their length: the vector ISAs' entry. */
+void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens,
+                          size_t n, uint32_t seed, uint64_t *h);
 /* XXH3_64bits_withSeed of one key of any length (libxxhash's, inlined in
  * src/lanes.c). */
 uint64_t sbfi_xxh3_64(const void *key, size_t len, uint32_t seed);
