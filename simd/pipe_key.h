@@ -190,38 +190,6 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
 #define PIPE_KEY_FAST(fam) \
     (PIPE_KEY8 && ((fam) == SBFI_KERN_BLOCKED || (fam) == SBFI_KERN_SPLIT))
 
-#if SBF_INL_AVX512
-/* XXH3 of an 8-byte key (sbfi_xxh3_u64) in both 64-bit lanes of a vector,
- * for the probes' sbf_inl_h2: the three-way XOR one vpternlogq, the
- * multiplies vpmullq (one micro-op on Zen 4/5), h2 (the low 32 bits in
- * every 32-bit lane) one vpshufd; h1 = the high 32 bits in place. Taken
- * where the MurmurHash3 one-key hash takes its vector form (f->h64_vec =
- * sbfi_hash8_vec(): AMD family 19h+; vpmullq is three micro-ops on Intel).
- * Measured (sbf-bench --suite hot, single, L2, Zen 5, loaded 2-vCPU VM,
- * one run): contains split-block-xxh3 3.11 -> 2.51 ns (scalar form ->
- * this), fresh add 3.60 -> 3.02; blocked-xxh3 contains 3.46 -> 2.93. The
- * scalar form's two imul and the block's mulq share the integer
- * multiplier. */
-PIPE_INLINE sbf_inl_h2 pipe_xxh3_8v(uint64_t key, const uint64_t *flip, uint64_t *h1)
-{
-    /* 512-bit registers: SIMDe names vpmullq only at that width */
-    const simde__m512i mx2 = simde_mm512_set1_epi64((int64_t)SBFI_XXH3_MX2);
-    simde__m512i v = simde_mm512_xor_si512(
-        simde_mm512_ror_epi64(simde_mm512_set1_epi64((int64_t)key), 32),
-        simde_mm512_set1_epi64((int64_t)*flip));
-    v = simde_mm512_ternarylogic_epi64(v, simde_mm512_rol_epi64(v, 49),
-                                       simde_mm512_rol_epi64(v, 24), 0x96); /* a ^ b ^ c */
-    v = simde_mm512_mullo_epi64(v, mx2);
-    v = simde_mm512_xor_si512(v, simde_mm512_add_epi64(simde_mm512_srli_epi64(v, 35),
-                                                       simde_mm512_set1_epi64(8)));
-    v = simde_mm512_mullo_epi64(v, mx2);
-    v = simde_mm512_xor_si512(v, simde_mm512_srli_epi64(v, 28));
-    const simde__m128i x = simde_mm512_castsi512_si128(v);
-    *h1 = (uint64_t)simde_mm_cvtsi128_si64(x) & UINT64_C(0xffffffff00000000);
-    return simde_mm_shuffle_epi32(x, 0);
-}
-#endif
-
 /* One key: its hash stage (`hash`, a constant: MurmurHash3, the u64 path
  * inline for 8-byte keys; or a 64-bit stage's h, sbfi_h64_one, mapped by
  * sbfi_xxh64_pair), then the probe: the header's (pipe_keyh) for plain
@@ -236,15 +204,6 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
         sbfi_hash_key(key, len, f->seed, &h1, &h2);
         return pipe_hashed(f, h1, h2, fam, is_add, atomic);
     }
-#if SBF_INL_AVX512
-    if (hash == SBFI_HASH_XXH3 && len == 8 && !atomic && PIPE_KEY_FAST(fam) &&
-        f->h64_vec) {
-        uint64_t x;
-        memcpy(&x, key, 8);
-        const sbf_inl_h2 v = pipe_xxh3_8v(x, &f->xxh3_flip8, &h1);
-        return pipe_keyh(f, h1, v, fam, is_add);
-    }
-#endif
     sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), &h1, &h2);
 #if PIPE_KEY8
     if (!atomic && PIPE_KEY_FAST(fam))

@@ -76,7 +76,6 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         f->addn = kt->add_batch[l];
         f->containsn = kt->contains_batch[l];
     }
-    f->h64_vec = sbfi_hash8_vec(); /* read by the XXH3 one-key kernels (simd/pipe_key.h) */
     if (f->hash != SBFI_HASH_MURMUR3) { /* the single-key kernels above hash with MurmurHash3 */
         const int conc = (flags & SBF_CONCURRENT) != 0, h = f->hash;
         sbfi_key_add_fn a = conc ? kt->add_key_atomic_h64[h][l] : kt->add_key_h64[h][l];

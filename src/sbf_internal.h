@@ -119,8 +119,6 @@ struct sbf_filter {
                              * for an 8-byte key, as the one-key hash adds it */
     uint64_t xxh3_flip8;    /* sbfi_xxh3_flip8(seed): XXH3's state for an
                              * 8-byte key (the XXH3 layouts) */
-    int h64_vec;            /* sbfi_bind's sbfi_hash8_vec(): the AVX-512
-                             * one-key XXH3 of 8 bytes in a vector */
     uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
                              * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
