@@ -31,7 +31,7 @@ void sbfb_geometry(int layout, size_t bytes, double bpk, uint64_t *bits,
     *bits = (uint64_t)bytes * 8;
     /* Counting: bits count memory, 4 per counter; bpk counts counters. */
     const double cells_per_key = bpk;
-    const double cells = layout == SBF_COUNTING ? (double)*bits / 4 : (double)*bits;
+    const double cells = (double)*bits / sbfb_cell_bits(layout);
     *n = (uint64_t)(cells / cells_per_key);
     if (*n < 1)
         *n = 1;

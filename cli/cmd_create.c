@@ -7,14 +7,16 @@
 #include "cli.h"
 
 static const char *const help_create =
-    "usage: sbf create FILE [--layout classic|blocked|split-block|counting|...]\n"
+    "usage: sbf create FILE [--layout classic|blocked|split-block|counting|\n"
+    "                         blocked-xxh3|split-block-xxh3|counting-xxh3|...]\n"
     "                  [-n N] [--fpp P] [--bits B] [--k K] [--seed S] [--force]\n"
     "\n"
     "Creates an empty filter in FILE, sized for N keys (default 1000000) at a\n"
     "false-positive rate P (default 0.01) by the layout's exact formula, or of\n"
     "B bits when --bits is given: then k is --k K, else the layout's k for N\n"
     "keys when -n is given, else the k for as many keys as B bits hold at P.\n"
-    "Layout: blocked by default. --seed: MurmurHash3 seed (0, Guava's).\n"
+    "Layout: blocked by default. --seed: the hash's seed (MurmurHash3's; XXH3's\n"
+    "for the *-xxh3 layouts; 0, Guava's).\n"
     "N and B may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G,\n"
     "1T (powers of 1000) or Ki, Mi, Gi, Ti (powers of 1024: --bits 64Mi);\n"
     "-n5000 and -n=5000 work too. Other numbers are decimal.\n"

@@ -114,7 +114,12 @@ typedef enum sbf_layout {
     SBF_BLOCKED = 1,     /* k bits inside one 512-bit cache-line block */
     SBF_SPLIT_BLOCK = 2, /* one bit in each 32-bit word of a block; k = words (8 or 16) */
     SBF_COUNTING = 3,    /* 4-bit saturating counters, 128 per 64-byte block */
-    SBF_PARQUET = 4      /* Parquet's split-block filter: XXH64, the spec's salts, k = 8 */
+    SBF_PARQUET = 4,     /* Parquet's split-block filter: XXH64, the spec's salts, k = 8 */
+    /* The same geometries hashed by XXH3_64bits (seeded): the fast choice
+     * when no other program reads the filter (doc/format.md "XXH3 layouts") */
+    SBF_SPLIT_BLOCK_XXH3 = 5, /* split-block's geometry; k = 8 or 16 */
+    SBF_BLOCKED_XXH3 = 6,     /* blocked's geometry; k = 1..16 */
+    SBF_COUNTING_XXH3 = 7     /* counting's geometry; k = 1..16 */
 } sbf_layout;
 
 /* Largest bit count accepted for any layout (16 GiB of filter). The classic
@@ -423,6 +428,14 @@ SBF_API void sbf_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *h);
  * sbf_murmur3_x64_128_batch (SBF_OK or SBF_E_NULL). Thread safe. */
 SBF_API int sbf_xxh64_batch(const void *const *keys, const size_t *lens, size_t n,
                             uint64_t *h);
+
+/* XXH3_64bits_withSeed(key, len, seed), bit-exact with xxHash's: the hash of
+ * the XXH3 layouts (SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3,
+ * SBF_COUNTING_XXH3), whose filters take seed = their sbf_params.seed. Their
+ * (h1, h2) for sbf_add_hash / sbf_contains_hash is the h of this function
+ * mapped as Parquet's (include/simdbloom_inline.h's sbf_parquet_pair). key
+ * may be NULL if len is 0. Thread safe. */
+SBF_API uint64_t sbf_xxh3_64(const void *key, size_t len, uint32_t seed);
 
 /* Persistence and files (serialized forms, save, load, map, lock):
  * simdbloom_files.h, included at the end of this file. */

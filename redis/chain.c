@@ -18,7 +18,9 @@ sbfr_settings sbfr_cfg = {
     .max_bytes = SBFR_MAX_KEY_BYTES,
 };
 
-const int sbfr_layouts[SBFR_NLAYOUTS] = {SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING};
+const int sbfr_layouts[SBFR_NLAYOUTS] = {SBF_CLASSIC,          SBF_BLOCKED,      SBF_SPLIT_BLOCK,
+                                          SBF_COUNTING,         SBF_BLOCKED_XXH3, SBF_SPLIT_BLOCK_XXH3,
+                                          SBF_COUNTING_XXH3};
 
 static const char WHY_CAP[] = "the filter would exceed the module's MAX_BYTES";
 static const char WHY_LINKS[] = "the key holds 256 sub-filters, the most a chain has";

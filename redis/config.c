@@ -7,7 +7,8 @@
  *   INITIAL_SIZE   <module>.initial-size   capacity of a key an add creates
  *   ERROR_RATE     <module>.error-rate     its error rate
  *   EXPANSION      <module>.expansion      its growth factor
- *   LAYOUT         <module>.layout         classic|blocked|split-block|counting
+ *   LAYOUT         <module>.layout         classic|blocked|split-block|counting|
+ *                                         blocked-xxh3|split-block-xxh3|counting-xxh3
  *   MAX_BYTES      <module>.max-bytes      one key's sub-filters, bits / 8
  *   NAME           -                       simdbloom (default) or bf
  */

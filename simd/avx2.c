@@ -543,6 +543,8 @@ const sbfi_kernels sbfi_kernels_avx2 = {
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
+    .xxh3_u64 = lanes_xxh3_u64,
+    .xxh3_bytes = sbfi_xxh3_bytes_flat,
 };
 #else
 const sbfi_kernels sbfi_kernels_simde = {
@@ -555,10 +557,13 @@ const sbfi_kernels sbfi_kernels_simde = {
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = lanes_xxh64_bytes,
+    .xxh3_u64 = lanes_xxh3_u64,
 #else
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
+    .xxh3_u64 = sbfi_xxh3_u64_scalar,
 #endif
+    .xxh3_bytes = sbfi_xxh3_bytes_flat,
 };
 #endif

@@ -3,6 +3,7 @@
  *   lanes_hash_bytes   MurmurHash3_x64_128 of byte strings (simd/lanes_mm.h)
  *   lanes_xxh64_u64    XXH64, seed 0, of each u64 key's 8 LE bytes (lanes_xxh.h)
  *   lanes_xxh64_bytes  XXH64, seed 0, of byte strings (lanes_xxh.h)
+ *   lanes_xxh3_u64     XXH3_64bits_withSeed of u64 keys (lanes_xxh3.h)
  * bit-exact with the scalar references in src/lanes.c (sbf_murmur3_x64_128,
  * libxxhash's XXH64). They fill the ISA table's hash_bytes, xxh64_u64 and
  * xxh64_bytes.
@@ -247,5 +248,6 @@ static inline void lanes_end32(const lanes_grp *g, lv w[4])
 
 #include "lanes_mm.h"
 #include "lanes_xxh.h"
+#include "lanes_xxh3.h"
 
 #endif /* SBFI_LANES_H_8E2B5C13 */

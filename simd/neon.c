@@ -313,4 +313,6 @@ const sbfi_kernels sbfi_kernels_neon = {
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
+    .xxh3_u64 = lanes_xxh3_u64,
+    .xxh3_bytes = sbfi_xxh3_bytes_flat,
 };

@@ -75,24 +75,6 @@ PIPE_INLINE int pipe_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2,
     return 1;
 }
 
-PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
-                         const int fam, const int is_add, const int atomic,
-                         const int hash)
-{
-    uint64_t h1, h2;
-    if (hash == SBFI_HASH_XXH64) { /* parquet: XXH64 of the key's bytes */
-        uint64_t h;
-        if (len == 8)
-            h = sbf_xxh64_u64_inline(sbf_inl_load64((const unsigned char *)key));
-        else
-            sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
-        sbfi_xxh64_pair(h, &h1, &h2);
-    } else {
-        sbfi_hash_key(key, len, f->seed, &h1, &h2);
-    }
-    return pipe_hashed(f, h1, h2, fam, is_add, atomic);
-}
-
 /* An 8-byte key on a plain blocked or split-block filter: the probes of
  * include/simdbloom_inline.h, compiled with this file's flags (the code the
  * inline path runs; on AVX-512 the hash in the form pipe_hash8 takes),
@@ -204,6 +186,36 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
 }
 #endif
 
+/* the families whose plain filters take the header's probes */
+#define PIPE_KEY_FAST(fam) \
+    (PIPE_KEY8 && ((fam) == SBFI_KERN_BLOCKED || (fam) == SBFI_KERN_SPLIT))
+
+/* One key: its hash stage (`hash`, a constant: MurmurHash3, the u64 path
+ * inline for 8-byte keys; or a 64-bit stage's h, sbfi_h64_one, mapped by
+ * sbfi_xxh64_pair), then the probe: the header's (pipe_keyh) for plain
+ * blocked and split-block filters where this ISA has it, pipe_hashed
+ * otherwise. Tried: XXH3 of 8 bytes in a vector on AVX-512
+ * (vpternlogq, two vpmullq, h2 one vpshufd, as MurmurHash3's vector form):
+ * interleaved A/B on Zen 5, 256 KiB, sbf_contains, best of 400 rounds:
+ * split-block-xxh3 2.41-2.49 ns scalar vs 2.71-2.78 vector, blocked-xxh3
+ * 2.91-2.98 vs 3.19-3.25; not kept. */
+PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
+                         const int fam, const int is_add, const int atomic,
+                         const int hash)
+{
+    uint64_t h1, h2;
+    if (hash == SBFI_HASH_MURMUR3) {
+        sbfi_hash_key(key, len, f->seed, &h1, &h2);
+        return pipe_hashed(f, h1, h2, fam, is_add, atomic);
+    }
+    sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), &h1, &h2);
+#if PIPE_KEY8
+    if (!atomic && PIPE_KEY_FAST(fam))
+        return pipe_keyh(f, h1, sbf_inl_h2_of(h2), fam, is_add);
+#endif
+    return pipe_hashed(f, h1, h2, fam, is_add, atomic);
+}
+
 /* The plain entries: 8-byte keys of the blocked and split-block families
  * take pipe_key8 with no stack frame (the rest of pipe_key, whose aligned
  * block copy needs one, is a separate function); the counting family's
@@ -211,7 +223,6 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
  * pipe_keyn. */
 #define PIPE_KEY_INLINE_ALL __attribute__((always_inline)) inline
 #define PIPE_MUR SBFI_HASH_MURMUR3
-#define PIPE_XXH SBFI_HASH_XXH64
 /* add_key_<sfx><name> and contains_key_<sfx><name>: pipe_key for one
  * (atomic, hash), the add counted by `count` (sbfi_count_plain/_atomic). */
 #define PIPE_KEY_PAIR(fam, name, sfx, attr, atomic, hash, count)               \
@@ -225,9 +236,28 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
     {                                                                          \
         return pipe_key(f, key, len, fam, 0, atomic, hash);                    \
     }
-#define PIPE_KEY_FAST(fam) \
-    (PIPE_KEY8 && ((fam) == SBFI_KERN_BLOCKED || (fam) == SBFI_KERN_SPLIT))
 #define PIPE_KEY_FAST8(fam) (PIPE_KEY_FAST(fam) || (PIPE_KEY8 && (fam) == SBFI_KERN_COUNTING))
+/* The one-key entries of a 64-bit stage `hash` (sfx its name): plain
+ * add_key_<sfx><name> / contains_key_<sfx><name> take 8-byte keys with the
+ * length a constant (the stage's 8-byte hash inline, no call: no stack
+ * frame) and tail-call the keyn_ form for other lengths; the atomic pair. */
+#define PIPE_KEY_H64(fam, name, sfx, hash)                                     \
+    PIPE_KEY_PAIR(fam, name, n_##sfx, PIPE_KEY_STR_ATTR, 0, hash, sbfi_count_plain) \
+    static int add_key_##sfx##name(sbf_filter *f, const void *key, size_t len) \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return sbfi_count_plain(f, pipe_key(f, key, 8, fam, 1, 0, hash));  \
+        return add_key_n_##sfx##name(f, key, len);                             \
+    }                                                                          \
+    static int contains_key_##sfx##name(const sbf_filter *f, const void *key,  \
+                                        size_t len)                            \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return pipe_key(f, key, 8, fam, 0, 0, hash);                       \
+        return contains_key_n_##sfx##name(f, key, len);                        \
+    }                                                                          \
+    PIPE_KEY_PAIR(fam, name, atomic_##sfx, , 1, hash, sbfi_count_atomic)
+
 #define PIPE_KEY_ENTRIES(fam, name, all_attr)                                  \
     PIPE_KEY_PAIR(fam, name, all_, all_attr, 0, PIPE_MUR, sbfi_count_plain)    \
     PIPE_KEY_STR_ATTR static int add_keyn_##name(sbf_filter *f, const void *key, \
@@ -259,8 +289,8 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
         return contains_key_all_##name(f, key, len);                           \
     }                                                                          \
     PIPE_KEY_PAIR(fam, name, atomic_, , 1, PIPE_MUR, sbfi_count_atomic)        \
-    PIPE_KEY_PAIR(fam, name, xxh64_, , 0, PIPE_XXH, sbfi_count_plain)          \
-    PIPE_KEY_PAIR(fam, name, atomic_xxh64_, , 1, PIPE_XXH, sbfi_count_atomic)
+    PIPE_KEY_H64(fam, name, xxh64_, SBFI_HASH_XXH64)                           \
+    PIPE_KEY_H64(fam, name, xxh3_, SBFI_HASH_XXH3)
 
 /* (classic has no fast path: its catch-all stays inline) */
 PIPE_KEY_ENTRIES(SBFI_KERN_CLASSIC, classic, PIPE_KEY_INLINE_ALL)
@@ -341,16 +371,23 @@ PIPE_HASHED_ENTRIES(SBFI_KERN_BLOCKED, blocked)
 PIPE_HASHED_ENTRIES(SBFI_KERN_SPLIT, split)
 PIPE_HASHED_ENTRIES(SBFI_KERN_COUNTING, counting)
 
+/* The [hash][family] arrays of the 64-bit stages' one-key entries,
+ * prefix<stage>_<family>: a new stage is one line here and two
+ * PIPE_KEY_PAIR lines in PIPE_KEY_ENTRIES. */
+#define PIPE_BY_HASH64(prefix)                                                 \
+    { [SBFI_HASH_XXH64] = PIPE_BY_FAMILY(prefix##xxh64_),                      \
+      [SBFI_HASH_XXH3] = PIPE_BY_FAMILY(prefix##xxh3_) }
+
 /* The single-key group of each file's table (issue 8). */
 #define PIPE_HOT_ENTRIES                                                       \
     .add_key = PIPE_BY_FAMILY(add_key_),                                       \
     .contains_key = PIPE_BY_FAMILY(contains_key_),                             \
     .add_key_atomic = PIPE_BY_FAMILY(add_key_atomic_),                         \
     .contains_key_atomic = PIPE_BY_FAMILY(contains_key_atomic_),               \
-    .add_key_xxh64 = PIPE_BY_FAMILY(add_key_xxh64_),                           \
-    .contains_key_xxh64 = PIPE_BY_FAMILY(contains_key_xxh64_),                 \
-    .add_key_atomic_xxh64 = PIPE_BY_FAMILY(add_key_atomic_xxh64_),             \
-    .contains_key_atomic_xxh64 = PIPE_BY_FAMILY(contains_key_atomic_xxh64_),   \
+    .add_key_h64 = PIPE_BY_HASH64(add_key_),                                   \
+    .contains_key_h64 = PIPE_BY_HASH64(contains_key_),                         \
+    .add_key_atomic_h64 = PIPE_BY_HASH64(add_key_atomic_),                     \
+    .contains_key_atomic_h64 = PIPE_BY_HASH64(contains_key_atomic_),           \
     .add_hashed = PIPE_BY_FAMILY(add_hashed_),                                 \
     .contains_hashed = PIPE_BY_FAMILY(contains_hashed_),                       \
     .add_hashed_atomic = PIPE_BY_FAMILY(add_hashed_atomic_),                   \

@@ -15,8 +15,9 @@
  * hold and PIPE_DEPTH_MAX beyond (pipe_depth).
  * The hash stage is the layout's (f->hash): MurmurHash3 (u64 keys in the
  * ISA's fused pipe_stage; byte strings through the table's hash_bytes
- * kernel, SIMD lanes where the ISA has them), or XXH64 (xxh64_u64,
- * xxh64_bytes, then sbfi_xxh64_pair). It writes (h1, h2) per key; the
+ * kernel, SIMD lanes where the ISA has them), or a 64-bit stage: XXH64
+ * (xxh64_u64, xxh64_bytes) or XXH3 (xxh3_u64, xxh3_bytes), then
+ * sbfi_xxh64_pair. It writes (h1, h2) per key; the
  * block addresses come from h1 in one vector pass (pipe_address).
  *
  * The including file defines, before including this header:
@@ -121,12 +122,19 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
     if (f->hash == SBFI_HASH_MURMUR3) {
         f->kt->hash_bytes(pp, ll, len, f->seed, d1, s->h2);
     } else {
-        if (src->kind == SBFI_KEYS_U64) {
+        /* a 64-bit stage: its lanes, then the (h1, h2) map */
+        if (src->kind == SBFI_KEYS_U64)
             pipe_keys_ahead(src->u64 + base);
+        if (f->hash == SBFI_HASH_XXH3) {
+            if (src->kind == SBFI_KEYS_U64)
+                f->kt->xxh3_u64(src->u64 + base, len, f->xxh3_flip8, d1);
+            else
+                f->kt->xxh3_bytes(pp, ll, len, f->seed, d1);
+        } else if (src->kind == SBFI_KEYS_U64) {
             f->kt->xxh64_u64(src->u64 + base, len, d1);
-        }
-        else
+        } else {
             f->kt->xxh64_bytes(pp, ll, len, d1);
+        }
         for (size_t j = 0; j < len; j++)
             sbfi_xxh64_pair(d1[j], &d1[j], &s->h2[j]);
     }

@@ -77,11 +77,11 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         f->containsn = kt->contains_batch[l];
     }
     if (f->hash != SBFI_HASH_MURMUR3) { /* the single-key kernels above hash with MurmurHash3 */
-        const int conc = (flags & SBF_CONCURRENT) != 0;
-        sbfi_key_add_fn a = conc ? kt->add_key_atomic_xxh64[l] : kt->add_key_xxh64[l];
-        sbfi_key_contains_fn q = conc ? kt->contains_key_atomic_xxh64[l]
-                                      : kt->contains_key_xxh64[l];
-        if (f->hash != SBFI_HASH_XXH64 || a == NULL || q == NULL) {
+        const int conc = (flags & SBF_CONCURRENT) != 0, h = f->hash;
+        sbfi_key_add_fn a = conc ? kt->add_key_atomic_h64[h][l] : kt->add_key_h64[h][l];
+        sbfi_key_contains_fn q = conc ? kt->contains_key_atomic_h64[h][l]
+                                      : kt->contains_key_h64[h][l];
+        if (a == NULL || q == NULL) {
             a = sbfi_add_key_any;
             q = sbfi_contains_key_any;
         }

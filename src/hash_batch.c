@@ -63,3 +63,8 @@ int sbf_xxh64_batch(const void *const *keys, const size_t *lens, size_t n, uint6
     active()->xxh64_bytes(keys, lens, n, h);
     return SBF_OK;
 }
+
+uint64_t sbf_xxh3_64(const void *key, size_t len, uint32_t seed)
+{
+    return sbfi_xxh3_64(key != NULL ? key : "", key != NULL ? len : 0, seed);
+}

@@ -1,6 +1,7 @@
 /*
  * Hashes of many keys: the scalar references of the lane kernels (the
- * ISA table's hash_bytes, xxh64_u64 and xxh64_bytes; simd/lanes.h hashes in
+ * ISA table's hash_bytes, xxh64_u64, xxh64_bytes, xxh3_u64 and xxh3_bytes;
+ * simd/lanes.h hashes in
  * SIMD lanes). The public entry points that dispatch to the active ISA are
  * src/hash_batch.c (here they closed a circle lanes.c -> dispatch.c ->
  * scalar.c -> lanes.c).
@@ -8,7 +9,8 @@
  * MurmurHash3_x64_128 is ours (src/murmur3.c). XXH64 is Debian's
  * libxxhash-dev, compiled in as src/persist.c compiles XXH3 (XXH_INLINE_ALL:
  * internal linkage, no run-time dependency, nothing exported); the lanes are
- * our own code, bit-exact with it.
+ * our own code, bit-exact with it. XXH3_64bits_withSeed (the XXH3 layouts)
+ * likewise; its 8-byte case is sbfi_xxh3_u64 (src/sbf_internal.h).
  */
 #include "sbf_internal.h"
 
@@ -36,5 +38,67 @@ void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
         const void *k = keys[i];
         const size_t len = lens[i];
         h[i] = (uint64_t)XXH64(len != 0 ? k : none, len, 0);
+    }
+}
+
+static inline uint64_t lanes_load8(const void *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8); /* little-endian target */
+    return v;
+}
+
+uint64_t sbfi_xxh3_64(const void *key, size_t len, uint32_t seed)
+{
+    static const unsigned char none[1];
+    return (uint64_t)XXH3_64bits_withSeed(len != 0 ? key : none, len, seed);
+}
+
+void sbfi_xxh3_u64_scalar(const uint64_t *keys, size_t n, uint64_t flip, uint64_t *h)
+{
+    for (size_t i = 0; i < n; i++)
+        h[i] = sbfi_xxh3_u64(keys[i], flip); /* = XXH3_64bits_withSeed(&keys[i], 8, seed) */
+}
+
+void sbfi_xxh3_bytes_scalar(const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t seed, uint64_t *h)
+{
+    for (size_t i = 0; i < n; i++)
+        h[i] = lens[i] == 8 ? sbfi_xxh3_u64(lanes_load8(keys[i]), sbfi_xxh3_flip8(seed))
+                            : sbfi_xxh3_64(keys[i], lens[i], seed);
+}
+
+/* XXH3_64bits_withSeed of 17..64 bytes with no branch on the length:
+ * libxxhash's XXH3_len_17to128_64b takes the pair of 16-byte mixes at
+ * offsets 16 and len - 32 when len > 32; here it is always computed, from
+ * offsets that stay inside the key (0 when len <= 32), and added under a
+ * mask. Keys of random length 8..64 mispredicted that branch about every
+ * other key. */
+static inline uint64_t xxh3_17to64(const xxh_u8 *p, size_t len, uint64_t seed)
+{
+    const xxh_u8 *s = XXH3_kSecret;
+    const uint64_t m = 0 - (uint64_t)(len > 32);
+    uint64_t acc = len * XXH_PRIME64_1;
+    acc += XXH3_mix16B(p, s, seed) + XXH3_mix16B(p + len - 16, s + 16, seed);
+    acc += m & (XXH3_mix16B(p + (m & 16), s + 32, seed) +
+                XXH3_mix16B(p + (m & (len - 32)), s + 48, seed));
+    return XXH3_avalanche(acc);
+}
+
+void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
+                          uint32_t seed, uint64_t *h)
+{
+    const uint64_t flip = sbfi_xxh3_flip8(seed);
+    for (size_t i = 0; i < n; i++) {
+        const xxh_u8 *p = keys[i];
+        const size_t len = lens[i];
+        if (len - 17 <= 64 - 17)
+            h[i] = xxh3_17to64(p, len, seed);
+        else if (len - 9 <= 16 - 9)
+            h[i] = XXH3_len_9to16_64b(p, len, XXH3_kSecret, seed);
+        else if (len == 8)
+            h[i] = sbfi_xxh3_u64(lanes_load8(p), flip);
+        else
+            h[i] = sbfi_xxh3_64(p, len, seed);
     }
 }

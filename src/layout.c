@@ -77,7 +77,43 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
         .max_bits = PARQUET_MAX_BITS,
         .fpr = SBFI_FPR_SPLIT, .sizing = SBFI_SIZE_PARQUET,
     },
+    /* The XXH3 layouts: split-block's, blocked's and counting's kernels,
+     * salts, shifts and geometry, fed XXH3_64bits_withSeed(key, len, seed)
+     * mapped as parquet's XXH64 (sbfi_xxh64_pair): the block from the high
+     * 32 bits, every position from the low 32 bits times its salt
+     * (doc/format.md "XXH3 layouts"). */
+    [SBF_SPLIT_BLOCK_XXH3] = {
+        .id = SBF_SPLIT_BLOCK_XXH3, .name = "split-block-xxh3",
+        .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_XXH3,
+        .salt = SBF_SALT, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .block_bits = 0 /* k words of 32 bits: 256 or 512 */, .multiply_shift = 1,
+        .k_min = 8, .k_max = 16, .k_step = 8,
+        .max_bits = SBF_MAX_BITS,
+        .fpr = SBFI_FPR_SPLIT, .sizing = SBFI_SIZE_SEARCH,
+    },
+    [SBF_BLOCKED_XXH3] = {
+        .id = SBF_BLOCKED_XXH3, .name = "blocked-xxh3",
+        .kernel = SBFI_KERN_BLOCKED, .hash = SBFI_HASH_XXH3,
+        .salt = SBF_SALT, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
+        .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
+        .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
+        .max_bits = SBF_MAX_BITS,
+        .fpr = SBFI_FPR_BLOCKED, .sizing = SBFI_SIZE_SEARCH,
+    },
+    [SBF_COUNTING_XXH3] = {
+        .id = SBF_COUNTING_XXH3, .name = "counting-xxh3",
+        .kernel = SBFI_KERN_COUNTING, .hash = SBFI_HASH_XXH3,
+        .salt = SBF_SALT, .shift = SBFI_SHIFT_COUNTING,
+        .cell_bits = SBFI_COUNTER_BITS,
+        .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
+        .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
+        .max_bits = SBF_MAX_BITS,
+        .fpr = SBFI_FPR_BLOCKED, .sizing = SBFI_SIZE_SEARCH,
+    },
 };
+/* The XXH3 layouts' block index is the high 32 bits of h times nblocks:
+ * every block is reachable while nblocks fits 32 bits. */
+_Static_assert(SBF_MAX_BITS / 256 <= UINT32_MAX, "the XXH3 layouts' blocks fit 32 bits");
 
 _Static_assert(SBFI_BLOCK512 == SBF_BLOCK_BITS, "512-bit blocks");
 _Static_assert(SBFI_BLOCK512 / SBFI_COUNTER_BITS == 1u << (SBFI_PROD_BITS - SBFI_SHIFT_COUNTING),

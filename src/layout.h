@@ -93,10 +93,15 @@ enum {
     SBFI_NKERNELS = 4
 };
 
-/* The hash stage that turns a key into (h1, h2). */
+/* The hash stage that turns a key into (h1, h2): MurmurHash3's 128 bits,
+ * or a 64-bit hash h mapped by sbfi_xxh64_pair (h1 = the high 32 bits of h
+ * in place, the block; every 32-bit lane of h2 = the low 32 bits of h). */
 enum {
     SBFI_HASH_MURMUR3 = 0,  /* MurmurHash3_x64_128 (seed = the filter's) */
-    SBFI_HASH_XXH64 = 1     /* XXH64 seed 0, mapped to (h1, h2): TEAM.md "Parquet" */
+    SBFI_HASH_XXH64 = 1,    /* XXH64 seed 0, mapped to (h1, h2): TEAM.md "Parquet" */
+    SBFI_HASH_XXH3 = 2,     /* XXH3_64bits_withSeed (seed = the filter's), mapped
+                             * as XXH64: doc/format.md "XXH3 layouts" */
+    SBFI_NHASH = 3
 };
 
 /* Which false-positive formula of src/fpr.c, fed from the geometry here. */
@@ -114,7 +119,7 @@ enum {
 };
 
 /* Number of layout ids (0 .. SBFI_NLAYOUTS - 1; every id has a row). */
-#define SBFI_NLAYOUTS 5
+#define SBFI_NLAYOUTS 8
 
 typedef struct sbfi_layout {
     int id;                 /* sbf_layout: the frozen public number */

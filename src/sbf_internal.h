@@ -117,6 +117,8 @@ struct sbf_filter {
     uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
     uint64_t s8add[2];      /* [s8, 2 s8], s8 = seed ^ 8: MurmurHash3's state
                              * for an 8-byte key, as the one-key hash adds it */
+    uint64_t xxh3_flip8;    /* sbfi_xxh3_flip8(seed): XXH3's state for an
+                             * 8-byte key (the XXH3 layouts) */
     uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
                              * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
@@ -174,6 +176,12 @@ typedef void (*sbfi_hash_bytes_fn)(const void *const *keys, const size_t *lens,
                                    size_t n, uint32_t seed, uint64_t *h1,
                                    uint64_t *h2);
 typedef void (*sbfi_xxh64_u64_fn)(const uint64_t *keys, size_t n, uint64_t *h);
+/* XXH3_64bits_withSeed(key, len, seed) of many keys: u64 keys (8 LE bytes,
+ * given as flip = sbfi_xxh3_flip8(seed)), byte strings (as sbfi_hash_bytes_fn) */
+typedef void (*sbfi_xxh3_u64_fn)(const uint64_t *keys, size_t n, uint64_t flip,
+                                 uint64_t *h);
+typedef void (*sbfi_xxh3_bytes_fn)(const void *const *keys, const size_t *lens,
+                                   size_t n, uint32_t seed, uint64_t *h);
 typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
                                     size_t n, uint64_t *h);
 
@@ -209,11 +217,13 @@ struct sbfi_kernels {
     sbfi_key_contains_fn contains_key_vh[SBFI_NKERNELS];
     sbfi_key_add_fn add_key_atomic[SBFI_NKERNELS];    /* word fetch-or / CAS */
     sbfi_key_contains_fn contains_key_atomic[SBFI_NKERNELS]; /* relaxed loads */
-    /* the same for an XXH64 layout (parquet); NULL: sbfi_*_key_any */
-    sbfi_key_add_fn add_key_xxh64[SBFI_NKERNELS];
-    sbfi_key_contains_fn contains_key_xxh64[SBFI_NKERNELS];
-    sbfi_key_add_fn add_key_atomic_xxh64[SBFI_NKERNELS];
-    sbfi_key_contains_fn contains_key_atomic_xxh64[SBFI_NKERNELS];
+    /* the same for a layout of a 64-bit hash stage, [f->hash][family]
+     * (the SBFI_HASH_MURMUR3 row is the entries above); NULL:
+     * sbfi_*_key_any */
+    sbfi_key_add_fn add_key_h64[SBFI_NHASH][SBFI_NKERNELS];
+    sbfi_key_contains_fn contains_key_h64[SBFI_NHASH][SBFI_NKERNELS];
+    sbfi_key_add_fn add_key_atomic_h64[SBFI_NHASH][SBFI_NKERNELS];
+    sbfi_key_contains_fn contains_key_atomic_h64[SBFI_NHASH][SBFI_NKERNELS];
     sbfi_add_fn add_batch_atomic[SBFI_NKERNELS];
     sbfi_contains_fn contains_batch_atomic[SBFI_NKERNELS];
     /* a key's hash given (sbf_add_hash, sbf_contains_hash): the probe alone;
@@ -226,6 +236,8 @@ struct sbfi_kernels {
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
     sbfi_xxh64_bytes_fn xxh64_bytes; /* XXH64, seed 0, of byte strings */
+    sbfi_xxh3_u64_fn xxh3_u64;       /* XXH3_64bits_withSeed of 8 LE bytes each */
+    sbfi_xxh3_bytes_fn xxh3_bytes;   /* XXH3_64bits_withSeed of byte strings */
 };
 
 /* CPU features a table may require; src/dispatch.c detects them once
@@ -274,6 +286,16 @@ void sbfi_hash_bytes_scalar(const void *const *keys, const size_t *lens,
 void sbfi_xxh64_u64_scalar(const uint64_t *keys, size_t n, uint64_t *h);
 void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
                              size_t n, uint64_t *h);
+void sbfi_xxh3_u64_scalar(const uint64_t *keys, size_t n, uint64_t flip, uint64_t *h);
+void sbfi_xxh3_bytes_scalar(const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t seed, uint64_t *h);
+/* The same as sbfi_xxh3_bytes_scalar (the reference) with 17..64-byte keys
+ * mixed without a branch on their length: the vector ISAs' entry. */
+void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens,
+                          size_t n, uint32_t seed, uint64_t *h);
+/* XXH3_64bits_withSeed of one key of any length (libxxhash's, inlined in
+ * src/lanes.c). */
+uint64_t sbfi_xxh3_64(const void *key, size_t len, uint32_t seed);
 /* Operations on hashes (used by the variable-length paths). */
 int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
@@ -409,6 +431,34 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
     *h2o = h[1];
 }
 
+/* ------------------------------------------------------ XXH3 of 8 bytes
+ *
+ * XXH3_64bits_withSeed(&key, 8, seed) (xxHash's XXH3_len_4to8_64b, the
+ * specification's "4-8 bytes" case): the key's two 32-bit halves swapped,
+ * XOR-ed with a constant of the secret less the seed, then rrmxmx (two
+ * 64-bit multiplies). The seed's part is computed once per filter
+ * (f->xxh3_flip8). tests/test_lanes.c holds it to libxxhash's on every
+ * ISA. */
+#define SBFI_XXH3_SECRET8 UINT64_C(0x1cad21f72c81017c)  /* kSecret bytes 8..15, LE */
+#define SBFI_XXH3_SECRET16 UINT64_C(0xdb979083e96dd4de) /* kSecret bytes 16..23 */
+#define SBFI_XXH3_MX2 UINT64_C(0x9fb21c651e98df25)     /* rrmxmx's multiplier */
+
+static inline uint64_t sbfi_xxh3_flip8(uint32_t seed)
+{
+    const uint64_t s = (uint64_t)seed ^ ((uint64_t)__builtin_bswap32(seed) << 32);
+    return (SBFI_XXH3_SECRET8 ^ SBFI_XXH3_SECRET16) - s;
+}
+
+static inline uint64_t sbfi_xxh3_u64(uint64_t key, uint64_t flip)
+{
+    uint64_t h = sbfi_rotl64(key, 32) ^ flip;
+    h ^= sbfi_rotl64(h, 49) ^ sbfi_rotl64(h, 24);
+    h *= SBFI_XXH3_MX2;
+    h ^= (h >> 35) + 8; /* + len */
+    h *= SBFI_XXH3_MX2;
+    return h ^ (h >> 28);
+}
+
 /* ------------------------------------------- where a key's bits live
  *
  * This is the definition every kernel must reproduce bit for bit.
@@ -521,7 +571,8 @@ static inline int sbfi_filter_ok(const sbf_filter *f)
     return f->bits % g == 0 && f->nblocks == f->bits / g && f->block_bytes * 8 == g &&
            (UINT64_C(1) << f->block_log2) == f->block_bytes && d->salt != NULL &&
            f->lanes == (UINT32_C(1) << (f->k < 16 ? f->k : 16)) - 1 &&
-           f->s8add[0] == ((uint64_t)f->seed ^ 8) && f->s8add[1] == 2 * f->s8add[0];
+           f->s8add[0] == ((uint64_t)f->seed ^ 8) && f->s8add[1] == 2 * f->s8add[0] &&
+           f->xxh3_flip8 == sbfi_xxh3_flip8(f->seed);
 }
 
 /* Counter c of a block: byte c/2, low nibble for even c (the layout's fact
@@ -556,6 +607,28 @@ static inline void sbfi_xxh64_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
     *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
 }
 
+/* The 64-bit hash h of one key under a 64-bit hash stage (`hash`, f's:
+ * the one place a stage's one-key hash is chosen; pipe_key passes a
+ * constant). 8-byte keys inline. */
+static inline uint64_t sbfi_h64_one(const sbf_filter *f, int hash, const void *key,
+                                    size_t len)
+{
+    if (hash == SBFI_HASH_XXH3) {
+        if (SBFI_LIKELY(len == 8)) {
+            uint64_t x;
+            memcpy(&x, key, 8); /* little-endian target */
+            return sbfi_xxh3_u64(x, f->xxh3_flip8);
+        }
+        return sbfi_xxh3_64(key, len, f->seed);
+    }
+    SBFI_ASSERT(hash == SBFI_HASH_XXH64);
+    if (len == 8)
+        return sbf_xxh64_u64_inline(sbf_inl_load64((const unsigned char *)key));
+    uint64_t h;
+    sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
+    return h;
+}
+
 /* (h1, h2) of one key under the filter's hash stage (its layout's: the
  * u64 path above for MurmurHash3; XXH64 mapped by sbfi_xxh64_pair). */
 static inline void sbfi_hash_one(const sbf_filter *f, const void *key, size_t len,
@@ -565,9 +638,7 @@ static inline void sbfi_hash_one(const sbf_filter *f, const void *key, size_t le
         sbfi_hash_key(key, len, f->seed, h1, h2);
         return;
     }
-    uint64_t h;
-    sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
-    sbfi_xxh64_pair(h, h1, h2);
+    sbfi_xxh64_pair(sbfi_h64_one(f, f->hash, key, len), h1, h2);
 }
 
 /* The 512-bit mask (8 words) with bit (prod[i] >> shift) << scale set for

@@ -465,4 +465,6 @@ const sbfi_kernels sbfi_kernels_scalar = {
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
+    .xxh3_u64 = sbfi_xxh3_u64_scalar,
+    .xxh3_bytes = sbfi_xxh3_bytes_scalar,
 };

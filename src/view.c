@@ -15,6 +15,8 @@ static unsigned inline_kind(const sbf_filter *f)
     if (f->lay->hash == SBFI_HASH_XXH64) /* parquet: split-block, k = 8 */
         return f->lay->kernel == SBFI_KERN_SPLIT && f->k == 8 ? SBF_VIEW_PARQUET
                                                               : SBF_VIEW_CALL;
+    if (f->lay->hash != SBFI_HASH_MURMUR3) /* the XXH3 layouts: the library's */
+        return SBF_VIEW_CALL;
     switch (f->lay->kernel) {
     case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED;
     case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;

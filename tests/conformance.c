@@ -110,7 +110,7 @@ static void conf_lanes(int isa)
     char why[LC_WHY] = "";
     const int bad = lc_all(kt, why);
     CHECK(bad == 0, "%s: %d lane hash check(s) failed, last: %s", kt->name, bad, why);
-    printf("kernel %-6s lane hashes (murmur3 of strings, XXH64 of u64 keys and strings): %s\n",
+    printf("kernel %-6s lane hashes (murmur3 of strings, XXH64 and XXH3 of u64 keys and strings): %s\n",
            kt->name, bad == 0 ? "ok" : "FAILED");
 }
 

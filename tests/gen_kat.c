@@ -41,6 +41,16 @@ static const setting exact[] = {
     /* parquet (issue 18): XXH64 and the spec's salts; 1 block, 5 blocks */
     { SBF_PARQUET, 256 * 1, 8, 0, 12 },
     { SBF_PARQUET, 256 * 5, 8, 0, 48 },
+    /* the XXH3 layouts (issue 32): seeded XXH3_64bits, split-block k = 8
+     * and 16, blocked k = 1, 6, 16, counting with a saturated filter */
+    { SBF_SPLIT_BLOCK_XXH3, 256 * 5, 8, 0, 48 },
+    { SBF_SPLIT_BLOCK_XXH3, 512 * 3, 16, 99, 48 },
+    { SBF_BLOCKED_XXH3, 512 * 3, 1, 0, 48 },
+    { SBF_BLOCKED_XXH3, 512 * 3, 6, 7, 48 },
+    { SBF_BLOCKED_XXH3, 512 * 4, 16, 0xffffffffu, 48 },
+    { SBF_COUNTING_XXH3, 512 * 4, 3, 0, 48 },
+    { SBF_COUNTING_XXH3, 512 * 2, 16, 0x7fffffffu, 48 },
+    { SBF_COUNTING_XXH3, 512 * 1, 16, 3, 160 },
 };
 
 /* Larger filters (about 4 MiB, sizes that are not powers of two, so the
@@ -53,6 +63,10 @@ static const setting digest[] = {
     { SBF_SPLIT_BLOCK, 512 * 65521, 16, 0, 100000 },
     { SBF_COUNTING, 512 * 65521, 6, 0, 100000 },
     { SBF_PARQUET, 256 * 131071, 8, 0, 100000 },
+    { SBF_SPLIT_BLOCK_XXH3, 256 * 131071, 8, 3, 100000 },
+    { SBF_SPLIT_BLOCK_XXH3, 512 * 65521, 16, 0, 100000 },
+    { SBF_BLOCKED_XXH3, 512 * 65521, 8, 0x9747b28cu, 100000 },
+    { SBF_COUNTING_XXH3, 512 * 65521, 6, 5, 100000 },
 };
 
 static const char *layout_macro(int layout)
@@ -62,6 +76,9 @@ static const char *layout_macro(int layout)
     case SBF_BLOCKED: return "SBF_BLOCKED";
     case SBF_SPLIT_BLOCK: return "SBF_SPLIT_BLOCK";
     case SBF_PARQUET: return "SBF_PARQUET";
+    case SBF_SPLIT_BLOCK_XXH3: return "SBF_SPLIT_BLOCK_XXH3";
+    case SBF_BLOCKED_XXH3: return "SBF_BLOCKED_XXH3";
+    case SBF_COUNTING_XXH3: return "SBF_COUNTING_XXH3";
     default: return "SBF_COUNTING";
     }
 }

@@ -253,6 +253,9 @@ static inline const char *kat_layout_name(int layout)
     case SBF_SPLIT_BLOCK: return "split-block";
     case SBF_COUNTING: return "counting";
     case SBF_PARQUET: return "parquet";
+    case SBF_SPLIT_BLOCK_XXH3: return "split-block-xxh3";
+    case SBF_BLOCKED_XXH3: return "blocked-xxh3";
+    case SBF_COUNTING_XXH3: return "counting-xxh3";
     default: return "?";
     }
 }

@@ -50,6 +50,17 @@ static inline int lc_compare(const sbfi_kernels *kt, const void *const *keys,
 {
     h1[n] = h2[n] = x[n] = LC_SENTINEL;
     kt->hash_bytes(keys, lens, n, seed, h1, h2);
+    kt->xxh3_bytes(keys, lens, n, seed, x);
+    if (x[n] != LC_SENTINEL) {
+        snprintf(why, LC_WHY, "%s: %s: n %zu: an XXH3 result written past n", kt->name, what, n);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != sbf_xxh3_64(keys[i], lens[i], seed)) {
+            snprintf(why, LC_WHY, "%s: %s: xxh3 key %zu of %zu (len %zu, seed %u)", kt->name,
+                     what, i, n, lens[i], seed);
+            return 1;
+        }
     kt->xxh64_bytes(keys, lens, n, x);
     if (h1[n] != LC_SENTINEL || h2[n] != LC_SENTINEL || x[n] != LC_SENTINEL) {
         snprintf(why, LC_WHY, "%s: %s: n %zu: a result written past n", kt->name, what, n);
@@ -313,6 +324,50 @@ static inline int lc_xxh_u64(const sbfi_kernels *kt, size_t big, char *why)
     return bad;
 }
 
+/* xxh3_u64 against sbf_xxh3_64 of the 8 LE bytes (libxxhash's
+ * XXH3_64bits_withSeed) for seeds 0, 1, 2^31 and 2^32 - 1 and odd ones:
+ * batches 0..70 at offsets, then `big` keys. */
+static inline int lc_xxh3_u64(const sbfi_kernels *kt, size_t big, char *why)
+{
+    static const uint32_t seeds[] = { 0, 1, 0x80000000u, 0xffffffffu, 0x9747b28cu, 12345 };
+    uint64_t *keys = equiv_keys(big, 4343), *h = malloc((big + 16) * 8);
+    int bad = 0;
+    if (keys == NULL || h == NULL) {
+        free(keys);
+        free(h);
+        snprintf(why, LC_WHY, "out of memory");
+        return 1;
+    }
+    keys[0] = 0;
+    keys[1] = UINT64_MAX;
+    for (size_t si = 0; si < sizeof seeds / sizeof seeds[0] && !bad; si++) {
+        const uint32_t seed = seeds[si];
+        const uint64_t flip = sbfi_xxh3_flip8(seed);
+        for (size_t n = 0; n <= 70 && !bad; n++) {
+            const size_t ko = n % 8, ho = (n / 8) % 8;
+            h[ho + n] = LC_SENTINEL;
+            kt->xxh3_u64(keys + ko, n, flip, h + ho);
+            bad = h[ho + n] != LC_SENTINEL;
+            for (size_t i = 0; i < n && !bad; i++)
+                bad = h[ho + i] != sbf_xxh3_64(&keys[ko + i], 8, seed);
+            if (bad)
+                snprintf(why, LC_WHY, "%s: xxh3_u64 of %zu keys, seed %u", kt->name, n, seed);
+        }
+        if (!bad) {
+            kt->xxh3_u64(keys, big, flip, h);
+            for (size_t i = 0; i < big && !bad; i++)
+                if (h[i] != sbf_xxh3_64(&keys[i], 8, seed)) {
+                    snprintf(why, LC_WHY, "%s: xxh3_u64 key %zu of %zu, seed %u", kt->name, i,
+                             big, seed);
+                    bad = 1;
+                }
+        }
+    }
+    free(keys);
+    free(h);
+    return bad;
+}
+
 /* The published XXH64 values, through xxh64_bytes (each length in a batch
  * of 9 copies) and, for 8-byte keys, xxh64_u64 of the same bytes. */
 static inline int lc_xxh_published(const sbfi_kernels *kt, char *why)
@@ -454,6 +509,7 @@ static inline int lc_murmur3_scalar(size_t max, char *why)
 static inline int lc_all(const sbfi_kernels *kt, char *why)
 {
     return lc_murmur3_scalar(300, why) + lc_xxh_published(kt, why) + lc_xxh_u64(kt, 20000, why) +
+           lc_xxh3_u64(kt, 20000, why) +
            lc_batches(kt, 0, 20, why) + lc_batches(kt, 8, 64, why) +
            lc_batches(kt, 0, 300, why) + lc_alignments(kt, why) +
            lc_every_length(kt, 300, why) + lc_page_edges(kt, 300, why) +

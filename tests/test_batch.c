@@ -4,8 +4,8 @@
  * SBF_CONCURRENT, on every ISA, gives the filter bytes and answers of
  * sbf_add / sbf_contains key by key; sbf_add_keys counts exactly the keys
  * whose sbf_add would return 1 and, asked, says which (changed[i] = that
- * return); the XXH64 hash stage (the parquet layout's)
- * maps every key as sbfi_xxh64_pair says; and every refused argument is
+ * return); the XXH64 hash stage (the parquet layout's) and the XXH3
+ * stage (the XXH3 layouts') map every key as sbfi_xxh64_pair says; and every refused argument is
  * refused before anything changes.
  */
 #include <criterion/criterion.h>
@@ -83,6 +83,10 @@ static const geometry geoms[] = {
     { SBF_SPLIT_BLOCK, 8, 256 * 101, 5 },
     { SBF_SPLIT_BLOCK, 16, 512 * 50, 0 },
     { SBF_COUNTING, 5, 512 * 64, 9 },
+    { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 101, 5 },
+    { SBF_SPLIT_BLOCK_XXH3, 16, 512 * 50, 0 },
+    { SBF_BLOCKED_XXH3, 7, 512 * 97, 0xffffffffu },
+    { SBF_COUNTING_XXH3, 5, 512 * 64, 9 },
 };
 
 static sbf_filter *make(int isa, const geometry *g, uint32_t flags)
@@ -273,6 +277,68 @@ ParameterizedTest(int *isa, batch, xxh64_stage, .description = "a layout whose h
         sbf_free(f);
         sbf_free(one);
     }
+    strs_free(&s);
+    free(u);
+}
+
+/* ------------------------------------------------------- the XXH3 stage */
+
+/* The XXH3 layouts: every form and sbf_add set the bits the scalar probes
+ * set for sbfi_xxh64_pair of XXH3_64bits_withSeed(key, len, seed)
+ * (sbf_xxh3_64), given through sbf_add_hash. */
+ParameterizedTestParameters(batch, xxh3_stage)
+{
+    static int isas[16];
+    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
+}
+ParameterizedTest(int *isa, batch, xxh3_stage, .description = "the XXH3 layouts: every form and sbf_add set the bits of sbf_add_hash(pair of sbf_xxh3_64(key, len, seed))") {
+    if (!sbf_isa_available(*isa))
+        cr_skip_test("%s not available here", sbf_isa_name(*isa));
+    const geometry gs[] = {
+        { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 77, 0 },
+        { SBF_SPLIT_BLOCK_XXH3, 16, 512 * 31, 0x9747b28cu },
+        { SBF_BLOCKED_XXH3, 11, 512 * 29, 3 },
+        { SBF_COUNTING_XXH3, 4, 512 * 40, 1 },
+    };
+    const size_t n = 600;
+    strs s;
+    strs_make(&s, n, 6, 0, 0);
+    uint64_t *u = equiv_keys(n, 4);
+    for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++)
+        for (int which = 0; which < 4; which++) {
+            const geometry *g = &gs[gi];
+            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
+            sbf_filter *f = make(*isa, g, 0), *one = make(*isa, g, 0);
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t h = which == 0 ? sbf_xxh3_64(&u[i], 8, g->seed)
+                                              : sbf_xxh3_64(s.ptr[i], s.len[i], g->seed);
+                uint64_t h1, h2;
+                sbf_parquet_pair(h, &h1, &h2);
+                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
+            }
+            const sbf_keys k = form(&s, u, which, 0, n);
+            uint8_t changed[600];
+            const size_t got = sbf_add_keys(f, &k, changed);
+            size_t want = 0;
+            for (size_t i = 0; i < n; i++) {
+                const int r = which == 0 ? sbf_add(one, &u[i], 8)
+                                         : sbf_add(one, s.ptr[i], s.len[i]);
+                cr_assert_eq(changed[i], r, "%s form %d key %zu", sbf_isa_name(*isa), which, i);
+                want += (size_t)r;
+            }
+            cr_assert_eq(got, want);
+            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
+                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
+            cr_assert(equiv_same_bytes(ref, one), "%s %s form %d: one-key bits differ",
+                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
+            cr_assert_eq(sbf_contains_keys(f, &k, NULL), n);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(which == 0 ? sbf_contains(one, &u[i], 8)
+                                        : sbf_contains(one, s.ptr[i], s.len[i]), 1);
+            sbf_free(ref);
+            sbf_free(f);
+            sbf_free(one);
+        }
     strs_free(&s);
     free(u);
 }

@@ -20,7 +20,9 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING };
+static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING,
+                               SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3, SBF_COUNTING_XXH3 };
+#define NLAYOUTS (sizeof layouts / sizeof layouts[0])
 static const int isas[] = { SBF_ISA_SCALAR, SBF_ISA_SIMDE, SBF_ISA_AVX2, SBF_ISA_AVX512,
                             SBF_ISA_NEON };
 
@@ -121,12 +123,12 @@ static void same_answers(const sbf_filter *a, const sbf_filter *b, const uint64_
 }
 
 Test(file, roundtrip_every_layout_and_isa,
-     .description = "save, then load and map (verified and not) on every ISA: same bytes, info and answers")
+     .description = "save, then load and map (verified and not) on every ISA: same bytes, info and answers, every layout (the XXH3 ones too)")
 {
     char dir[256], path[512];
     tmpdir(dir, sizeof dir);
     join(path, sizeof path, dir, "f.sbf");
-    for (size_t li = 0; li < 4; li++) {
+    for (size_t li = 0; li < NLAYOUTS; li++) {
         uint64_t *keys;
         sbf_filter *f = filled(layouts[li], 20000, 5 + (uint32_t)li, &keys);
         cr_assert_eq(sbf_save(f, path), SBF_OK);
@@ -184,7 +186,7 @@ Test(file, mapped_refuses_every_modification,
     char dir[256], path[512];
     tmpdir(dir, sizeof dir);
     join(path, sizeof path, dir, "f.sbf");
-    for (size_t li = 0; li < 4; li++) {
+    for (size_t li = 0; li < NLAYOUTS; li++) {
         uint64_t *keys;
         sbf_filter *f = filled(layouts[li], 5000, 11, &keys);
         cr_assert_eq(sbf_save(f, path), SBF_OK);

@@ -211,6 +211,13 @@ static const geometry small_geoms[] = {
     { SBF_COUNTING, 6, 512 * 40, 3 },
     { SBF_COUNTING, 13, 512 * 2, 0 },  /* saturates: every counter reaches 15 */
     { SBF_COUNTING, 16, 512 * 100, 0xffffffffu },
+    /* the XXH3 layouts: the same kernels on the XXH3 stage */
+    { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 41, 0 },
+    { SBF_SPLIT_BLOCK_XXH3, 16, 512 * 41, 5 },
+    { SBF_BLOCKED_XXH3, 1, 512 * 37, 0 },
+    { SBF_BLOCKED_XXH3, 9, 512 * 21, 0x7fffffffu },
+    { SBF_COUNTING_XXH3, 6, 512 * 40, 3 },
+    { SBF_COUNTING_XXH3, 13, 512 * 2, 0 },
 };
 
 static void check_isa(int isa)
@@ -223,8 +230,10 @@ static void check_isa(int isa)
     for (uint32_t k = 1; k <= 16; k++) {
         const geometry b = { SBF_BLOCKED, k, 512 * 50, k * 3 };
         const geometry c = { SBF_COUNTING, k, 512 * 50, 0 };
+        const geometry x = { SBF_BLOCKED_XXH3, k, 512 * 50, k * 5 };
         check_bulk(isa, &b, 3000);
         check_bulk(isa, &c, 3000);
+        check_bulk(isa, &x, 3000);
     }
 }
 
@@ -239,6 +248,8 @@ static void check_isa_large(int isa)
         { SBF_SPLIT_BLOCK, 8, 256 * 40000, 0 },
         { SBF_SPLIT_BLOCK, 16, 512 * 20000, 3 },
         { SBF_COUNTING, 7, 512 * 60000, 0 },
+        { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 40000, 0 },
+        { SBF_BLOCKED_XXH3, 8, 512 * 20000, 7 },
     };
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
         check_bulk(isa, &g[i], n);
@@ -269,8 +280,11 @@ Test(isa, empty_batches, .description = "every compiled kernel accepts n = 0") {
         if (!sbf_isa_available(isa))
             continue;
         const sbfi_kernels *kt = sbfi_kernels_for(isa);
-        for (int layout = SBF_CLASSIC; layout <= SBF_COUNTING; layout++) {
-            const geometry g = { layout, layout == SBF_SPLIT_BLOCK ? 8 : 4, 512 * 4, 0 };
+        for (int layout = SBF_CLASSIC; layout <= SBF_COUNTING_XXH3; layout++) {
+            if (layout == SBF_PARQUET)
+                continue;
+            const int split = sbfi_layout_of(layout)->kernel == SBFI_KERN_SPLIT;
+            const geometry g = { layout, split ? 8 : 4, 512 * 4, 0 };
             sbf_filter *f = make(isa, &g);
             uint64_t key = 1;
             uint8_t out = 0xee;

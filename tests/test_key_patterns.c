@@ -33,7 +33,8 @@
 _Static_assert(N_KEYS + N_PROBES <= (UINT64_C(1) << 23), "distinct pattern keys");
 
 static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING,
-                               SBF_PARQUET };
+                               SBF_PARQUET, SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3,
+                               SBF_COUNTING_XXH3 };
 
 /* u64 patterns: key i of each. */
 enum { P_SEQ, P_SHL32, P_STRIDE, P_SHL12, P_HIGH, NPAT };
@@ -67,7 +68,9 @@ static uint64_t *pattern_keys(int p, uint64_t first, uint64_t n)
  * and parquet k = 8; counting 4 bits per counter). */
 static sbf_filter *make(int layout)
 {
-    const uint64_t mem = (layout == SBF_COUNTING ? 40 : 10) * N_KEYS;
+    struct sbf_layout_info li;
+    cr_assert_eq(sbf_layout_info(layout, 0, &li), SBF_OK);
+    const uint64_t mem = (uint64_t)li.cell_bits * 10 * N_KEYS; /* counting: 4 bits a cell */
     return tu_make(layout, N_KEYS, 0, mem, 0, 0);
 }
 

@@ -14,6 +14,9 @@
 
 #include "lanes_check.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 static size_t isa_params(int *out)
 {
     return sbf_isa_list(out, 16);
@@ -26,7 +29,8 @@ static const sbfi_kernels *table(int isa)
                      sbf_isa_name(isa));
     const sbfi_kernels *kt = sbfi_kernels_for(isa);
     cr_assert_not_null(kt);
-    cr_assert(kt->hash_bytes && kt->xxh64_u64 && kt->xxh64_bytes,
+    cr_assert(kt->hash_bytes && kt->xxh64_u64 && kt->xxh64_bytes && kt->xxh3_u64 &&
+              kt->xxh3_bytes,
               "%s: a NULL lane hash entry", kt->name);
     return kt;
 }
@@ -117,6 +121,34 @@ LANES_TEST(known_vectors, "murmur3: 272 Guava vectors in every lane, SMHasher's 
 
 LANES_TEST(xxh64_u64, "xxh64_u64 equals XXH64 of the 8 LE bytes: batches 0..70 at offsets, 1e5 keys",
            cr_assert_eq(lc_xxh_u64(kt, 100000, why), 0, "%s", why))
+
+LANES_TEST(xxh3_u64, "xxh3_u64 equals XXH3_64bits_withSeed of the 8 LE bytes: six seeds, "
+                     "batches 0..70 at offsets, 1e5 keys",
+           cr_assert_eq(lc_xxh3_u64(kt, 100000, why), 0, "%s", why))
+
+/* sbf_xxh3_64 (the reference the lanes are held to) is libxxhash's
+ * XXH3_64bits_withSeed, and the 8-byte form sbfi_xxh3_u64 is too. */
+Test(lanes, xxh3_reference, .description = "sbf_xxh3_64 is XXH3_64bits_withSeed for lengths "
+                                           "0..300 and five seeds; sbfi_xxh3_u64 for 8 bytes") {
+    static const uint32_t seeds[] = { 0, 1, 0x80000000u, 0xffffffffu, 0x9747b28cu };
+    unsigned char buf[300];
+    uint64_t rng = 77;
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (unsigned char)equiv_splitmix(&rng);
+    for (size_t si = 0; si < 5; si++)
+        for (size_t len = 0; len <= sizeof buf; len++)
+            cr_assert_eq(sbf_xxh3_64(buf, len, seeds[si]),
+                         (uint64_t)XXH3_64bits_withSeed(buf, len, seeds[si]), "len %zu seed %u",
+                         len, seeds[si]);
+    cr_assert_eq(sbf_xxh3_64(NULL, 0, 5), (uint64_t)XXH3_64bits_withSeed("", 0, 5));
+    for (int i = 0; i < 10000; i++) {
+        const uint64_t k = equiv_splitmix(&rng);
+        const uint32_t seed = (uint32_t)equiv_splitmix(&rng);
+        cr_assert_eq(sbfi_xxh3_u64(k, sbfi_xxh3_flip8(seed)),
+                     (uint64_t)XXH3_64bits_withSeed(&k, 8, seed), "key %llx seed %u",
+                     (unsigned long long)k, seed);
+    }
+}
 
 LANES_TEST(batch_sizes, "batches of every size 0..45, 63..65, 100, 1000: lengths 0..20, 8..64, "
                         "80..120, 0..300",

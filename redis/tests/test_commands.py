@@ -215,7 +215,7 @@ def test_scaling_and_fpr(s):
     # a NONSCALING filter filled to capacity: FPR near the asked rate and
     # near the exact formula SBF.INFO reports
     for layout, rate in (("blocked", 0.01), ("split-block", 0.01), ("classic", 0.01),
-                         ("blocked", 0.001)):
+                         ("blocked", 0.001), ("blocked-xxh3", 0.01), ("split-block-xxh3", 0.01)):
         key = "fpr-" + layout + str(rate)
         r.execute_command("SBF.RESERVE", key, rate, 20000, "LAYOUT", layout, "NONSCALING")
         madd_all(r, key, items("in-", 20000))
@@ -239,7 +239,8 @@ def test_batch_equals_single(s):
     keys here, which do not scale)."""
     r = s.r()
     rnd = random.Random(99)
-    for layout in ("blocked", "split-block", "classic", "counting"):
+    for layout in ("blocked", "split-block", "classic", "counting", "blocked-xxh3",
+                   "split-block-xxh3", "counting-xxh3"):
         a, b = "eqa-" + layout, "eqb-" + layout
         for k in (a, b):
             r.execute_command("SBF.RESERVE", k, "0.05", "50", "LAYOUT", layout, "EXPANSION", "2")
@@ -270,7 +271,7 @@ def test_batch_equals_single(s):
                 break
         check(d[a.encode()] == d[b.encode()], layout + ": MADD stores what ADD does")
         r.execute_command("DEL", "eq-try")
-        if layout != "counting":
+        if not layout.startswith("counting"):
             check(r.execute_command("BF.INFO", a, "filters")[0] >= 3, layout + ": grew in the test")
         else:
-            check(refused >= 10, "counting: refused whole %d times" % refused)
+            check(refused >= 10, "%s: refused whole %d times" % (layout, refused))

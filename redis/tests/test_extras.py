@@ -8,7 +8,8 @@ from harness import VECTORS, Err, Simple, check, eq, mexists_all
 def test_extras(s):
     r = s.r()
     c = s.raw()
-    for layout in ("classic", "blocked", "split-block", "counting"):
+    for layout in ("classic", "blocked", "split-block", "counting", "blocked-xxh3",
+                   "split-block-xxh3", "counting-xxh3"):
         key = "lay-" + layout
         eq(c.cmd("SBF.RESERVE", key, "0.01", "1000", "LAYOUT", layout), Simple("OK"), "reserve " + layout)
         eq(c.cmd("BF.MADD", key, "a", "b"), [1, 1], "madd " + layout)
@@ -20,7 +21,8 @@ def test_extras(s):
         check(sub["Bits"] > 0 and sub["Hashes"] > 0, "SBF.INFO bits and k")
         check(float(info["False positive rate now"]) < 1e-6, "SBF.INFO FPR now for 2 items")
     eq(c.cmd("SBF.RESERVE", "x", "0.01", "10", "LAYOUT", "nope"),
-       Err("ERR layout must be classic, blocked, split-block or counting"), "bad layout")
+       Err("ERR layout must be classic, blocked, split-block, counting, blocked-xxh3, "
+           "split-block-xxh3 or counting-xxh3"), "bad layout")
     eq(c.cmd("SBF.RESERVE", "x", "0.01", "10", "FOO"), Err("Unknown argument received"), "sbf unknown")
     # counting: deletion
     eq(c.cmd("BF.INFO", "lay-counting", "expansion"), [None], "counting keys do not scale")
