@@ -1948,10 +1948,11 @@ static PyObject *Parquet_chunks(ParquetObject *self, PyObject *Py_UNUSED(ignored
     const size_t n = sbf_parquet_columns(self->pq, &c);
     PyObject *l = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; l != NULL && i < n; i++) {
-        PyObject *t = Py_BuildValue("(IIiO&LLi)", c[i].row_group, c[i].column, c[i].type,
+        PyObject *t = Py_BuildValue("(IIiO&LLiO&)", c[i].row_group, c[i].column, c[i].type,
                                     PyUnicode_DecodeFSDefault, c[i].path,
                                     (long long)c[i].num_values, (long long)c[i].bloom_offset,
-                                    (int)c[i].bloom_length);
+                                    (int)c[i].bloom_length, PyUnicode_DecodeFSDefault,
+                                    sbf_parquet_column_name(self->pq, i));
         if (t == NULL) {
             Py_CLEAR(l);
             break;
@@ -2006,6 +2007,25 @@ static PyObject *Parquet_read_bloom(ParquetObject *self, PyObject *arg)
     return r;
 }
 
+static PyObject *Parquet_bloom_extent(ParquetObject *self, PyObject *arg)
+{
+    size_t i;
+    if (chunk_index(self, arg, &i) < 0)
+        return NULL;
+    uint64_t off, bytes;
+    const char *why = NULL;
+    int rc, err;
+    self->busy++;
+    Py_BEGIN_ALLOW_THREADS
+    rc = sbf_parquet_bloom_extent(self->pq, i, &off, &bytes, &why);
+    err = errno;
+    Py_END_ALLOW_THREADS
+    self->busy--;
+    if (rc != SBF_OK)
+        return raise_pq(rc, err, why, self->path);
+    return Py_BuildValue("(KK)", (unsigned long long)off, (unsigned long long)bytes);
+}
+
 static PyObject *Parquet_filter(ParquetObject *self, PyObject *arg)
 {
     size_t i;
@@ -2028,9 +2048,13 @@ static PyObject *Parquet_filter(ParquetObject *self, PyObject *arg)
 static PyMethodDef Parquet_methods[] = {
     {"chunks", (PyCFunction)Parquet_chunks, METH_NOARGS,
      "chunks($self, /)\n--\n\nEvery column chunk: (row_group, column, type, path, "
-     "num_values,\nbloom_offset, bloom_length); offsets and lengths -1 when absent."},
+     "num_values,\nbloom_offset, bloom_length, name); offsets and lengths -1 when absent; name\n"
+     "the escaped one that names one column alone (sbf_parquet_column_name)."},
     {"read_bloom", (PyCFunction)Parquet_read_bloom, METH_O,
      "read_bloom($self, i, /)\n--\n\nChunk i's Bloom filter as stored (header + bitset)."},
+    {"bloom_extent", (PyCFunction)Parquet_bloom_extent, METH_O,
+     "bloom_extent($self, i, /)\n--\n\nChunk i's Bloom filter: (offset, bytes) from its header "
+     "alone (nothing allocated)."},
     {"filter", (PyCFunction)Parquet_filter, METH_O,
      "filter($self, i, /)\n--\n\nChunk i's Bloom filter as a parquet-layout Filter."},
     {"close", (PyCFunction)Parquet_close, METH_NOARGS, "close($self, /)\n--\n\nCloses the file (filters read from it stay valid)."},
