@@ -14,8 +14,8 @@
  * batch that runs without the GIL is guarded: other calls on it wait (a
  * modifying call waits for every batch, a query for a modifying batch).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "view_isa.h" /* Python.h first */
+
 #include <structmember.h>
 
 #include <errno.h>
@@ -24,8 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "simdbloom_inline.h"
-#include "view_isa.h"
 
 /* ------------------------------------------------------------- Arrow C ABI */
 /* The Arrow C data interface structs (arrow/c/abi.h), as the spec fixes them. */
@@ -71,7 +69,7 @@ static PyObject *numpy_bool;
 /* Raises the exception for library code rc (with the errno saved right
  * after the failed call for SBF_E_IO); `where` (may be NULL) prefixes the
  * message (a path). Returns NULL. */
-static PyObject *raise_sbf(int rc, int saved_errno, PyObject *where)
+PyObject *raise_sbf(int rc, int saved_errno, PyObject *where)
 {
     if (rc == SBF_E_NOMEM)
         return PyErr_NoMemory();
@@ -109,17 +107,6 @@ static int size_code(size_t r)
 
 /* ------------------------------------------------------------------ Filter */
 
-typedef struct {
-    PyObject_HEAD
-    sbf_filter *f;
-    PyObject *map_path; /* bytes (fs-encoded) for a mapped filter, else NULL */
-    int map_flags;
-    int readers; /* batches querying without the GIL */
-    int writer;  /* a batch modifying without the GIL */
-    int has_view;
-    sbf_view view; /* one-key adds and queries inlined (simdbloom_inline.h);
-                      a mapping's view refuses adds with SBF_E_READONLY */
-} FilterObject;
 
 static PyTypeObject FilterType;
 
@@ -174,19 +161,13 @@ static int set_view_isa(const char *name)
 
 /* Waits (GIL released while it yields) until no batch conflicts with a
  * call that queries (write 0) or modifies (write 1) the filter. */
-static void wait_slow(FilterObject *s, int write)
+void wait_slow(FilterObject *s, int write)
 {
     while (s->writer || (write && s->readers)) {
         Py_BEGIN_ALLOW_THREADS
         sched_yield();
         Py_END_ALLOW_THREADS
     }
-}
-
-static inline void guard(FilterObject *s, int write)
-{
-    if (s->writer || (write && s->readers))
-        wait_slow(s, write);
 }
 
 /* Enters / leaves a batch that drops the GIL. */
@@ -338,36 +319,7 @@ typedef struct {
     Py_buffer view;
 } keyref;
 
-static int int_value_slow(PyObject *o, uint64_t *u);
-
-/* An int's 64-bit two's-complement value; the common small ints read from
- * the object directly (CPython's own compact-int accessors). */
-static inline int int_value(PyObject *o, uint64_t *u)
-{
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
-        *u = (uint64_t)(int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o);
-        return 0;
-    }
-#elif PY_VERSION_HEX >= 0x030B0000 && PyLong_SHIFT == 30
-    if (PyLong_CheckExact(o)) {
-        const Py_ssize_t size = Py_SIZE(o);
-        const digit *d = ((PyLongObject *)o)->ob_digit;
-        if (size >= -2 && size <= 2) { /* |value| < 2**60 */
-            uint64_t v = 0;
-            if (size != 0)
-                v = d[0];
-            if (size == 2 || size == -2)
-                v |= (uint64_t)d[1] << PyLong_SHIFT;
-            *u = size < 0 ? (uint64_t)0 - v : v;
-            return 0;
-        }
-    }
-#endif
-    return int_value_slow(o, u);
-}
-
-static int int_value_slow(PyObject *o, uint64_t *u)
+int int_value_slow(PyObject *o, uint64_t *u)
 {
     int overflow;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -462,7 +414,7 @@ static inline void key_release(keyref *k)
     }
 }
 
-static PyObject *Filter_add(FilterObject *self, PyObject *key)
+PyObject *Filter_add(FilterObject *self, PyObject *key)
 {
     int rc;
     if (PyLong_CheckExact(key) && self->has_view) {
@@ -486,7 +438,7 @@ static PyObject *Filter_add(FilterObject *self, PyObject *key)
     Py_RETURN_NONE;
 }
 
-static int Filter_contains(FilterObject *self, PyObject *key)
+int Filter_contains(FilterObject *self, PyObject *key)
 {
     int rc;
     if (PyLong_CheckExact(key) && self->has_view) {
@@ -515,9 +467,11 @@ static int Filter_contains(FilterObject *self, PyObject *key)
     return rc;
 }
 
+static PySequenceMethods Filter_as_sequence;
+
 static PyObject *Filter_contains_meth(FilterObject *self, PyObject *key)
 {
-    const int r = Filter_contains(self, key);
+    const int r = Filter_as_sequence.sq_contains((PyObject *)self, key);
     if (r < 0)
         return NULL;
     return PyBool_FromLong(r);
@@ -1738,7 +1692,7 @@ PyDoc_STRVAR(Filter_doc,
 "There is no len(): a Bloom filter does not know its count. keys_added is\n"
 "the count of adds that changed it; estimated_count is judged from its bits.");
 
-static PyMethodDef Filter_methods[] = {
+static PyMethodDef Filter_methods[] = { /* "add" first: apply_view_isa sets it */
     {"add", (PyCFunction)Filter_add, METH_O,
      "add($self, key, /)\n--\n\nAdds one key (int, bytes, str or bytes-like)."},
     {"contains", (PyCFunction)Filter_contains_meth, METH_O,
@@ -1827,6 +1781,15 @@ static PyGetSetDef Filter_getset[] = {
 static PySequenceMethods Filter_as_sequence = {
     .sq_contains = (objobjproc)Filter_contains,
 };
+
+/* Points Filter.add and `in` at the chosen one-key code (vops): that ISA's
+ * whole call, or the portable one. Read at each call (the method
+ * descriptor calls through its PyMethodDef, `in` through the slot). */
+static void apply_view_isa(void)
+{
+    Filter_methods[0].ml_meth = vops ? vops->py_add : (PyCFunction)Filter_add;
+    Filter_as_sequence.sq_contains = vops ? vops->py_contains : (objobjproc)Filter_contains;
+}
 
 static PyNumberMethods Filter_as_number = {
     .nb_or = Filter_or,
@@ -1948,10 +1911,11 @@ static PyObject *Parquet_chunks(ParquetObject *self, PyObject *Py_UNUSED(ignored
     const size_t n = sbf_parquet_columns(self->pq, &c);
     PyObject *l = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; l != NULL && i < n; i++) {
-        PyObject *t = Py_BuildValue("(IIiO&LLi)", c[i].row_group, c[i].column, c[i].type,
+        PyObject *t = Py_BuildValue("(IIiO&LLiO&)", c[i].row_group, c[i].column, c[i].type,
                                     PyUnicode_DecodeFSDefault, c[i].path,
                                     (long long)c[i].num_values, (long long)c[i].bloom_offset,
-                                    (int)c[i].bloom_length);
+                                    (int)c[i].bloom_length, PyUnicode_DecodeFSDefault,
+                                    sbf_parquet_column_name(self->pq, i));
         if (t == NULL) {
             Py_CLEAR(l);
             break;
@@ -2006,6 +1970,25 @@ static PyObject *Parquet_read_bloom(ParquetObject *self, PyObject *arg)
     return r;
 }
 
+static PyObject *Parquet_bloom_extent(ParquetObject *self, PyObject *arg)
+{
+    size_t i;
+    if (chunk_index(self, arg, &i) < 0)
+        return NULL;
+    uint64_t off, bytes;
+    const char *why = NULL;
+    int rc, err;
+    self->busy++;
+    Py_BEGIN_ALLOW_THREADS
+    rc = sbf_parquet_bloom_extent(self->pq, i, &off, &bytes, &why);
+    err = errno;
+    Py_END_ALLOW_THREADS
+    self->busy--;
+    if (rc != SBF_OK)
+        return raise_pq(rc, err, why, self->path);
+    return Py_BuildValue("(KK)", (unsigned long long)off, (unsigned long long)bytes);
+}
+
 static PyObject *Parquet_filter(ParquetObject *self, PyObject *arg)
 {
     size_t i;
@@ -2028,9 +2011,13 @@ static PyObject *Parquet_filter(ParquetObject *self, PyObject *arg)
 static PyMethodDef Parquet_methods[] = {
     {"chunks", (PyCFunction)Parquet_chunks, METH_NOARGS,
      "chunks($self, /)\n--\n\nEvery column chunk: (row_group, column, type, path, "
-     "num_values,\nbloom_offset, bloom_length); offsets and lengths -1 when absent."},
+     "num_values,\nbloom_offset, bloom_length, name); offsets and lengths -1 when absent; name\n"
+     "the escaped one that names one column alone (sbf_parquet_column_name)."},
     {"read_bloom", (PyCFunction)Parquet_read_bloom, METH_O,
      "read_bloom($self, i, /)\n--\n\nChunk i's Bloom filter as stored (header + bitset)."},
+    {"bloom_extent", (PyCFunction)Parquet_bloom_extent, METH_O,
+     "bloom_extent($self, i, /)\n--\n\nChunk i's Bloom filter: (offset, bytes) from its header "
+     "alone (nothing allocated)."},
     {"filter", (PyCFunction)Parquet_filter, METH_O,
      "filter($self, i, /)\n--\n\nChunk i's Bloom filter as a parquet-layout Filter."},
     {"close", (PyCFunction)Parquet_close, METH_NOARGS, "close($self, /)\n--\n\nCloses the file (filters read from it stay valid)."},
@@ -2148,7 +2135,9 @@ static PyObject *mod_view_isa(PyObject *m, PyObject *args)
     const char *name = NULL;
     if (!PyArg_ParseTuple(args, "|s:_view_isa", &name))
         return NULL;
-    if (name != NULL && set_view_isa(name) < 0) {
+    if (name != NULL && set_view_isa(name) == 0)
+        apply_view_isa();
+    else if (name != NULL) {
         PyErr_Format(PyExc_ValueError, "one-key code '%s' is not available here", name);
         return NULL;
     }
@@ -2186,6 +2175,7 @@ PyMODINIT_FUNC PyInit__core(void)
         const int isa = sbf_isa_active(); /* SBF_ISA=scalar etc. is followed */
         (void)set_view_isa(isa == SBF_ISA_AVX512 ? "avx512" : isa == SBF_ISA_AVX2 ? "avx2"
                                                                                 : "portable");
+        apply_view_isa();
     }
     if (PyType_Ready(&FilterType) < 0 || PyType_Ready(&ParquetType) < 0)
         return NULL;

@@ -11,7 +11,10 @@ from conftest import CFilter, data_of, key_bytes
 
 LAYOUTS = simdbloom.layouts()
 
-INTS = [0, 1, -1, 2**63 - 1, -2**63, 2**64 - 1, 2**32, 12345678901234, True]
+INTS = [0, 1, -1, 2**63 - 1, -2**63, 2**64 - 1, 2**32, 12345678901234, True,
+        # each size of CPython's 30-bit digits, and the edges of three
+        2**30 - 1, 2**30, -2**30, 2**60 - 1, 2**60, -2**60, 2**60 + 12345, 2**62 + 7,
+        2**63, 2**63 + 1, -2**63 + 1, -2**61 - 3, 0xDEADBEEFCAFEF00D]
 STRS = ["", "a", "héllo", "日本語", "x" * 1000]
 BYTES = [b"", b"\x00", b"abc", bytes(range(256))]
 

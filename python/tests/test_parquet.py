@@ -12,6 +12,8 @@ import simdbloom
 from simdbloom import parquet
 from conftest import REPO, VECTORS
 
+GEN = os.path.join(REPO, "tests", "gen", "gen_parquet.py")
+
 PQ = os.path.join(VECTORS, "duckdb_small.parquet")
 
 
@@ -35,7 +37,9 @@ def test_list_matches_the_cli():
         assert pf.columns == ["b", "n", "d", "s"]
         blooms = pf.blooms()
     assert len(blooms) == 12
-    assert blooms[0] == parquet.Bloom(0, "b", 35033, 1040, 1024, blooms[0].fill, blooms[0].est_fpp)
+    assert blooms[0] == parquet.Bloom(0, "b", "b", 0, 35033, 1040, 1024, blooms[0].fill,
+                                      blooms[0].est_fpp)
+    assert [(b.row_group, b.column_index) for b in blooms[:4]] == [(0, 0), (0, 1), (0, 2), (0, 3)]
     cli = os.path.join(os.environ.get("SBF_BUILD", os.path.join(REPO, "build")), "sbf")
     if not os.path.exists(cli):
         pytest.skip("the sbf CLI is not built")
@@ -100,3 +104,109 @@ def test_encode():
     assert parquet.encode("é", "string") == "é".encode()
     with pytest.raises(TypeError):
         parquet.encode(1, "INT96")
+
+
+def cli_path():
+    cli = os.path.join(os.environ.get("SBF_BUILD", os.path.join(REPO, "build")), "sbf")
+    return cli if os.path.exists(cli) else None
+
+
+def gen(tmp_path, mode, *args):
+    out = str(tmp_path / (mode + ".parquet"))
+    subprocess.check_call(["/usr/bin/python3", GEN, mode, out, *map(str, args)])
+    return out
+
+
+def dots_file(tmp_path):
+    """Issue 33's collision: column 0 the top-level "a.b" holding top-0..49,
+    column 1 field b of struct a holding nested-0..49."""
+    blooms = []
+    for name, prefix in (("A", "top-"), ("B", "nested-")):
+        f = simdbloom.Filter(50, fpp=0.01, layout="parquet")
+        for i in range(50):
+            f.add(f"{prefix}{i}".encode())
+        p = tmp_path / (name + ".bloom")
+        p.write_bytes(f.to_parquet())
+        blooms.append(p)
+    return gen(tmp_path, "dots", *blooms)
+
+
+def test_colliding_names_never_pick_one(tmp_path):
+    path = dots_file(tmp_path)
+    with parquet.ParquetFile(path) as pf:
+        assert [(c.column, c.path, c.name) for c in pf.chunks] == [
+            (0, "a.b", "a\\.b"), (1, "a.b", "a.b")]
+        assert pf.columns == ["a\\.b", "a.b"]
+        # the raw path names two columns: refused, both named in the message
+        for call in (lambda: pf.row_groups_for("a.b", "top-1", type="string"),
+                     lambda: pf.probe("a.b", ["top-1"], type="string"),
+                     lambda: pf.filter("a.b", 0)):
+            with pytest.raises(ValueError, match=r"ambiguous.*column 0.*column 1") as e:
+                call()
+            assert not isinstance(e.value, simdbloom.Error)
+        # the escaped names and the indexes each find their own column
+        for top in ("a\\.b", 0):
+            assert pf.row_groups_for(top, "top-1", type="string") == [0]
+            assert pf.row_groups_for(top, "nested-1", type="string") == []
+        for nested in (1,):
+            assert pf.row_groups_for(nested, "nested-1", type="string") == [0]
+            assert pf.row_groups_for(nested, "top-1", type="string") == []
+        got = pf.probe(0, ["top-%d" % i for i in range(50)], type="string")
+        assert got.shape == (50, 1) and got.all()
+        with pytest.raises(KeyError):
+            pf.row_groups_for(2, "x", type="string")
+        with pytest.raises(KeyError):
+            pf.row_groups_for("a\\.c", "x", type="string")
+        with pytest.raises(TypeError):
+            pf.row_groups_for(1.0, "x", type="string")
+        blooms = pf.blooms()
+        assert [(b.column, b.name, b.column_index) for b in blooms] == [
+            ("a.b", "a\\.b", 0), ("a.b", "a.b", 1)]
+    cli = cli_path()
+    if cli is not None:
+        want = json.loads(subprocess.check_output([cli, "parquet", "list", path, "--json"]))
+        assert [b._asdict() for b in blooms] == want
+
+
+def test_shared_filter_read_once(tmp_path):
+    path = gen(tmp_path, "shared", 4, 64)
+    with parquet.ParquetFile(path) as pf:
+        assert pf.row_groups == 4
+        fs = [pf.filter("x", g) for g in range(4)]
+        assert all(f is fs[0] for f in fs)
+        assert len(pf._filters) == 1
+        assert pf.row_groups_for("x", b"k", type="bytes") == []
+        blooms = pf.blooms()
+        assert len(pf._filters) == 1
+    assert [b.offset for b in blooms] == [4] * 4
+    cli = cli_path()
+    if cli is not None:
+        want = json.loads(subprocess.check_output([cli, "parquet", "list", path, "--json"]))
+        assert [b._asdict() for b in blooms] == want
+
+
+def test_filter_size_limit(tmp_path):
+    path = gen(tmp_path, "shared", 2, 4096)
+    with parquet.ParquetFile(path) as pf:
+        off, total = pf._f.bloom_extent(0)
+    assert off == 4 and 4096 < total < 4096 + 32   # the header and the bitset
+    with parquet.ParquetFile(path, max_filter_bytes=4096) as pf:
+        with pytest.raises(simdbloom.Error, match=f"{total} bytes, above the limit of 4096"):
+            pf.row_groups_for("x", b"k", type="bytes")
+        with pytest.raises(simdbloom.Error, match="max_filter_bytes"):
+            pf.blooms()
+        assert pf._filters == {}
+    with parquet.ParquetFile(path, max_filter_bytes=total) as pf:
+        assert pf.row_groups_for("x", b"k", type="bytes") == []
+    with pytest.raises(ValueError):
+        parquet.ParquetFile(path, max_filter_bytes=-1)
+    assert parquet.MAX_FILTER_BYTES == 128 << 20
+
+
+def test_overlapping_filters_refused(tmp_path):
+    path = gen(tmp_path, "overlap")
+    with parquet.ParquetFile(path) as pf:
+        with pytest.raises(simdbloom.Error, match="overlap"):
+            pf.blooms()
+        with pytest.raises(simdbloom.Error, match="overlap"):
+            pf.row_groups_for("x", b"k", type="bytes")
