@@ -371,6 +371,37 @@ SBF_INL uint64_t sbf_xxh64_u64_inline(uint64_t key)
     return h ^ (h >> 32);
 }
 
+/* XXH3_64bits_withSeed of the 8 little-endian bytes of key with seed:
+ * what sbf_xxh3_64(&key, 8, seed) returns on a little-endian machine
+ * (xxHash's XXH3_len_4to8_64b: the key's 32-bit halves swapped, XOR-ed
+ * with flip = sbf_xxh3_flip8(seed), then rrmxmx, two multiplies). flip
+ * depends on the seed alone: a loop over keys computes it once. */
+#define SBF_XXH3_SECRET8 UINT64_C(0x1cad21f72c81017c)  /* kSecret bytes 8..15, LE */
+#define SBF_XXH3_SECRET16 UINT64_C(0xdb979083e96dd4de) /* kSecret bytes 16..23 */
+#define SBF_XXH3_MX2 UINT64_C(0x9fb21c651e98df25)     /* rrmxmx's multiplier */
+SBF_INL uint64_t sbf_xxh3_flip8(uint32_t seed)
+{
+    const uint32_t sw = (seed >> 24) | ((seed >> 8) & 0xff00u) | ((seed << 8) & 0xff0000u) |
+                        (seed << 24); /* bswap32 (gcc and clang emit bswap) */
+    const uint64_t s = (uint64_t)seed ^ ((uint64_t)sw << 32);
+    return (SBF_XXH3_SECRET8 ^ SBF_XXH3_SECRET16) - s;
+}
+
+SBF_INL uint64_t sbf_xxh3_u64_flip(uint64_t key, uint64_t flip)
+{
+    uint64_t h = sbf_inl_rotl64(key, 32) ^ flip;
+    h ^= sbf_inl_rotl64(h, 49) ^ sbf_inl_rotl64(h, 24);
+    h *= SBF_XXH3_MX2;
+    h ^= (h >> 35) + 8; /* + len */
+    h *= SBF_XXH3_MX2;
+    return h ^ (h >> 28);
+}
+
+SBF_INL uint64_t sbf_xxh3_u64_inline(uint64_t key, uint32_t seed)
+{
+    return sbf_xxh3_u64_flip(key, sbf_xxh3_flip8(seed));
+}
+
 /* --------------------------------------------------------------- the view */
 
 /* How a view probes a key inline (sbf_view.query / .add): the probe family
@@ -386,7 +417,14 @@ SBF_INL uint64_t sbf_xxh64_u64_inline(uint64_t key)
 #define SBF_VIEW_SPLIT16 3u  /* split-block, 16 words (512-bit blocks) */
 #define SBF_VIEW_PARQUET 4u  /* SBF_PARQUET: SPLIT8 on XXH64 (sbf_parquet_pair) */
 #define SBF_VIEW_COUNTING 5u /* k 4-bit counters of a 512-bit block */
-#define SBF__VIEW_LAST 5u    /* the last kind this header probes */
+/* The XXH3 layouts: the probes above on XXH3_64bits_withSeed(key, seed)
+ * mapped by sbf_parquet_pair (block from its high 32 bits, positions from
+ * its low 32 bits); sbf_inl_probe() gives the probe of each. */
+#define SBF_VIEW_BLOCKED_XXH3 6u  /* SBF_BLOCKED_XXH3 */
+#define SBF_VIEW_SPLIT8_XXH3 7u   /* SBF_SPLIT_BLOCK_XXH3, k = 8 */
+#define SBF_VIEW_SPLIT16_XXH3 8u  /* SBF_SPLIT_BLOCK_XXH3, k = 16 */
+#define SBF_VIEW_COUNTING_XXH3 9u /* SBF_COUNTING_XXH3 */
+#define SBF__VIEW_LAST 9u    /* the last kind this header probes */
 
 /* What the library hands out: read it, never write it (sbf_view_get). */
 typedef struct sbf_view {
@@ -613,6 +651,14 @@ SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
             return fn##parquet args;                                            \
         if (kind == SBF_VIEW_COUNTING)                                          \
             return fn##counting args;                                           \
+        if (kind == SBF_VIEW_SPLIT8_XXH3)                                       \
+            return fn##split8_xxh3 args;                                        \
+        if (kind == SBF_VIEW_BLOCKED_XXH3)                                      \
+            return fn##blocked_xxh3 args;                                       \
+        if (kind == SBF_VIEW_SPLIT16_XXH3)                                      \
+            return fn##split16_xxh3 args;                                       \
+        if (kind == SBF_VIEW_COUNTING_XXH3)                                     \
+            return fn##counting_xxh3 args;                                      \
         return fn##split16 args;                                                \
     } while (0)
 
@@ -704,11 +750,16 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(const sbf_view *v, uint64_t key, unsigned
     return sbf_inl_hash8(key, s8, h1);
 }
 
-/* The pair of an 8-byte key for kind: MurmurHash3, or XXH64 mapped by
- * sbf_parquet_pair (SBF_PARQUET). */
+/* The pair of an 8-byte key for kind: MurmurHash3, XXH64 (SBF_PARQUET) or
+ * XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. */
 SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
                                 uint64_t *h1)
 {
+    if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
+        uint64_t h2;
+        sbf_parquet_pair(sbf_xxh3_u64_inline(key, v->seed), h1, &h2);
+        return sbf_inl_h2_of(h2);
+    }
     if (kind == SBF_VIEW_PARQUET) {
         uint64_t h2;
         sbf_parquet_pair(sbf_xxh64_u64_inline(key), h1, &h2);
@@ -717,10 +768,19 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
     return sbf_inl_hash8_sized(v, key, kind == SBF_VIEW_SPLIT8, h1);
 }
 
+/* The probe of kind: an XXH3 kind's is its MurmurHash3 kind's. */
+SBF_INL unsigned sbf_inl_probe(unsigned kind)
+{
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return SBF_VIEW_COUNTING;
+    return kind > SBF_VIEW_COUNTING ? kind - (SBF_VIEW_BLOCKED_XXH3 - SBF_VIEW_BLOCKED) : kind;
+}
+
 /* Query / add of a hashed key with kind's probe (tests, not a switch,
  * which compiles to a jump table). */
 SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
 {
+    kind = sbf_inl_probe(kind);
     const uint64_t *w = v->words;
     const uint64_t b = sbf_block_index(h1, v->nblocks);
     if (kind == SBF_VIEW_BLOCKED)
@@ -734,6 +794,7 @@ SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h
 
 SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
 {
+    kind = sbf_inl_probe(kind);
     uint64_t *w = v->words;
     const uint64_t b = sbf_block_index(h1, v->nblocks);
     int r;
@@ -801,6 +862,10 @@ SBF__ENTRIES(blocked, SBF_VIEW_BLOCKED)
 SBF__ENTRIES(parquet, SBF_VIEW_PARQUET)
 SBF__ENTRIES(counting, SBF_VIEW_COUNTING)
 SBF__ENTRIES(split16, SBF_VIEW_SPLIT16)
+SBF__ENTRIES(split8_xxh3, SBF_VIEW_SPLIT8_XXH3)
+SBF__ENTRIES(blocked_xxh3, SBF_VIEW_BLOCKED_XXH3)
+SBF__ENTRIES(split16_xxh3, SBF_VIEW_SPLIT16_XXH3)
+SBF__ENTRIES(counting_xxh3, SBF_VIEW_COUNTING_XXH3)
 #undef SBF__ENTRIES
 
 /* The calls with the kind given (kind: v->query, v->add, or a constant
@@ -867,12 +932,14 @@ SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_
 #  else
 #    define SBF__NOINLINE static
 #  endif
-/* counting and parquet out of line: a loop of the three plain probes stays
+/* counting and parquet out of line: a loop of the plain probes stays
  * small enough for the compiler to keep the view's fields in registers */
 SBF__NOINLINE int sbf__has_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
 {
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_has_u64_parquet(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_has_u64_counting_xxh3(v, key);
     return sbf_inl_has_u64_counting(v, key);
 }
 
@@ -880,12 +947,19 @@ SBF__NOINLINE int sbf__put_u64_other(const sbf_view *v, unsigned kind, uint64_t 
 {
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_put_u64_parquet(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_put_u64_counting_xxh3(v, key);
     return sbf_inl_put_u64_counting(v, key);
 }
 
+/* Inline: the three plain probes on MurmurHash3 (kinds 1-3) and on XXH3
+ * (kinds 6-8), each hash's kinds in one body. */
 SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
     if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_has_u64_k(v, kind, key);
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED_XXH3 <=
+                       SBF_VIEW_SPLIT16_XXH3 - SBF_VIEW_BLOCKED_XXH3))
         return sbf_inl_has_u64_k(v, kind, key);
     return sbf__has_u64_other(v, kind, key);
 }
@@ -893,6 +967,9 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
     if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_put_u64_k(v, kind, key);
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED_XXH3 <=
+                       SBF_VIEW_SPLIT16_XXH3 - SBF_VIEW_BLOCKED_XXH3))
         return sbf_inl_put_u64_k(v, kind, key);
     return sbf__put_u64_other(v, kind, key);
 }
@@ -911,13 +988,15 @@ SBF_INL int sbf__inline_kind(unsigned kind)
 #endif
 }
 
-/* The pair of len bytes for kind: MurmurHash3, or XXH64 mapped by
- * sbf_parquet_pair (SBF_PARQUET). */
+/* The pair of len bytes for kind: MurmurHash3, or XXH64 (SBF_PARQUET) or
+ * XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. */
 SBF_INL void sbf__kind_keyn(const sbf_view *v, unsigned kind, const void *key, size_t len,
                             uint64_t h[2])
 {
     if (kind == SBF_VIEW_PARQUET)
         sbf_parquet_pair(sbf_xxh64(key, len), &h[0], &h[1]);
+    else if (kind > SBF_VIEW_COUNTING) /* the XXH3 kinds: the library's XXH3 */
+        sbf_parquet_pair(sbf_xxh3_64(key, len, v->seed), &h[0], &h[1]);
     else
         sbf_murmur3_bytes(key, len, v->seed, h);
 }
