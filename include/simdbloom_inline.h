@@ -1083,7 +1083,8 @@ SBF_INL int sbf_view_add(const sbf_view *v, const void *key, size_t len)
 
 /* The same from a key's MurmurHash3_x64_128 (h1, h2) = out[0], out[1] of
  * sbf_murmur3_x64_128(key, len, seed): for callers that hashed already
- * (SBF_PARQUET: the pair sbf_parquet_pair makes of its XXH64). The
+ * (SBF_PARQUET: the pair sbf_parquet_pair makes of its XXH64; the XXH3
+ * layouts: of sbf_xxh3_64(key, len, seed)). The
  * library's equivalents are sbf_contains_hash / sbf_add_hash. */
 SBF_INL int sbf_view_contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
 {
