@@ -679,6 +679,12 @@ SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
     return x;
 }
 
+/* h2 with both 32-bit lanes x (sbf_parquet_pair's) */
+SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
+{
+    return (uint64_t)x * UINT64_C(0x100000001);
+}
+
 SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 {
     return sbf_inl_hash8_u64(key, s8, h1);
@@ -750,22 +756,30 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(const sbf_view *v, uint64_t key, unsigned
     return sbf_inl_hash8(key, s8, h1);
 }
 
-/* The pair of an 8-byte key for kind: MurmurHash3, XXH64 (SBF_PARQUET) or
- * XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. */
+/* The block (*b) and h2 of an 8-byte key for kind: MurmurHash3, XXH64
+ * (SBF_PARQUET) or XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. For
+ * XXH3 the block is sbf_block_index(h1, nblocks) with h1's low half 0 and
+ * nblocks < 2^32 (the XXH3 layouts' limit), which is ((h >> 32) * nblocks)
+ * >> 32 exactly: a 64-bit multiply, not the 128-bit one; and h2's two
+ * lanes are both the low 32 bits of h, one broadcast. */
 SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
-                                uint64_t *h1)
+                                uint64_t *b)
 {
+    uint64_t h1;
     if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
-        uint64_t h2;
-        sbf_parquet_pair(sbf_xxh3_u64_inline(key, v->seed), h1, &h2);
-        return sbf_inl_h2_of(h2);
+        const uint64_t h = sbf_xxh3_u64_inline(key, v->seed);
+        *b = ((h >> 32) * v->nblocks) >> 32;
+        return sbf_inl_h2_of32((uint32_t)h);
     }
     if (kind == SBF_VIEW_PARQUET) {
         uint64_t h2;
-        sbf_parquet_pair(sbf_xxh64_u64_inline(key), h1, &h2);
+        sbf_parquet_pair(sbf_xxh64_u64_inline(key), &h1, &h2);
+        *b = sbf_block_index(h1, v->nblocks);
         return sbf_inl_h2_of(h2);
     }
-    return sbf_inl_hash8_sized(v, key, kind == SBF_VIEW_SPLIT8, h1);
+    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(v, key, kind == SBF_VIEW_SPLIT8, &h1);
+    *b = sbf_block_index(h1, v->nblocks);
+    return h2;
 }
 
 /* The probe of kind: an XXH3 kind's is its MurmurHash3 kind's. */
@@ -776,13 +790,12 @@ SBF_INL unsigned sbf_inl_probe(unsigned kind)
     return kind > SBF_VIEW_COUNTING ? kind - (SBF_VIEW_BLOCKED_XXH3 - SBF_VIEW_BLOCKED) : kind;
 }
 
-/* Query / add of a hashed key with kind's probe (tests, not a switch,
- * which compiles to a jump table). */
-SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
+/* Query / add of a hashed key in block b with kind's probe (tests, not a
+ * switch, which compiles to a jump table). */
+SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t b, sbf_inl_h2 h2)
 {
     kind = sbf_inl_probe(kind);
     const uint64_t *w = v->words;
-    const uint64_t b = sbf_block_index(h1, v->nblocks);
     if (kind == SBF_VIEW_BLOCKED)
         return sbf_inl_blocked_has(w + b * 8, v->salt, v->k, v->lanes, h2);
     if (kind == SBF_VIEW_SPLIT16)
@@ -792,11 +805,10 @@ SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h
     return sbf_inl_split8_has(w + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
 }
 
-SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
+SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t b, sbf_inl_h2 h2)
 {
     kind = sbf_inl_probe(kind);
     uint64_t *w = v->words;
-    const uint64_t b = sbf_block_index(h1, v->nblocks);
     int r;
     if (kind == SBF_VIEW_BLOCKED)
         r = sbf_inl_blocked_add(w + b * 8, v->salt, v->k, v->lanes, h2);
@@ -814,26 +826,26 @@ SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h
  * kind a constant, only that probe's code. */
 SBF_INL int sbf_inl_has_u64_k(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &h1);
-    return sbf_inl_has(v, kind, h1, h2);
+    uint64_t b;
+    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &b);
+    return sbf_inl_has(v, kind, b, h2);
 }
 
 SBF_INL int sbf_inl_put_u64_k(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &h1);
-    return sbf_inl_put(v, kind, h1, h2);
+    uint64_t b;
+    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &b);
+    return sbf_inl_put(v, kind, b, h2);
 }
 
 SBF_INL int sbf_inl_has_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
 {
-    return sbf_inl_has(v, kind, h1, sbf_inl_h2_of(h2));
+    return sbf_inl_has(v, kind, sbf_block_index(h1, v->nblocks), sbf_inl_h2_of(h2));
 }
 
 SBF_INL int sbf_inl_put_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
 {
-    return sbf_inl_put(v, kind, h1, sbf_inl_h2_of(h2));
+    return sbf_inl_put(v, kind, sbf_block_index(h1, v->nblocks), sbf_inl_h2_of(h2));
 }
 
 
