@@ -834,7 +834,8 @@ int cmd_dedup(int argc, char **argv)
             fail("the filter is read-only");
         d.parquet_hash = d.v.add == SBF_VIEW_PARQUET;
         d.block_words = d.v.add == SBF_VIEW_CALL ? 0
-                      : d.v.add == SBF_VIEW_SPLIT8 || d.v.add == SBF_VIEW_PARQUET ? 4 : 8;
+                      : d.v.add == SBF_VIEW_SPLIT8 || d.v.add == SBF_VIEW_PARQUET ||
+                          d.v.add == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
     }
 
     /* threads: T - 1 workers prepare; the main thread reads and decides */

@@ -371,6 +371,37 @@ SBF_INL uint64_t sbf_xxh64_u64_inline(uint64_t key)
     return h ^ (h >> 32);
 }
 
+/* XXH3_64bits_withSeed of the 8 little-endian bytes of key with seed:
+ * what sbf_xxh3_64(&key, 8, seed) returns on a little-endian machine
+ * (xxHash's XXH3_len_4to8_64b: the key's 32-bit halves swapped, XOR-ed
+ * with flip = sbf_xxh3_flip8(seed), then rrmxmx, two multiplies). flip
+ * depends on the seed alone: a loop over keys computes it once. */
+#define SBF_XXH3_SECRET8 UINT64_C(0x1cad21f72c81017c)  /* kSecret bytes 8..15, LE */
+#define SBF_XXH3_SECRET16 UINT64_C(0xdb979083e96dd4de) /* kSecret bytes 16..23 */
+#define SBF_XXH3_MX2 UINT64_C(0x9fb21c651e98df25)     /* rrmxmx's multiplier */
+SBF_INL uint64_t sbf_xxh3_flip8(uint32_t seed)
+{
+    const uint32_t sw = (seed >> 24) | ((seed >> 8) & 0xff00u) | ((seed << 8) & 0xff0000u) |
+                        (seed << 24); /* bswap32 (gcc and clang emit bswap) */
+    const uint64_t s = (uint64_t)seed ^ ((uint64_t)sw << 32);
+    return (SBF_XXH3_SECRET8 ^ SBF_XXH3_SECRET16) - s;
+}
+
+SBF_INL uint64_t sbf_xxh3_u64_flip(uint64_t key, uint64_t flip)
+{
+    uint64_t h = sbf_inl_rotl64(key, 32) ^ flip;
+    h ^= sbf_inl_rotl64(h, 49) ^ sbf_inl_rotl64(h, 24);
+    h *= SBF_XXH3_MX2;
+    h ^= (h >> 35) + 8; /* + len */
+    h *= SBF_XXH3_MX2;
+    return h ^ (h >> 28);
+}
+
+SBF_INL uint64_t sbf_xxh3_u64_inline(uint64_t key, uint32_t seed)
+{
+    return sbf_xxh3_u64_flip(key, sbf_xxh3_flip8(seed));
+}
+
 /* --------------------------------------------------------------- the view */
 
 /* How a view probes a key inline (sbf_view.query / .add): the probe family
@@ -386,7 +417,14 @@ SBF_INL uint64_t sbf_xxh64_u64_inline(uint64_t key)
 #define SBF_VIEW_SPLIT16 3u  /* split-block, 16 words (512-bit blocks) */
 #define SBF_VIEW_PARQUET 4u  /* SBF_PARQUET: SPLIT8 on XXH64 (sbf_parquet_pair) */
 #define SBF_VIEW_COUNTING 5u /* k 4-bit counters of a 512-bit block */
-#define SBF__VIEW_LAST 5u    /* the last kind this header probes */
+/* The XXH3 layouts: the probes above on XXH3_64bits_withSeed(key, seed)
+ * mapped by sbf_parquet_pair (block from its high 32 bits, positions from
+ * its low 32 bits); sbf_inl_probe() gives the probe of each. */
+#define SBF_VIEW_BLOCKED_XXH3 6u  /* SBF_BLOCKED_XXH3 */
+#define SBF_VIEW_SPLIT8_XXH3 7u   /* SBF_SPLIT_BLOCK_XXH3, k = 8 */
+#define SBF_VIEW_SPLIT16_XXH3 8u  /* SBF_SPLIT_BLOCK_XXH3, k = 16 */
+#define SBF_VIEW_COUNTING_XXH3 9u /* SBF_COUNTING_XXH3 */
+#define SBF__VIEW_LAST 9u    /* the last kind this header probes */
 
 /* What the library hands out: read it, never write it (sbf_view_get). */
 typedef struct sbf_view {
@@ -613,6 +651,14 @@ SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
             return fn##parquet args;                                            \
         if (kind == SBF_VIEW_COUNTING)                                          \
             return fn##counting args;                                           \
+        if (kind == SBF_VIEW_SPLIT8_XXH3)                                       \
+            return fn##split8_xxh3 args;                                        \
+        if (kind == SBF_VIEW_BLOCKED_XXH3)                                      \
+            return fn##blocked_xxh3 args;                                       \
+        if (kind == SBF_VIEW_SPLIT16_XXH3)                                      \
+            return fn##split16_xxh3 args;                                       \
+        if (kind == SBF_VIEW_COUNTING_XXH3)                                     \
+            return fn##counting_xxh3 args;                                      \
         return fn##split16 args;                                                \
     } while (0)
 
@@ -631,6 +677,12 @@ SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
 SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
 {
     return x;
+}
+
+/* h2 with both 32-bit lanes x (sbf_parquet_pair's) */
+SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
+{
+    return (uint64_t)x * UINT64_C(0x100000001);
 }
 
 SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
@@ -704,25 +756,46 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(const sbf_view *v, uint64_t key, unsigned
     return sbf_inl_hash8(key, s8, h1);
 }
 
-/* The pair of an 8-byte key for kind: MurmurHash3, or XXH64 mapped by
- * sbf_parquet_pair (SBF_PARQUET). */
+/* The block (*b) and h2 of an 8-byte key for kind: MurmurHash3, XXH64
+ * (SBF_PARQUET) or XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. For
+ * XXH3 the block is sbf_block_index(h1, nblocks) with h1's low half 0 and
+ * nblocks < 2^32 (the XXH3 layouts' limit), which is ((h >> 32) * nblocks)
+ * >> 32 exactly: a 64-bit multiply, not the 128-bit one; and h2's two
+ * lanes are both the low 32 bits of h, one broadcast. */
 SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
-                                uint64_t *h1)
+                                uint64_t *b)
 {
+    uint64_t h1;
+    if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
+        const uint64_t h = sbf_xxh3_u64_inline(key, v->seed);
+        *b = ((h >> 32) * v->nblocks) >> 32;
+        return sbf_inl_h2_of32((uint32_t)h);
+    }
     if (kind == SBF_VIEW_PARQUET) {
         uint64_t h2;
-        sbf_parquet_pair(sbf_xxh64_u64_inline(key), h1, &h2);
+        sbf_parquet_pair(sbf_xxh64_u64_inline(key), &h1, &h2);
+        *b = sbf_block_index(h1, v->nblocks);
         return sbf_inl_h2_of(h2);
     }
-    return sbf_inl_hash8_sized(v, key, kind == SBF_VIEW_SPLIT8, h1);
+    const sbf_inl_h2 h2 = sbf_inl_hash8_sized(v, key, kind == SBF_VIEW_SPLIT8, &h1);
+    *b = sbf_block_index(h1, v->nblocks);
+    return h2;
 }
 
-/* Query / add of a hashed key with kind's probe (tests, not a switch,
- * which compiles to a jump table). */
-SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
+/* The probe of kind: an XXH3 kind's is its MurmurHash3 kind's. */
+SBF_INL unsigned sbf_inl_probe(unsigned kind)
 {
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return SBF_VIEW_COUNTING;
+    return kind > SBF_VIEW_COUNTING ? kind - (SBF_VIEW_BLOCKED_XXH3 - SBF_VIEW_BLOCKED) : kind;
+}
+
+/* Query / add of a hashed key in block b with kind's probe (tests, not a
+ * switch, which compiles to a jump table). */
+SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t b, sbf_inl_h2 h2)
+{
+    kind = sbf_inl_probe(kind);
     const uint64_t *w = v->words;
-    const uint64_t b = sbf_block_index(h1, v->nblocks);
     if (kind == SBF_VIEW_BLOCKED)
         return sbf_inl_blocked_has(w + b * 8, v->salt, v->k, v->lanes, h2);
     if (kind == SBF_VIEW_SPLIT16)
@@ -732,10 +805,10 @@ SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h
     return sbf_inl_split8_has(w + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
 }
 
-SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h2 h2)
+SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t b, sbf_inl_h2 h2)
 {
+    kind = sbf_inl_probe(kind);
     uint64_t *w = v->words;
-    const uint64_t b = sbf_block_index(h1, v->nblocks);
     int r;
     if (kind == SBF_VIEW_BLOCKED)
         r = sbf_inl_blocked_add(w + b * 8, v->salt, v->k, v->lanes, h2);
@@ -753,26 +826,26 @@ SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t h1, sbf_inl_h
  * kind a constant, only that probe's code. */
 SBF_INL int sbf_inl_has_u64_k(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &h1);
-    return sbf_inl_has(v, kind, h1, h2);
+    uint64_t b;
+    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &b);
+    return sbf_inl_has(v, kind, b, h2);
 }
 
 SBF_INL int sbf_inl_put_u64_k(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    uint64_t h1;
-    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &h1);
-    return sbf_inl_put(v, kind, h1, h2);
+    uint64_t b;
+    const sbf_inl_h2 h2 = sbf_inl_key8(v, kind, key, &b);
+    return sbf_inl_put(v, kind, b, h2);
 }
 
 SBF_INL int sbf_inl_has_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
 {
-    return sbf_inl_has(v, kind, h1, sbf_inl_h2_of(h2));
+    return sbf_inl_has(v, kind, sbf_block_index(h1, v->nblocks), sbf_inl_h2_of(h2));
 }
 
 SBF_INL int sbf_inl_put_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
 {
-    return sbf_inl_put(v, kind, h1, sbf_inl_h2_of(h2));
+    return sbf_inl_put(v, kind, sbf_block_index(h1, v->nblocks), sbf_inl_h2_of(h2));
 }
 
 
@@ -801,6 +874,10 @@ SBF__ENTRIES(blocked, SBF_VIEW_BLOCKED)
 SBF__ENTRIES(parquet, SBF_VIEW_PARQUET)
 SBF__ENTRIES(counting, SBF_VIEW_COUNTING)
 SBF__ENTRIES(split16, SBF_VIEW_SPLIT16)
+SBF__ENTRIES(split8_xxh3, SBF_VIEW_SPLIT8_XXH3)
+SBF__ENTRIES(blocked_xxh3, SBF_VIEW_BLOCKED_XXH3)
+SBF__ENTRIES(split16_xxh3, SBF_VIEW_SPLIT16_XXH3)
+SBF__ENTRIES(counting_xxh3, SBF_VIEW_COUNTING_XXH3)
 #undef SBF__ENTRIES
 
 /* The calls with the kind given (kind: v->query, v->add, or a constant
@@ -867,12 +944,14 @@ SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_
 #  else
 #    define SBF__NOINLINE static
 #  endif
-/* counting and parquet out of line: a loop of the three plain probes stays
+/* counting and parquet out of line: a loop of the plain probes stays
  * small enough for the compiler to keep the view's fields in registers */
 SBF__NOINLINE int sbf__has_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
 {
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_has_u64_parquet(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_has_u64_counting_xxh3(v, key);
     return sbf_inl_has_u64_counting(v, key);
 }
 
@@ -880,12 +959,19 @@ SBF__NOINLINE int sbf__put_u64_other(const sbf_view *v, unsigned kind, uint64_t 
 {
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_put_u64_parquet(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_put_u64_counting_xxh3(v, key);
     return sbf_inl_put_u64_counting(v, key);
 }
 
+/* Inline: the three plain probes on MurmurHash3 (kinds 1-3) and on XXH3
+ * (kinds 6-8), each hash's kinds in one body. */
 SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
     if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_has_u64_k(v, kind, key);
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED_XXH3 <=
+                       SBF_VIEW_SPLIT16_XXH3 - SBF_VIEW_BLOCKED_XXH3))
         return sbf_inl_has_u64_k(v, kind, key);
     return sbf__has_u64_other(v, kind, key);
 }
@@ -893,6 +979,9 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
     if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
+        return sbf_inl_put_u64_k(v, kind, key);
+    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED_XXH3 <=
+                       SBF_VIEW_SPLIT16_XXH3 - SBF_VIEW_BLOCKED_XXH3))
         return sbf_inl_put_u64_k(v, kind, key);
     return sbf__put_u64_other(v, kind, key);
 }
@@ -911,13 +1000,15 @@ SBF_INL int sbf__inline_kind(unsigned kind)
 #endif
 }
 
-/* The pair of len bytes for kind: MurmurHash3, or XXH64 mapped by
- * sbf_parquet_pair (SBF_PARQUET). */
+/* The pair of len bytes for kind: MurmurHash3, or XXH64 (SBF_PARQUET) or
+ * XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. */
 SBF_INL void sbf__kind_keyn(const sbf_view *v, unsigned kind, const void *key, size_t len,
                             uint64_t h[2])
 {
     if (kind == SBF_VIEW_PARQUET)
         sbf_parquet_pair(sbf_xxh64(key, len), &h[0], &h[1]);
+    else if (kind > SBF_VIEW_COUNTING) /* the XXH3 kinds: the library's XXH3 */
+        sbf_parquet_pair(sbf_xxh3_64(key, len, v->seed), &h[0], &h[1]);
     else
         sbf_murmur3_bytes(key, len, v->seed, h);
 }
@@ -1004,7 +1095,8 @@ SBF_INL int sbf_view_add(const sbf_view *v, const void *key, size_t len)
 
 /* The same from a key's MurmurHash3_x64_128 (h1, h2) = out[0], out[1] of
  * sbf_murmur3_x64_128(key, len, seed): for callers that hashed already
- * (SBF_PARQUET: the pair sbf_parquet_pair makes of its XXH64). The
+ * (SBF_PARQUET: the pair sbf_parquet_pair makes of its XXH64; the XXH3
+ * layouts: of sbf_xxh3_64(key, len, seed)). The
  * library's equivalents are sbf_contains_hash / sbf_add_hash. */
 SBF_INL int sbf_view_contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2)
 {

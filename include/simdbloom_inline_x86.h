@@ -29,6 +29,12 @@ SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
     return _mm_cvtsi64_si128((long long)h2); /* lane 0, which the probes broadcast */
 }
 
+/* h2 with both 32-bit lanes x (sbf_parquet_pair's): one broadcast */
+SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
+{
+    return _mm_set1_epi32((int)x);
+}
+
 SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
 {
     return (uint64_t)_mm_cvtsi128_si64(x);
@@ -278,6 +284,11 @@ typedef uint64_t sbf_inl_h2; /* h2 in a register */
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
 {
     return h2;
+}
+
+SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
+{
+    return (uint64_t)x * UINT64_C(0x100000001);
 }
 
 SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)

@@ -13,9 +13,9 @@ static inline lv lanes_xxh3_8(lv key, lv flip)
 {
     lv h = lv_xor(LV_ROTL(key, 32), flip);
     h = lv_xor(h, lv_xor(LV_ROTL(h, 49), LV_ROTL(h, 24)));
-    h = lv_mulc(h, SBFI_XXH3_MX2);
+    h = lv_mulc(h, SBF_XXH3_MX2);
     h = lv_xor(h, lv_add(LV_SRL(h, 35), lv_set1(8)));
-    h = lv_mulc(h, SBFI_XXH3_MX2);
+    h = lv_mulc(h, SBF_XXH3_MX2);
     return lv_xor(h, LV_SRL(h, 28));
 }
 

@@ -439,24 +439,16 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
  * 64-bit multiplies). The seed's part is computed once per filter
  * (f->xxh3_flip8). tests/test_lanes.c holds it to libxxhash's on every
  * ISA. */
-#define SBFI_XXH3_SECRET8 UINT64_C(0x1cad21f72c81017c)  /* kSecret bytes 8..15, LE */
-#define SBFI_XXH3_SECRET16 UINT64_C(0xdb979083e96dd4de) /* kSecret bytes 16..23 */
-#define SBFI_XXH3_MX2 UINT64_C(0x9fb21c651e98df25)     /* rrmxmx's multiplier */
-
+/* The constants and the arithmetic are the inline header's
+ * (sbf_xxh3_flip8, sbf_xxh3_u64_flip), so they exist once. */
 static inline uint64_t sbfi_xxh3_flip8(uint32_t seed)
 {
-    const uint64_t s = (uint64_t)seed ^ ((uint64_t)__builtin_bswap32(seed) << 32);
-    return (SBFI_XXH3_SECRET8 ^ SBFI_XXH3_SECRET16) - s;
+    return sbf_xxh3_flip8(seed);
 }
 
 static inline uint64_t sbfi_xxh3_u64(uint64_t key, uint64_t flip)
 {
-    uint64_t h = sbfi_rotl64(key, 32) ^ flip;
-    h ^= sbfi_rotl64(h, 49) ^ sbfi_rotl64(h, 24);
-    h *= SBFI_XXH3_MX2;
-    h ^= (h >> 35) + 8; /* + len */
-    h *= SBFI_XXH3_MX2;
-    return h ^ (h >> 28);
+    return sbf_xxh3_u64_flip(key, flip);
 }
 
 /* ------------------------------------------- where a key's bits live

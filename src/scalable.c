@@ -77,7 +77,8 @@ int sbfi_scalable_attach(sbf_scalable *s, sbf_filter *f, uint64_t items)
     t->f = f;
     t->items = items;
     t->block_words = t->v.query == SBF_VIEW_CALL ? 0
-                   : t->v.query == SBF_VIEW_SPLIT8 || t->v.query == SBF_VIEW_PARQUET ? 4 : 8;
+                   : t->v.query == SBF_VIEW_SPLIT8 || t->v.query == SBF_VIEW_PARQUET ||
+                       t->v.query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
     s->n++;
     return SBF_OK;
 }

@@ -6,7 +6,8 @@
 #include "simdbloom_inline.h"
 
 /* The inline probe of a plain filter of f's kernel family and hash, if any
- * (the header hashes with MurmurHash3, and XXH64 for parquet). A new kind
+ * (the header hashes with MurmurHash3, XXH64 for parquet and XXH3 for
+ * the XXH3 layouts). A new kind
  * of the header is one more case here. */
 static unsigned inline_kind(const sbf_filter *f)
 {
@@ -15,7 +16,15 @@ static unsigned inline_kind(const sbf_filter *f)
     if (f->lay->hash == SBFI_HASH_XXH64) /* parquet: split-block, k = 8 */
         return f->lay->kernel == SBFI_KERN_SPLIT && f->k == 8 ? SBF_VIEW_PARQUET
                                                               : SBF_VIEW_CALL;
-    if (f->lay->hash != SBFI_HASH_MURMUR3) /* the XXH3 layouts: the library's */
+    if (f->lay->hash == SBFI_HASH_XXH3) { /* XXH3: the same probes */
+        switch (f->lay->kernel) {
+        case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED_XXH3;
+        case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8_XXH3 : SBF_VIEW_SPLIT16_XXH3;
+        case SBFI_KERN_COUNTING: return f->k <= 16 ? SBF_VIEW_COUNTING_XXH3 : SBF_VIEW_CALL;
+        default: return SBF_VIEW_CALL;
+        }
+    }
+    if (f->lay->hash != SBFI_HASH_MURMUR3)
         return SBF_VIEW_CALL;
     switch (f->lay->kernel) {
     case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED;

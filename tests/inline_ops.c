@@ -39,6 +39,7 @@ static void hash8(uint64_t key, uint32_t seed, uint64_t out[2])
 }
 
 static uint64_t xxh64_u64(uint64_t key) { return sbf_xxh64_u64_inline(key); }
+static uint64_t xxh3_u64(uint64_t key, uint32_t seed) { return sbf_xxh3_u64_inline(key, seed); }
 
 /* The narrowed view's call, or INLINE_OPS_NOT_NARROWED. */
 #define NARROWED(CALL, ...)                                                       \
@@ -74,4 +75,5 @@ const inline_ops INLINE_OPS = {
     murmur3_bytes,
     hash8,
     xxh64_u64,
+    xxh3_u64,
 };

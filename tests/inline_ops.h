@@ -31,6 +31,7 @@ typedef struct inline_ops {
     /* the 8-byte hash the probes use (on AVX-512 partly in vector lanes) */
     void (*hash8)(uint64_t key, uint32_t seed, uint64_t out[2]);
     uint64_t (*xxh64_u64)(uint64_t key);
+    uint64_t (*xxh3_u64)(uint64_t key, uint32_t seed); /* sbf_xxh3_u64_inline */
 } inline_ops;
 
 #define INLINE_OPS_NOT_NARROWED 1000

@@ -44,12 +44,21 @@ static size_t key_of(size_t i, const unsigned char *stream, unsigned char u[8],
     return i % 41;
 }
 
+static int is_xxh3(int layout)
+{
+    return layout == SBF_SPLIT_BLOCK_XXH3 || layout == SBF_BLOCKED_XXH3 ||
+           layout == SBF_COUNTING_XXH3;
+}
+
 /* The (h1, h2) pair a layout's hash makes of a key: MurmurHash3, or for
- * SBF_PARQUET its XXH64 through sbf_parquet_pair. */
+ * SBF_PARQUET its XXH64 and for the XXH3 layouts their seeded XXH3, each
+ * through sbf_parquet_pair. */
 static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint64_t h[2])
 {
     if (layout == SBF_PARQUET)
         sbf_parquet_pair(sbf_xxh64(key, len), &h[0], &h[1]);
+    else if (is_xxh3(layout))
+        sbf_parquet_pair(sbf_xxh3_64(key, len, seed), &h[0], &h[1]);
     else
         sbf_murmur3_x64_128(key, len, seed, h);
 }
@@ -168,7 +177,47 @@ static const geometry geoms[] = {
     { SBF_PARQUET, 8, 256 * 19, 0 },   { SBF_PARQUET, 8, 256 * 64, 0 },
     /* 2 MiB: AVX-512 hashes 8-byte keys in the vector form from this size */
     { SBF_BLOCKED, 7, UINT64_C(8) << 21, 11 }, { SBF_SPLIT_BLOCK, 8, UINT64_C(8) << 21, 0 },
+    /* the XXH3 layouts (view kinds SBF_VIEW_*_XXH3), seeds that differ in
+     * every byte (the hash swaps the seed's bytes) */
+    { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 19, 11 }, { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 19, 0 },
+    { SBF_SPLIT_BLOCK_XXH3, 16, 512 * 9, 0x9747b28cu },
+    { SBF_BLOCKED_XXH3, 1, 512 * 9, 0 },  { SBF_BLOCKED_XXH3, 7, 512 * 9, 0x01020304u },
+    { SBF_BLOCKED_XXH3, 8, 512 * 9, 11 }, { SBF_BLOCKED_XXH3, 16, 512 * 9, UINT32_MAX },
+    { SBF_COUNTING_XXH3, 7, 512 * 40, 11 }, { SBF_COUNTING_XXH3, 16, 512 * 40, 0 },
+    { SBF_SPLIT_BLOCK_XXH3, 8, UINT64_C(8) << 21, 5 }, { SBF_BLOCKED_XXH3, 7, UINT64_C(8) << 21, 5 },
 };
+
+/* The view kind the library gives a plain filter of g, which the header
+ * must probe inline (not SBF_VIEW_CALL). */
+static unsigned kind_of(const geometry *g)
+{
+    switch (g->layout) {
+    case SBF_SPLIT_BLOCK_XXH3: return g->k == 8 ? SBF_VIEW_SPLIT8_XXH3 : SBF_VIEW_SPLIT16_XXH3;
+    case SBF_BLOCKED_XXH3: return SBF_VIEW_BLOCKED_XXH3;
+    case SBF_COUNTING_XXH3: return SBF_VIEW_COUNTING_XXH3;
+    case SBF_SPLIT_BLOCK: return g->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
+    case SBF_BLOCKED: return SBF_VIEW_BLOCKED;
+    case SBF_COUNTING: return SBF_VIEW_COUNTING;
+    case SBF_PARQUET: return SBF_VIEW_PARQUET;
+    default: return SBF_VIEW_CALL;
+    }
+}
+
+Test(inline, kinds, .description = "views of the plain filters of every layout probe inline with their kind; SBF_CONCURRENT ones call") {
+    for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++) {
+        for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
+            sbf_filter *f = tu_make_on(SBF_ISA_AUTO, &geoms[gi], flags);
+            sbf_view v;
+            cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
+            const unsigned want = flags ? SBF_VIEW_CALL : kind_of(&geoms[gi]);
+            cr_assert_eq(v.query, want, "layout %d k %u flags %u: kind %u, want %u",
+                         geoms[gi].layout, geoms[gi].k, flags, v.query, want);
+            cr_assert_eq(v.add, want);
+            sbf_free(f);
+        }
+    }
+    sbf_isa_set(SBF_ISA_AUTO);
+}
 
 static void check_variant(int which)
 {
@@ -192,6 +241,7 @@ Test(inline, path0, .description = "the first vector path of the inline header e
 Test(inline, path1, .description = "the second vector path of the inline header equals the library, key by key") { check_variant(1); }
 Test(inline, path2, .description = "the third vector path of the inline header equals the library, key by key") { check_variant(2); }
 Test(inline, path3, .description = "the fourth vector path of the inline header equals the library, key by key") { check_variant(3); }
+Test(inline, path4, .description = "the fifth vector path of the inline header equals the library, key by key") { check_variant(4); }
 
 /* Counters that reach 15 stay there: one- and two-block counting filters
  * take hundreds of adds through the narrowed view (u64 keys, bytes, given
@@ -244,12 +294,12 @@ Test(inline, counting_saturates, .description = "narrowed counting adds saturate
     sbf_isa_set(SBF_ISA_AUTO);
 }
 
-Test(inline, hashes, .description = "the inline MurmurHash3 forms equal sbf_murmur3_x64_128 on every path") {
+Test(inline, hashes, .description = "the inline MurmurHash3, XXH64 and XXH3 forms equal the library's on every path") {
     unsigned char bytes[200];
     uint64_t s = 77;
     for (size_t i = 0; i < sizeof bytes; i++)
         bytes[i] = (unsigned char)equiv_splitmix(&s);
-    const uint32_t seeds[] = { 0, 1, 11, 0x9747b28cu, UINT32_MAX };
+    const uint32_t seeds[] = { 0, 1, 11, 0x9747b28cu, UINT32_MAX, 0x80000001u };
     for (int w = 0; variant(w) != NULL; w++) {
         const inline_ops *o = variant(w);
         for (size_t si = 0; si < sizeof seeds / sizeof seeds[0]; si++) {
@@ -265,6 +315,9 @@ Test(inline, hashes, .description = "the inline MurmurHash3 forms equal sbf_murm
                           (unsigned long long)x);
                 cr_assert_eq(o->xxh64_u64(x), sbf_xxh64(&x, 8), "%s: XXH64 of %llx", o->name,
                              (unsigned long long)x);
+                cr_assert_eq(o->xxh3_u64(x, seeds[si]), sbf_xxh3_64(&x, 8, seeds[si]),
+                             "%s: XXH3 of %llx seed %u", o->name, (unsigned long long)x,
+                             seeds[si]);
             }
             for (size_t len = 0; len <= 80; len++) {
                 uint64_t ref[2], a[2];

@@ -9,7 +9,8 @@
  * call. The forms: "view" is sbf_view_*_u64 through a pointer to the view
  * (its fields read again each call), "local" the view a local of the
  * loop's function (the form simdbloom_inline.h recommends), "narrowed"
- * the older narrowed views (sbf_view_split ...).
+ * the older narrowed views (sbf_view_split ...; for the XXH3 layouts, which
+ * have none, the loop with the view's kind a constant).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -83,7 +84,9 @@ int main(int argc, char **argv)
     const int rounds = argc > 1 ? atoi(argv[1]) : 60;
     static const struct { int layout; uint32_t k; const char *name; } lay[] = {
         { SBF_SPLIT_BLOCK, 8, "split-block" }, { SBF_BLOCKED, 7, "blocked" },
-        { SBF_PARQUET, 8, "parquet" }, { SBF_COUNTING, 7, "counting" } };
+        { SBF_PARQUET, 8, "parquet" }, { SBF_COUNTING, 7, "counting" },
+        { SBF_SPLIT_BLOCK_XXH3, 8, "split-block-xxh3" }, { SBF_BLOCKED_XXH3, 7, "blocked-xxh3" },
+        { SBF_COUNTING_XXH3, 7, "counting-xxh3" } };
     static const uint64_t sizes[] = { 16 << 10, 256 << 10, 8 << 20 };
     uint64_t seed = 42;
     uint64_t *keys = malloc(sizeof(uint64_t) * WINDOW * 2);
@@ -92,7 +95,7 @@ int main(int argc, char **argv)
         return 1;
     printf("simdbloom_inline.h, no -march (auto) and -march=native, ns/key (p10 of %d "
            "windows of %d keys, interleaved); ratio: / exported\n", rounds, WINDOW);
-    printf("%-12s %6s %-8s", "layout", "size", "op");
+    printf("%-16s %6s %-8s", "layout", "size", "op");
     for (int i = 0; i < NFORMS; i++)
         printf(" %15s", form_name[i]);
     printf("  auto/native\n");
@@ -142,7 +145,7 @@ int main(int argc, char **argv)
                     qsort(ns + (size_t)fo * (size_t)rounds, (size_t)rounds, sizeof(double), cmp_d);
                     p10[fo] = ns[(size_t)fo * (size_t)rounds + (size_t)rounds / 10];
                 }
-                printf("%-12s %5lluK %-8s", lay[li].name, (unsigned long long)(sizes[si] >> 10),
+                printf("%-16s %5lluK %-8s", lay[li].name, (unsigned long long)(sizes[si] >> 10),
                        add ? "add" : "contains");
                 for (int fo = 0; fo < NFORMS; fo++)
                     printf(" %6.2f (%5.2fx)", p10[fo], p10[fo] / p10[0]);
