@@ -108,7 +108,6 @@ typedef struct dedup {
     size_t json_len;
     int binary;
     uint64_t shard_i, shard_n;   /* shard_n 0: no sharding */
-    int parquet_hash;            /* XXH64 pairs (parquet layout) */
     uint32_t ngrams;             /* --ngrams N (0: keys are whole) */
     double threshold;            /* --threshold T */
     int no_add;                  /* --no-add: probe only (decontamination) */
@@ -400,13 +399,8 @@ static void prepare(const dedup *d, chunk *c)
     int rc;
     if (d->s != NULL)
         rc = sbf_scalable_hash(d->s, (const void *const *)c->kp, c->kl, NULL, m, c->h1, c->h2);
-    else if (d->parquet_hash) {
-        rc = sbf_xxh64_batch((const void *const *)c->kp, c->kl, m, c->h1);
-        for (size_t j = 0; rc == SBF_OK && j < m; j++)
-            sbf_parquet_pair(c->h1[j], &c->h1[j], &c->h2[j]);
-    } else
-        rc = sbf_murmur3_x64_128_batch((const void *const *)c->kp, c->kl, m, d->seed, c->h1,
-                                       c->h2);
+    else /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
+        rc = sbf_hash_pairs(d->f, (const void *const *)c->kp, c->kl, NULL, m, c->h1, c->h2);
     if (rc != SBF_OK)
         fail("hashing: %s", sbf_strerror(rc));
     /* the shard: by the block index rule of the key's first hash, so the
@@ -832,7 +826,6 @@ int cmd_dedup(int argc, char **argv)
         d.seed = in.seed;
         if (sbf_view_get_writable(d.f, &d.v) != SBF_OK)
             fail("the filter is read-only");
-        d.parquet_hash = d.v.add == SBF_VIEW_PARQUET;
         d.block_words = d.v.add == SBF_VIEW_CALL ? 0
                       : d.v.add == SBF_VIEW_SPLIT8 || d.v.add == SBF_VIEW_PARQUET ||
                           d.v.add == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;

@@ -437,6 +437,18 @@ SBF_API int sbf_xxh64_batch(const void *const *keys, const size_t *lens, size_t 
  * may be NULL if len is 0. Thread safe. */
 SBF_API uint64_t sbf_xxh3_64(const void *key, size_t len, uint32_t seed);
 
+/*
+ * The (h1, h2) pairs that sbf_add_hash / sbf_contains_hash of filter f read
+ * for n keys, whatever f's layout hashes with (MurmurHash3 with f's seed,
+ * XXH64 mapped as Parquet's, XXH3 with f's seed mapped the same way), in
+ * SIMD lanes: u64 keys when keys_u64 is not NULL (each its 8 little-endian
+ * bytes), else the byte strings keys[i] of lens[i] bytes. Hash once, then
+ * probe several filters of the same layout and seed with the pairs.
+ * Returns SBF_OK, SBF_E_NULL. Thread safe.
+ */
+SBF_API int sbf_hash_pairs(const sbf_filter *f, const void *const *keys, const size_t *lens,
+                           const uint64_t *keys_u64, size_t n, uint64_t *h1, uint64_t *h2);
+
 /* Persistence and files (serialized forms, save, load, map, lock):
  * simdbloom_files.h, included at the end of this file. */
 

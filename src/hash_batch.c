@@ -68,3 +68,41 @@ uint64_t sbf_xxh3_64(const void *key, size_t len, uint32_t seed)
 {
     return sbfi_xxh3_64(key != NULL ? key : "", key != NULL ? len : 0, seed);
 }
+
+/* The layout's hash stage for callers that probe with sbf_*_hash: the
+ * filter's kernel table, as its own batches hash. */
+int sbf_hash_pairs(const sbf_filter *f, const void *const *keys, const size_t *lens,
+                   const uint64_t *keys_u64, size_t n, uint64_t *h1, uint64_t *h2)
+{
+    SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
+    if (n == 0)
+        return SBF_OK;
+    SBFI_RETURN_IF(h1 == NULL || h2 == NULL, SBF_E_NULL);
+    SBFI_RETURN_IF(keys_u64 == NULL && (keys == NULL || lens == NULL), SBF_E_NULL);
+    if (keys_u64 == NULL)
+        SBFI_FORWARD_IF_ERROR(keys_ok(keys, lens, n));
+    const sbfi_kernels *kt = f->kt;
+    switch (f->lay->hash) {
+    case SBFI_HASH_MURMUR3:
+        if (keys_u64 != NULL)
+            kt->hash_u64(keys_u64, n, f->seed, h1, h2);
+        else
+            kt->hash_bytes(keys, lens, n, f->seed, h1, h2);
+        return SBF_OK;
+    case SBFI_HASH_XXH64:
+        if (keys_u64 != NULL)
+            kt->xxh64_u64(keys_u64, n, h1);
+        else
+            kt->xxh64_bytes(keys, lens, n, h1);
+        break;
+    default: /* SBFI_HASH_XXH3 */
+        if (keys_u64 != NULL)
+            kt->xxh3_u64(keys_u64, n, f->xxh3_flip8, h1);
+        else
+            kt->xxh3_bytes(keys, lens, n, f->seed, h1);
+        break;
+    }
+    for (size_t i = 0; i < n; i++) /* h1 held the 64-bit hash */
+        sbf_parquet_pair(h1[i], &h1[i], &h2[i]);
+    return SBF_OK;
+}

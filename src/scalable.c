@@ -153,21 +153,9 @@ int sbf_scalable_hash(const sbf_scalable *s, const void *const *keys, const size
         return SBF_OK;
     SBFI_RETURN_IF(h1 == NULL || h2 == NULL, SBF_E_NULL);
     SBFI_RETURN_IF(keys_u64 == NULL && (keys == NULL || lens == NULL), SBF_E_NULL);
-    if (s->subs[0].f->lay->hash == SBFI_HASH_XXH64) { /* the parquet layout */
-        /* XXH64, then the pair the parquet probe reads (h1 is scratch first) */
-        if (keys_u64 != NULL)
-            sbf_xxh64_u64(keys_u64, n, h1);
-        else
-            SBFI_FORWARD_IF_ERROR(sbf_xxh64_batch(keys, lens, n, h1));
-        for (size_t i = 0; i < n; i++)
-            sbf_parquet_pair(h1[i], &h1[i], &h2[i]);
-        return SBF_OK;
-    }
-    if (keys_u64 != NULL) {
-        sbf_murmur3_x64_128_u64(keys_u64, n, s->p.seed, h1, h2);
-        return SBF_OK;
-    }
-    return sbf_murmur3_x64_128_batch(keys, lens, n, s->p.seed, h1, h2);
+    /* the layout's hash stage (every sub-filter has the layout and seed of
+     * the first) */
+    return sbf_hash_pairs(s->subs[0].f, keys, lens, keys_u64, n, h1, h2);
 }
 
 /* --------------------------------------------------- probes and adds */

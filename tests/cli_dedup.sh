@@ -82,6 +82,17 @@ for mode in "--expected 10000" ""; do
   [ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "second run ($mode): $(head -n2 out)"
   expect 0 "$SBF" dedup --filter seen.sbf --count r2.txt; [ "$(cat out)" = 0 ] && ok || bad "third run: $(cat out)"
 done
+# the filter a run leaves answers sbf query for every line it took, on every
+# layout of bits (each layout's own hash: MurmurHash3, XXH64, XXH3), fixed
+# and growing
+for lay in blocked split-block parquet split-block-xxh3 blocked-xxh3 classic; do
+  for mode in "--expected 10000" ""; do
+    rm -f lay.sbf
+    expect 0 "$SBF" dedup $mode --layout $lay --fpp 1e-6 --filter lay.sbf r1.txt; same out r1.txt
+    expect 0 "$SBF" query lay.sbf r1.txt
+    if grep -qv '^1$' out; then bad "$lay ($mode): sbf query misses lines dedup took"; else ok; fi
+  done
+done
 # --no-add: probe only; the filter file is not written
 rm -f nf.sbf; expect 0 "$SBF" dedup --fpp 1e-9 --filter nf.sbf r1.txt; cp nf.sbf seen.keep
 expect 0 "$SBF" dedup --filter nf.sbf --no-add r2.txt

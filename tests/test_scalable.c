@@ -157,8 +157,9 @@ Test(scalable, every_layout, .description = "classic, split-block, parquet keep 
 Test(scalable, batches_as_single, .description = "added[i] is sbf_scalable_add's answer "
      "in order; repeats within a batch are new once; strings and u64 agree")
 {
-    static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_PARQUET };
-    for (size_t l = 0; l < 4; l++) {
+    static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_PARQUET,
+                                   SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3 };
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
         sbf_scalable *a = make(layouts[l], 50, 0.05), *b = make(layouts[l], 50, 0.05);
         enum { N = 3000 };
         char buf[N][24];
@@ -385,8 +386,8 @@ Test(scalable, corrupt_refused, .description = "every changed byte, every cut an
 Test(scalable, hashes_split_from_adds, .description = "sbf_scalable_hash then _add_hashes "
      "decides as sbf_scalable_add_batch; info and memory agree with the sub-filters")
 {
-    static const int layouts[] = { SBF_BLOCKED, SBF_PARQUET };
-    for (size_t l = 0; l < 2; l++) {
+    static const int layouts[] = { SBF_BLOCKED, SBF_PARQUET, SBF_BLOCKED_XXH3 };
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
         sbf_scalable *a = make(layouts[l], 100, 0.02), *b = make(layouts[l], 100, 0.02);
         enum { N = 1500 };
         uint64_t keys[N], h1[N], h2[N];
@@ -416,5 +417,81 @@ Test(scalable, hashes_split_from_adds, .description = "sbf_scalable_hash then _a
         cr_assert_eq(sbf_scalable_hash(NULL, NULL, NULL, keys, 1, h1, h2), SBF_E_NULL);
         sbf_scalable_free(a);
         sbf_scalable_free(b);
+    }
+}
+
+Test(scalable, subfilters_are_the_layouts, .description = "every key a growing filter took "
+     "is found by sbf_contains in one of its sub-filters, on every 1-bit layout: the "
+     "sub-filters hold the bits of their layout's own hash (XXH3 layouts included)")
+{
+    for (int layout = 0; layout < 64; layout++) {
+        struct sbf_layout_info li;
+        if (sbf_layout_info(layout, 0, &li) != SBF_OK || li.cell_bits != 1)
+            continue;
+        sbf_scalable *s = make(layout, 64, 0.01);
+        enum { N = 1000 };
+        char buf[24];
+        for (uint64_t i = 0; i < N; i++) {
+            const size_t len = (size_t)snprintf(buf, sizeof buf, "k%llu", (unsigned long long)i);
+            cr_assert(sbf_scalable_add(s, buf, len) >= 0);
+            const uint64_t x = i * 0x9e3779b97f4a7c15ull;
+            cr_assert(!sbf_is_error(sbf_scalable_add_u64(s, &x, 1, NULL)));
+        }
+        struct sbf_scalable_info si;
+        sbf_scalable_info(s, &si);
+        cr_assert(si.filters >= 3, "%s: %u sub-filters", sbf_layout_name(layout), si.filters);
+        for (uint64_t i = 0; i < N; i++) {
+            const size_t len = (size_t)snprintf(buf, sizeof buf, "k%llu", (unsigned long long)i);
+            const uint64_t x = i * 0x9e3779b97f4a7c15ull;
+            int in_str = 0, in_u64 = 0;
+            for (uint32_t j = 0; j < si.filters; j++) {
+                in_str |= sbf_contains(sbf_scalable_filter(s, j), buf, len) == 1;
+                in_u64 |= sbf_contains(sbf_scalable_filter(s, j), &x, 8) == 1;
+            }
+            cr_assert(in_str && in_u64, "%s: key %llu not in any sub-filter",
+                      sbf_layout_name(layout), (unsigned long long)i);
+        }
+        sbf_scalable_free(s);
+    }
+}
+
+Test(scalable, hash_pairs_are_the_layouts, .description = "sbf_hash_pairs gives the pairs "
+     "that sbf_add_hash turns into the bits sbf_add sets, on every layout, u64 and strings")
+{
+    for (int layout = 0; layout < 64; layout++) {
+        struct sbf_layout_info li;
+        if (sbf_layout_info(layout, 0, &li) != SBF_OK)
+            continue;
+        const sbf_params p = { .layout = layout, .expected_n = 500, .fpp = 0.01, .seed = 7 };
+        sbf_filter *a, *b;
+        cr_assert_eq(sbf_create(&a, &p), SBF_OK);
+        cr_assert_eq(sbf_create(&b, &p), SBF_OK);
+        enum { N = 300 };
+        char buf[N][40];
+        const void *ptr[N];
+        size_t len[N];
+        uint64_t u[N], h1[N], h2[N];
+        for (size_t i = 0; i < N; i++) {
+            len[i] = (size_t)snprintf(buf[i], sizeof buf[i], "%zu-%.*s", i, (int)(i % 30),
+                                      "abcdefghijklmnopqrstuvwxyz0123");
+            ptr[i] = buf[i];
+            u[i] = i * 0x2545f4914f6cdd1dull;
+            cr_assert(sbf_add(a, ptr[i], len[i]) >= 0);
+            cr_assert(sbf_add(a, &u[i], 8) >= 0);
+        }
+        cr_assert_eq(sbf_hash_pairs(b, ptr, len, NULL, N, h1, h2), SBF_OK);
+        for (size_t i = 0; i < N; i++)
+            cr_assert(sbf_add_hash(b, h1[i], h2[i]) >= 0);
+        cr_assert_eq(sbf_hash_pairs(b, NULL, NULL, u, N, h1, h2), SBF_OK);
+        for (size_t i = 0; i < N; i++)
+            cr_assert(sbf_add_hash(b, h1[i], h2[i]) >= 0);
+        size_t la, lb;
+        const void *da = sbf_data(a, &la), *db = sbf_data(b, &lb);
+        cr_assert(la == lb && memcmp(da, db, la) == 0, "%s", sbf_layout_name(layout));
+        cr_assert_eq(sbf_hash_pairs(NULL, ptr, len, NULL, 1, h1, h2), SBF_E_NULL);
+        cr_assert_eq(sbf_hash_pairs(a, NULL, NULL, NULL, 1, h1, h2), SBF_E_NULL);
+        cr_assert_eq(sbf_hash_pairs(a, ptr, len, NULL, 0, NULL, NULL), SBF_OK);
+        sbf_free(a);
+        sbf_free(b);
     }
 }
