@@ -429,7 +429,7 @@ void sbfb_lat_print_hist(FILE *out, const sbfb_lat *l);
 /* -------------------------------------------------------------- tables */
 /* bench_table.c: a table printed either aligned (text) or as Markdown. */
 #define SBFB_TBL_ROWS 512
-#define SBFB_TBL_COLS 16
+#define SBFB_TBL_COLS 24  /* the headline: size, bytes, 8 layouts, roofline, libbloom */
 typedef struct sbfb_tbl {
     int ncol, nrow;
     char cells[SBFB_TBL_ROWS][SBFB_TBL_COLS][48];

@@ -18,7 +18,8 @@ sbfb_tbl *sbfb_tbl_new(int ncol)
     sbfb_tbl *t = calloc(1, sizeof *t);
     if (!t)
         exit(2);
-    t->ncol = ncol;
+    /* never more columns than the cells hold: print reads ncol of them */
+    t->ncol = ncol < SBFB_TBL_COLS ? ncol : SBFB_TBL_COLS;
     return t;
 }
 
@@ -191,7 +192,10 @@ void sbfb_table_tput(FILE *out, const sbfb_opts *o, const sbfb_results *r, int m
 void sbfb_table_headline(FILE *out, const sbfb_opts *o, const sbfb_results *r, int md)
 {
     const int def = sbfb_default_isa_of(r);
-    sbfb_tbl *t = sbfb_tbl_new(3 + 2 * sbfb_nlayouts());
+    int nl = 0; /* the layouts measured: a column each */
+    for (int l = 0; l < sbfb_nlayouts(); l++)
+        nl += (o->layouts & (1u << l)) != 0;
+    sbfb_tbl *t = sbfb_tbl_new(2 + nl + 2);
     int c = 0;
     sbfb_tbl_set(t, 0, c++, "size");
     sbfb_tbl_set(t, 0, c++, "bytes");
