@@ -99,6 +99,7 @@ static const char *const help_dedup =
     "A last line without a newline is written with one.\n";
 
 #define CHUNK_BYTES (1u << 19)
+#define MAPPED_CHUNK_BYTES (1u << 23) /* a mapped probe's batch: more keys a page */
 #define MAX_THREADS 64
 #define MAX_PARTS 256
 #define SHOW_MISSING 5
@@ -133,6 +134,7 @@ typedef struct chunk {
     uint8_t *added;        /* per key: new */
     uint16_t *pp;          /* per hash: its part */
     size_t *pidx;          /* hashes by part, in input order within a part */
+    struct keyref { uint64_t h1, h2; size_t j; } *sorted, *sorted2; /* a mapped probe's order */
     size_t poff[MAX_PARTS + 1];
     /* --ngrams: words, and units (documents, or --paragraphs paragraphs):
      * unit u is line u_line[u]'s bytes [u_s, u_e), n-grams u_g0.. (u_gn of
@@ -171,6 +173,9 @@ typedef struct dedup {
     double threshold;            /* --threshold T */
     int paragraphs, annotate;
     int no_add;                  /* --no-add: probe only (decontamination) */
+    int mapped;                  /* --no-add on a fixed filter: its file mapped, probed
+                                    in block order, its pages asked for ahead */
+    size_t page;
     uint32_t seed;
     sbf_filter *f;               /* fixed size, or */
     sbf_scalable *s;             /* growing */
@@ -345,6 +350,8 @@ static void hashes_cap(chunk *c, size_t n)
     c->h2 = xrealloc(c->h2, n * sizeof *c->h2);
     c->pp = xrealloc(c->pp, n * sizeof *c->pp);
     c->pidx = xrealloc(c->pidx, n * sizeof *c->pidx);
+    c->sorted = xrealloc(c->sorted, n * sizeof *c->sorted);
+    c->sorted2 = xrealloc(c->sorted2, n * sizeof *c->sorted2);
     c->gunit = xrealloc(c->gunit, n * sizeof *c->gunit);
     c->added = xrealloc(c->added, n);
 }
@@ -560,6 +567,68 @@ static void prepare(const dedup *d, chunk *c)
 
 /* ------------------------------------------------------------ decide */
 
+/* o[0..n) in the order of the top 33 bits of h1 (a block's index grows
+ * with h1: blocks in order for filters of up to 2^33 blocks), three stable
+ * passes of 11 bits through t. */
+static void sort_by_h1(struct keyref *o, struct keyref *t, size_t n)
+{
+    for (int shift = 31; shift <= 53; shift += 11) {
+        size_t at[2049];
+        memset(at, 0, sizeof at);
+        for (size_t q = 0; q < n; q++)
+            at[((o[q].h1 >> shift) & 2047) + 1]++;
+        for (size_t b = 1; b <= 2048; b++)
+            at[b] += at[b - 1];
+        for (size_t q = 0; q < n; q++)
+            t[at[(o[q].h1 >> shift) & 2047]++] = o[q];
+        struct keyref *x = o;
+        o = t;
+        t = x;
+    }
+    memcpy(t, o, n * sizeof *o); /* three passes: the result is in t, the caller's o */
+}
+
+/* --no-add on a mapped filter (which may be larger than memory and not in
+ * the page cache): the hashes [a, b) of the list ix (NULL: a..b) probed in
+ * block order (a block's index grows with h1), after asking the kernel for
+ * every page they touch at once (MADV_WILLNEED: the reads are issued
+ * together, not one page fault after another), so each page of the filter
+ * is read once per batch and the reads overlap. */
+static void probe_mapped(const dedup *d, chunk *c, const sbf_view *v, const size_t *ix,
+                         size_t a, size_t b)
+{
+    struct keyref *o = c->sorted + a;
+    const size_t n = b - a;
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = ix ? ix[a + q] : a + q;
+        o[q].h1 = c->h1[j];
+        o[q].h2 = c->h2[j];
+        o[q].j = j;
+    }
+    sort_by_h1(o, c->sorted2 + a, n);
+    const uintptr_t mask = ~(uintptr_t)(d->page - 1), bytes = (uintptr_t)d->block_words * 8;
+    uintptr_t lo = 0, hi = 0; /* a run of pages [lo, hi) */
+    for (size_t q = 0; q <= n; q++) {
+        uintptr_t pg = 0;
+        if (q < n)
+            pg = (uintptr_t)(v->words + sbf_block_index(o[q].h1, v->nblocks) * d->block_words) &
+                 mask;
+        if (q < n && hi != 0 && pg >= lo && pg <= hi) {
+            const uintptr_t end = ((pg + bytes - 1) & mask) + d->page;
+            hi = end > hi ? end : hi;
+            continue;
+        }
+        if (hi != 0)
+            (void)madvise((void *)lo, hi - lo, MADV_WILLNEED);
+        if (q < n) {
+            lo = pg;
+            hi = ((pg + bytes - 1) & mask) + d->page;
+        }
+    }
+    for (size_t q = 0; q < n; q++)
+        c->added[o[q].j] = (uint8_t)!sbf_view_contains_hash(v, o[q].h1, o[q].h2);
+}
+
 /* P = 1: the whole chunk in input order, one thread. Lines: each key added
  * from its hash, new when the add changed the filter. --ngrams: each unit's
  * n-grams probed, counted, then added (all of them, as bff does). */
@@ -595,7 +664,9 @@ static void decide_all(dedup *d, chunk *c)
         }
         return;
     }
-    if (d->no_add) { /* new: absent from the filter, which stays as it is */
+    if (d->mapped) {
+        probe_mapped(d, c, &d->v, NULL, 0, m);
+    } else if (d->no_add) { /* new: absent from the filter, which stays as it is */
         if (d->s != NULL)
             (void)sbf_scalable_contains_hashes(d->s, c->h1, c->h2, m, c->added);
         else
@@ -636,6 +707,10 @@ static void decide_part(dedup *d, chunk *c, size_t p)
     const size_t *ix = c->pidx;
     const uint64_t *h1 = c->h1, *h2 = c->h2;
     const uint32_t bw = d->block_words;
+    if (!d->ngrams && d->mapped) {
+        probe_mapped(d, c, v, ix, a, b);
+        return;
+    }
     if (!d->ngrams) {
         for (size_t q = a; q < b; q++) {
             if (q + 8 < b)
@@ -933,6 +1008,7 @@ typedef struct input {
     int done;
     unsigned char *map;       /* a regular file, mapped: its bytes, length, */
     size_t map_len, pos;      /* the next byte */
+    size_t chunk_bytes;
 } input;
 
 static void close_file(input *in)
@@ -982,14 +1058,15 @@ static int next_file(input *in)
 }
 
 /* A chunk of a mapped file: whole lines from pos, ending at the first
- * newline at or past CHUNK_BYTES - 1 bytes (or the file's end). */
+ * newline at or past chunk_bytes - 1 bytes (or the file's end). */
 static void map_chunk(input *in, chunk *c)
 {
     const unsigned char *s = in->map + in->pos;
     const size_t rest = in->map_len - in->pos;
     size_t len = rest, adv = rest;
-    if (rest > CHUNK_BYTES) {
-        const unsigned char *nl = memchr(s + CHUNK_BYTES - 1, '\n', rest - (CHUNK_BYTES - 1));
+    const size_t cb = in->chunk_bytes;
+    if (rest > cb) {
+        const unsigned char *nl = memchr(s + cb - 1, '\n', rest - (cb - 1));
         if (nl != NULL) {
             len = (size_t)(nl - s);
             adv = len + 1;
@@ -1030,8 +1107,8 @@ static int read_chunk(input *in, chunk *c)
         }
         if (in->map != NULL)
             continue;
-        if (c->cap < in->clen + CHUNK_BYTES) {
-            c->cap = in->clen + CHUNK_BYTES;
+        if (c->cap < in->clen + in->chunk_bytes) {
+            c->cap = in->clen + in->chunk_bytes;
             c->own = xrealloc(c->own, c->cap);
         }
         if (in->clen > 0)
@@ -1143,6 +1220,8 @@ static void free_chunk(chunk *c)
     free(c->added);
     free(c->pp);
     free(c->pidx);
+    free(c->sorted);
+    free(c->sorted2);
     free(c->wp);
     free(c->wl);
     free(c->wa);
@@ -1165,7 +1244,7 @@ int cmd_dedup(int argc, char **argv)
     parse_args(argc, argv,
                " --expected= --fpp= --filter= --invert --count --tsv-field= --json-field="
                " --threads= --shard= --layout= --binary --quiet --initial= --growth= --seed="
-               " --ngrams= --threshold= --no-add --paragraphs --annotate ",
+               " --ngrams= --threshold= --no-add --verify --paragraphs --annotate ",
                help_dedup, 0, ARGS_MAX_POS, &a);
     dedup d;
     memset(&d, 0, sizeof d);
@@ -1207,6 +1286,9 @@ int cmd_dedup(int argc, char **argv)
     d.no_add = opt_flag(&a, "--no-add");
     if (d.no_add && opt_val(&a, "--filter") == NULL)
         usage_error("--no-add needs --filter (the filter to probe)");
+    const int verify = opt_flag(&a, "--verify");
+    if (verify && !d.no_add)
+        usage_error("--verify is for --no-add (a filter added to is loaded and checked)");
     d.threshold = 0.8;
     if ((s = opt_val(&a, "--threshold")) != NULL) {
         if (!d.ngrams)
@@ -1273,7 +1355,17 @@ int cmd_dedup(int argc, char **argv)
     struct stat st;
     const int have_file = fpath != NULL && stat(fpath, &st) == 0;
     sbf_file_lock *lock = NULL;
-    if (have_file) {
+    if (have_file && d.no_add) {
+        /* probed only: mapped (it may be larger than memory), its pages read
+         * as probes need them; --verify checks every checksum first */
+        if (is_scalable_file(fpath)) {
+            const int rc = sbf_scalable_map(&d.s, fpath, verify ? 0 : SBF_MAP_NO_VERIFY);
+            if (rc != SBF_OK)
+                fail_code(fpath, rc);
+        } else {
+            d.f = open_filter(fpath, verify ? OPEN_VERIFY : OPEN_QUERY, NULL);
+        }
+    } else if (have_file) {
         lock = lock_path(fpath);
         if (is_scalable_file(fpath)) {
             d.s = open_scalable(fpath);
@@ -1308,17 +1400,34 @@ int cmd_dedup(int argc, char **argv)
             fail("%s: a %s filter; dedup needs one of bits (blocked, split-block, classic, "
                  "parquet)", fpath, sbf_layout_name(in.layout));
         d.seed = in.seed;
-        if (sbf_view_get_writable(d.f, &d.v) != SBF_OK)
+        if ((d.no_add ? sbf_view_get(d.f, &d.v) : sbf_view_get_writable(d.f, &d.v)) != SBF_OK)
             fail("the filter is read-only");
-        d.block_words = d.v.add == SBF_VIEW_CALL ? 0
-                      : d.v.add == SBF_VIEW_SPLIT8 || d.v.add == SBF_VIEW_PARQUET ||
-                          d.v.add == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
+        d.block_words = d.v.query == SBF_VIEW_CALL ? 0
+                      : d.v.query == SBF_VIEW_SPLIT8 || d.v.query == SBF_VIEW_PARQUET ||
+                          d.v.query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
     }
 
+    d.page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t data_len = 0;
+    const void *data = d.f != NULL && d.no_add ? sbf_data(d.f, &data_len) : NULL;
+    /* from this size on (SBF_DEDUP_SORTED_BYTES: bytes, default 256 MiB)
+     * a filter's pages may well not be in memory: block-sorted batches */
+    uint64_t sorted_from = (uint64_t)256 << 20;
+    const char *env = getenv("SBF_DEDUP_SORTED_BYTES");
+    if (env != NULL && !num_u64((const unsigned char *)env, strlen(env), &sorted_from))
+        fail("SBF_DEDUP_SORTED_BYTES: not a byte count: '%s'", show_text(env, strlen(env)));
+    if (data != NULL && d.block_words && data_len >= sorted_from) {
+        /* the kernel's read-around on a page fault reads 32 pages for the
+         * one a probe needs: off; the batches ask for their pages instead */
+        d.mapped = 1;
+        const uintptr_t lo = (uintptr_t)data & ~(uintptr_t)(d.page - 1);
+        (void)madvise((void *)lo, (uintptr_t)data + data_len - lo, MADV_RANDOM);
+    }
     /* the parts: a fixed filter probed inline is cut into P ranges of
      * blocks (a few per thread, so that threads find one free) */
     d.parts = 1;
-    if (threads > 1 && d.f != NULL && d.v.add != SBF_VIEW_CALL && d.v.added != NULL) {
+    if (threads > 1 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
+        (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL))) {
         d.parts = (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
         d.pv = aligned_alloc(64, d.parts * sizeof *d.pv);
         if (d.pv == NULL)
@@ -1351,6 +1460,7 @@ int cmd_dedup(int argc, char **argv)
     in.paths = a.npos ? (const char *const *)a.pos : stdin_only;
     in.npaths = a.npos ? a.npos : 1;
     in.fd = -1;
+    in.chunk_bytes = d.mapped ? MAPPED_CHUNK_BYTES : CHUNK_BYTES;
     uint64_t total_ngrams = 0, text_bytes = 0, units = 0, unit_dups = 0;
     uint64_t file_lines = 0, lines = 0, fresh = 0, seen = 0, nokey = 0, other = 0, written = 0;
     const double t0 = now_s();
@@ -1359,7 +1469,7 @@ int cmd_dedup(int argc, char **argv)
     int shown = 0;
     const unsigned char *released_map = NULL;  /* pages of it given back up to */
     size_t released = 0;
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t page = d.page;
     pthread_mutex_lock(&d.mu);
     for (;;) {
         chunk *w = slot(&d, d.seq_write);
@@ -1462,7 +1572,7 @@ int cmd_dedup(int argc, char **argv)
     pthread_mutex_unlock(&d.mu);
     for (size_t t = 0; t < workers; t++)
         pthread_join(tid[t], NULL);
-    if (d.pv != NULL) /* the parts' adds, into the filter's count */
+    if (d.pv != NULL && !d.no_add) /* the parts' adds, into the filter's count */
         for (size_t p = 0; p < d.parts; p++)
             *d.v.added += d.pv[p].added;
     if (shown)
