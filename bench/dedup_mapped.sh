@@ -12,7 +12,8 @@
 #   unsorted   SBF_DEDUP_SORTED_BYTES past the file's size: probes in input
 #              order, each page fault read with the kernel's read-around
 #              (the device's read_ahead_kb)
-# Prints seconds, ns per probe, and the bytes each run brought into memory.
+# Prints seconds (wall and CPU), ns per probe, and the bytes each run brought
+# into memory. On a loaded machine the wall time includes waiting for a CPU.
 # A filter larger than memory cannot be cached whole: there the cost per
 # probe is the cold one, and the bytes read are what the disk must deliver.
 set -euo pipefail
@@ -42,14 +43,15 @@ run() {
   [ "$cold" = 1 ] && dd if="$T/big.sbf" iflag=nocache count=0 status=none
   local before; before=$(cached)
   local t0 t1; t0=$(date +%s.%N)
-  SBF_DEDUP_SORTED_BYTES=$sorted "$SBF" dedup --no-add --filter "$T/big.sbf" --threads "$threads" \
-    --count --quiet "$T/probe.txt" > "$T/$name.out"
+  SBF_DEDUP_SORTED_BYTES=$sorted /usr/bin/time -f "%U %S" -o "$T/$name.cpu" "$SBF" dedup --no-add \
+    --filter "$T/big.sbf" --threads "$threads" --count --quiet "$T/probe.txt" > "$T/$name.out"
   t1=$(date +%s.%N)
   local after; after=$(cached)
   awk -v n="$name" -v a="$t0" -v b="$t1" -v p="$PROBES" -v x="$before" -v y="$after" \
-      -v c="$(cat "$T/$name.out")" -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
-    printf "%-22s %8.2f s  %9.0f ns/probe  cached before %6.0f MB, after %6.0f MB  (%s absent; load %s)\n",
-      n, b - a, (b - a) * 1e9 / p, x / 1e6, y / 1e6, c, l }'
+      -v c="$(cat "$T/$name.out")" -v l="$(cut -d' ' -f1 /proc/loadavg)" \
+      -v u="$(awk '{ print $1 + $2 }' "$T/$name.cpu")" 'BEGIN {
+    printf "%-18s %7.2f s %7.0f ns/probe, cpu %6.2f s %6.0f ns/probe; cached before %5.0f MB, after %5.0f MB (%s absent; load %s)\n",
+      n, b - a, (b - a) * 1e9 / p, u, u * 1e9 / p, x / 1e6, y / 1e6, c, l }'
 }
 run cold-sorted-t1 1 1 0
 run cold-unsorted-t1 1 1 999999999999999

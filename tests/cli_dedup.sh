@@ -79,6 +79,12 @@ for lay in blocked split-block parquet blocked-xxh3 split-block-xxh3; do
   done
   cmp -s th1.sbf th2.sbf && cmp -s th1.sbf th5.sbf && ok || bad "$lay: --threads changed the filter file"
 done
+# a pipe is read, a file mapped: the same bytes; standard input mapped from
+# where an earlier reader left it
+cat d4.jsonl | "$SBF" dedup --json-field url --expected 60000 --threads 3 > piped.out 2> err
+expect 0 "$SBF" dedup --json-field url --expected 60000 --threads 1 d4.jsonl; same out piped.out
+tail -n +10001 d1.txt > d1.tail; ref d1.tail > d1.tail.want
+(head -n 10000 > /dev/null; "$SBF" dedup --fpp 1e-9 --threads 2) < d1.txt > out 2> err; same out d1.tail.want
 expect 0 "$SBF" dedup --json-field url --fpp 1e-9 --expected 60000 d4.jsonl
 [ "$(wc -l < out)" = 50000 ] && ok || bad "json keys: $(wc -l < out) lines"
 
