@@ -109,7 +109,9 @@ for kind in growing fixed; do
   for t in 1 2; do
     /usr/bin/time -f "%e s wall, cpu %U s user %S s sys, peak RSS %M KB" -o "$T/ng$t.time" "$SBF" dedup --ngrams 13 \
       --threshold 0.8 "${size[@]}" --threads $t "$T/docs.jsonl" > "$T/ng$t.out" 2> "$T/ng$t.err"
-    echo "$kind, threads $t: $(tail -n1 "$T/ng$t.err" | sed 's/^sbf: dedup: //'); $(cat "$T/ng$t.time"); load $(cut -d' ' -f1 /proc/loadavg)"
+    echo "$kind, threads $t: $(tail -n1 "$T/ng$t.err" | sed 's/^sbf: dedup: //'); $(cat "$T/ng$t.time");" \
+         "$(awk -v b="$(stat -c %s "$T/docs.jsonl")" '{ c = $5 + $8 } END { printf "%.1f MB of input per CPU second", (c > 0 ? b / c / 1e6 : 0) }' "$T/ng$t.time");" \
+         "load $(cut -d' ' -f1 /proc/loadavg)"
   done
   cmp -s "$T/ng1.out" "$T/ng2.out" && echo "n-grams ($kind): 1 and 2 threads keep the same documents" \
     || { echo "n-grams ($kind): 1 and 2 threads differ: FAIL"; exit 1; }
