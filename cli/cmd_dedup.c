@@ -798,10 +798,16 @@ static int unit_dup(const dedup *d, const chunk *c, size_t u)
 static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
 {
     const unsigned char *p = c->buf + c->start[i], *e = c->buf + c->end[i];
+    const unsigned char *te = (const unsigned char *)c->kp[j] + c->kl[j]; /* its quote */
     const unsigned char *close = e;
-    while (close > p && close[-1] != '}')
+    while (close > te && close[-1] != '}')
         close--;
-    close--; /* the object's '}' (a line with a key is an object) */
+    if (close == te) { /* an object cut short after the text: as read */
+        out_put(c, p, (size_t)(e - p));
+        out_put(c, "\n", 1);
+        return;
+    }
+    close--; /* the object's '}' */
     uint64_t seen = 0, grams = 0;
     const size_t u0 = c->l_u0[i], un = c->l_un[i];
     for (size_t u = u0; u < u0 + un; u++) {

@@ -231,6 +231,11 @@ d = [json.loads(l) for l in open("out", encoding="utf-8")]
 sys.exit(0 if [x["sbf_duplicate_spans"] for x in d] == [[], [], [[0, 45]], [], []]
          and abs(d[1]["sbf_duplicate_fraction"] - 3 / 7) < 1e-5 else 1)' \
   && ok || bad "--annotate (documents): $(cat out)"
+# an object cut short after its text is written as read; CRLF keeps its \r
+printf '{"text":"one two three"\n{"text":"one two three"}\r\n' > p3.jsonl
+expect 0 "$SBF" dedup --ngrams 2 --annotate p3.jsonl
+printf '{"text":"one two three"\n{"text":"one two three","sbf_duplicate_fraction":1,"sbf_duplicate_spans":[[0,13]]}\r\n' > p3.want
+same out p3.want
 # threads: the same bytes for paragraphs and annotations, fixed and growing
 awk 'BEGIN { srand(4); for (d = 0; d < 3000; d++) { printf "{\"id\": %d, \"text\": \"", d;
   for (p = 0; p < 4; p++) { base = int(rand() * 400); printf "%s", (p ? "\\n" : "");
