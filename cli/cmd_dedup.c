@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,8 @@ static const char *const help_dedup =
     "                 A line without the key is written as is (never a\n"
     "                 duplicate; not with --invert), counted and named on\n"
     "                 standard error (the first 5)\n"
-    "  --threads T    threads (default: 1); the output is the same for every\n"
-    "                 T, byte for byte\n"
+    "  --threads T    threads (default: the CPUs this process may run on, at\n"
+    "                 most 64); the output is the same for every T, byte for byte\n"
     "  --shard I/N    keep only the lines whose key falls in shard I of N\n"
     "                 (0 <= I < N, by the key's hash; needs --expected): N runs\n"
     "                 with --filter build parts that 'sbf union' joins into the\n"
@@ -1303,6 +1304,10 @@ int cmd_dedup(int argc, char **argv)
             usage_error("--threshold: a fraction in (0, 1]: '%s'", show_text(s, strlen(s)));
     }
     uint64_t threads = 1;
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1)
+        threads = (uint64_t)CPU_COUNT(&cpus) < MAX_THREADS ? (uint64_t)CPU_COUNT(&cpus)
+                                                           : MAX_THREADS;
     if ((s = opt_val(&a, "--threads")) != NULL) {
         threads = parse_u64_arg("--threads", s);
         if (threads == 0 || threads > MAX_THREADS)
