@@ -213,9 +213,12 @@ Test(scalable, refusals, .description = "arguments checked; a sub-filter that ca
     p.layout = 99;
     cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_LAYOUT);
     p.layout = SBF_BLOCKED;
-    p.growth = 1;
+    p.growth = 32769;
     cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_PARAM);
     p.growth = 2;
+    p.schedule = 2;
+    cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_PARAM);
+    p.schedule = 0;
     p.tightening = 1;
     cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_PARAM);
     p.tightening = 0.5;
