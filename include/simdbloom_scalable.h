@@ -103,11 +103,16 @@ typedef struct sbf_scalable_params {
                               (SBF_E_TOO_LARGE past it); 0: no limit */
     const sbf_allocator *allocator; /* sub-filters' memory and the filter's own
                                        (NULL: the library's), as sbf_params */
-    /* Asked before every sub-filter growth makes (not the first, not adopted
-     * ones), after it is sized: SBF_OK makes it, any other code is what the
-     * add returns (nothing changes). NULL: none. A memory or size limit of
-     * the caller's (the Redis module: MAX_BYTES, maxmemory). */
-    int (*grow_check)(void *arg, const struct sbf_scalable_sub *next);
+    /* Asked before every sub-filter the library makes (creation's first,
+     * growth's, sbf_scalable_add_all's in advance; not adopted ones), rc
+     * SBF_OK once it is sized (next: its place, capacity, rate, bits, k):
+     * SBF_OK makes it, another code is what the add or create returns
+     * (nothing changes). Also told, with rc the error, of one that cannot be
+     * made (the index past the limit, the capacity, the sizing: the fields
+     * computed so far are set; fpp 0 when the capacity was refused), its
+     * return then ignored: the caller may say why. NULL: none. A memory or
+     * size limit of the caller's (the Redis module: MAX_BYTES, maxmemory). */
+    int (*grow_check)(void *arg, const struct sbf_scalable_sub *next, int rc);
     void *grow_arg;
 } sbf_scalable_params;
 

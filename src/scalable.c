@@ -182,14 +182,17 @@ static int plan(const sbf_scalable *s, uint32_t i, struct sbf_scalable_sub *o)
     return SBF_OK;
 }
 
-/* Makes sub-filter n + nspare: a sub-filter (spare 0) or a spare. first:
- * the one creation makes (no grow_check). */
-static int make_sub(sbf_scalable *s, int spare, int first)
+/* Makes sub-filter n + nspare: a sub-filter (spare 0) or a spare. */
+static int make_sub(sbf_scalable *s, int spare)
 {
     struct sbf_scalable_sub o;
-    SBFI_FORWARD_IF_ERROR(plan(s, s->n + s->nspare, &o));
-    if (!first && s->p.grow_check != NULL)
-        SBFI_FORWARD_IF_ERROR(s->p.grow_check(s->p.grow_arg, &o));
+    const int planned = plan(s, s->n + s->nspare, &o);
+    if (s->p.grow_check != NULL) {
+        const int rc = s->p.grow_check(s->p.grow_arg, &o, planned);
+        SBFI_FORWARD_IF_ERROR(planned);
+        SBFI_FORWARD_IF_ERROR(rc);
+    }
+    SBFI_FORWARD_IF_ERROR(planned);
     sbf_params fp = { 0 };
     fp.layout = s->p.layout;
     fp.bits = o.bits;
@@ -214,7 +217,7 @@ static int grow(sbf_scalable *s)
         s->n++;
         return SBF_OK;
     }
-    return make_sub(s, 0, s->n == 0);
+    return make_sub(s, 0);
 }
 
 static void drop_spares(sbf_scalable *s)
@@ -755,7 +758,7 @@ static int one_fits(const sbf_scalable *s, const uint64_t *h1, const uint64_t *h
 static int make_spares(sbf_scalable *s, uint64_t need)
 {
     for (uint64_t rem = need; rem > 0;) {
-        const int rc = make_sub(s, 1, 0);
+        const int rc = make_sub(s, 1);
         if (rc != SBF_OK) {
             drop_spares(s);
             return rc;
