@@ -93,9 +93,8 @@ static void sync(sbfr_chain *c, uint32_t from)
 {
     const uint32_t n = sbf_scalable_filters(c->s);
     if (n > c->nalloc) {
-        const uint32_t a = n < 8 ? 8 : n * 2 > SBF_SCALABLE_MAX_FILTERS ? n : n * 2;
-        c->links = sbfr_realloc(c->links, a * sizeof *c->links);
-        c->nalloc = a;
+        c->links = sbfr_realloc(c->links, n * sizeof *c->links); /* growth is rare */
+        c->nalloc = n;
     }
     for (uint32_t i = from; i < n; i++) {
         struct sbf_scalable_sub u;
