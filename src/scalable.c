@@ -97,8 +97,7 @@ static int reserve_one(sbf_scalable *s)
     SBFI_RETURN_IF(used >= SBF_SCALABLE_MAX_FILTERS, SBF_E_TOO_LARGE);
     if (used < s->cap)
         return SBF_OK;
-    const uint32_t cap = s->cap ? (s->cap * 2 < SBF_SCALABLE_MAX_FILTERS
-                                       ? s->cap * 2 : SBF_SCALABLE_MAX_FILTERS) : 1;
+    const uint32_t cap = used + 1; /* growth is rare: no slack kept */
     sbfi_sub *t = mem_alloc(&s->p, cap * sizeof *t);
     SBFI_RETURN_IF(t == NULL, SBF_E_NOMEM);
     if (used > 0)
