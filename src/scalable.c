@@ -335,8 +335,8 @@ int sbf_scalable_hash(const sbf_scalable *s, const void *const *keys, const size
     if (s->n == 0) { /* no sub-filter yet: a filter of the layout and seed hashes */
         sbf_params fp = { 0 };
         fp.layout = s->p.layout;
-        fp.bits = 1;
-        fp.k = s->counting || s->p.layout == SBF_CLASSIC ? 1 : 0;
+        fp.expected_n = 1;
+        fp.fpp = 0.5;
         fp.seed = s->p.seed;
         sbf_filter *f;
         SBFI_FORWARD_IF_ERROR(sbf_create(&f, &fp));

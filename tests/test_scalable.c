@@ -734,6 +734,14 @@ Test(scalable, adopt_rebuilds, .description = "a filter rebuilt from copies of a
     sbf_scalable *b;
     cr_assert_eq(sbf_scalable_create_empty(&b, &p), SBF_OK);
     cr_assert_eq(sbf_scalable_contains(b, "x", 1), 0, "an empty one holds nothing");
+    {
+        const void *k1[1] = { "x" };
+        const size_t l1[1] = { 1 };
+        uint64_t h1[2], h2[2];
+        cr_assert_eq(sbf_scalable_hash(b, k1, l1, NULL, 1, h1, h2), SBF_OK);
+        cr_assert_eq(sbf_scalable_hash(a, k1, l1, NULL, 1, h1 + 1, h2 + 1), SBF_OK);
+        cr_assert(h1[0] == h1[1] && h2[0] == h2[1], "an empty one hashes as its sub-filters will");
+    }
     for (uint32_t i = 0; i < sbf_scalable_filters(a); i++) {
         struct sbf_scalable_sub u;
         sbf_scalable_sub_info(a, i, &u);
