@@ -11,7 +11,10 @@
  *
  * Not in CI (10^8 keys: about 1 GB and a few minutes).
  *   sbf-bench-scalable [--keys N] [--probes P] [--fpp a,b] [--layout NAME]
- *                      [--schedule geometric|shared|both]
+ *                      [--schedule geometric|shared|both] [--seed S]
+ * One filter per row set: its measured rate is that filter's (its bits as
+ * they fell), which spreads around the formula by the sub-filters' spread;
+ * --seed draws another filter from the same keys.
  */
 #include <simdbloom.h>
 
@@ -48,9 +51,12 @@ static void wilson(double k, double n, double z, double *lo, double *hi)
     *hi = (c + r) / d;
 }
 
+static uint32_t g_seed;
+
 static int run(int layout, double fpp, int schedule, uint64_t nkeys, uint64_t probes)
 {
     sbf_scalable_params p = { 0 };
+    p.seed = g_seed;
     p.layout = layout;
     p.fpp = fpp;
     p.initial_n = 1000;
@@ -61,8 +67,9 @@ static int run(int layout, double fpp, int schedule, uint64_t nkeys, uint64_t pr
         fprintf(stderr, "create: %s\n", sbf_strerror(rc));
         return 1;
     }
-    printf("\n%s, fpp %g, %s schedule, initial 1000, growth 2\n", sbf_layout_name(layout), fpp,
-           schedule == SBF_SCHEDULE_SHARED ? "shared (1/((i+1)(i+2)))" : "geometric (Almeida, r=0.5)");
+    printf("\n%s, fpp %g, %s schedule, initial 1000, growth 2, seed %u\n",
+           sbf_layout_name(layout), fpp,
+           schedule == SBF_SCHEDULE_SHARED ? "shared (1/((i+1)(i+2)))" : "geometric (Almeida, r=0.5)", g_seed);
     printf("%12s %4s %10s %12s %9s %22s %10s %8s %6s %7s %7s\n", "keys", "subs", "MiB",
            "false pos", "measured", "99.9% interval", "bound", "asked", "verdict", "add s",
            "probe s");
@@ -133,6 +140,8 @@ int main(int argc, char **argv)
             probes = strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--fpp"))
             fpps = argv[i + 1];
+        else if (!strcmp(argv[i], "--seed"))
+            g_seed = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--schedule"))
             sched = argv[i + 1];
         else if (!strcmp(argv[i], "--layout") && (layout = sbf_layout_from_name(argv[i + 1])) < 0) {
