@@ -447,7 +447,112 @@ size_t sbf_scalable_contains_hashes(const sbf_scalable *s, const uint64_t *h1,
     return hits;
 }
 
-/* Hashes chunk by chunk, then adds or probes from the hashes. */
+/* Key batches go chunk by chunk through each sub-filter's own pipelined
+ * batch (sbf_contains_keys, sbf_add_keys: the keys hashed in SIMD lanes in
+ * the filter's kernels, blocks prefetched), newest first, rather than
+ * hashing once and probing through the views key by key: fewer
+ * instructions at every depth measured (a view's probe is a call per key
+ * per sub-filter where the library is not built for the machine;
+ * redis/README.md, bench-redis-insn). An add chunk takes that route when
+ * the newest sub-filter has room for every key no older one holds, so that
+ * no key can start a sub-filter; otherwise keys go one by one from their
+ * hashes (add_one). */
+
+/* The chunk's keys [at, at + m) as an sbf_keys, all or those with sel[i] == 0. */
+static size_t chunk_keys(sbf_keys *k, const void *const *keys, const size_t *lens,
+                         const uint64_t *u64, size_t at, size_t m, const uint8_t *sel,
+                         const void **p, size_t *l, uint64_t *u)
+{
+    memset(k, 0, sizeof *k);
+    if (sel == NULL) {
+        k->n = m;
+        if (u64 != NULL) {
+            k->u64 = u64 + at;
+        } else {
+            k->ptrs = keys + at;
+            k->lens = lens + at;
+        }
+        return m;
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (sel[i])
+            continue;
+        if (u64 != NULL) {
+            u[j++] = u64[at + i];
+        } else {
+            p[j] = keys[at + i];
+            l[j++] = lens[at + i];
+        }
+    }
+    k->n = j;
+    if (u64 != NULL)
+        k->u64 = u;
+    else {
+        k->ptrs = p;
+        k->lens = l;
+    }
+    return j;
+}
+
+/* out[i] = 1 when one of sub-filters [0, upto) may hold key i. */
+static size_t any_of(const sbf_scalable *s, uint32_t upto, const sbf_keys *k, uint8_t *out,
+                     uint8_t *tmp)
+{
+    memset(out, 0, k->n);
+    for (uint32_t j = upto; j-- > 0;) {
+        const size_t r = sbf_contains_keys(s->subs[j].f, k, tmp);
+        if (sbf_is_error(r))
+            return r;
+        for (size_t i = 0; i < k->n; i++)
+            out[i] |= tmp[i];
+    }
+    size_t hits = 0;
+    for (size_t i = 0; i < k->n; i++)
+        hits += out[i];
+    return hits;
+}
+
+/* Adds the chunk [at, at + m) through the pipelines when it fits (see
+ * above): the count of new keys, or SIZE_MAX - 0 ... as sbf_is_error, or
+ * NOT_PIPED when it must go key by key (nothing changed). */
+#define NOT_PIPED ((size_t)0 - (size_t)1000)
+static size_t add_chunk_piped(sbf_scalable *s, const void *const *keys, const size_t *lens,
+                              const uint64_t *u64, size_t at, size_t m, uint8_t *out)
+{
+    sbfi_sub *t = &s->subs[s->n - 1];
+    const uint64_t room = t->items < t->capacity ? t->capacity - t->items : 0;
+    if (m > room && (s->counting || s->n == 1))
+        return NOT_PIPED; /* every key may need room (counting: each add counts) */
+    uint8_t old[CHUNK], tmp[CHUNK];
+    const void *p[CHUNK];
+    size_t l[CHUNK];
+    uint64_t u[CHUNK];
+    sbf_keys k;
+    size_t older = 0;
+    if (s->n > 1) {
+        chunk_keys(&k, keys, lens, u64, at, m, NULL, p, l, u);
+        older = any_of(s, s->n - 1, &k, old, tmp);
+        if (sbf_is_error(older))
+            return older;
+        if (m - older > room)
+            return NOT_PIPED;
+    } else {
+        memset(old, 0, m);
+    }
+    chunk_keys(&k, keys, lens, u64, at, m, older ? old : NULL, p, l, u);
+    const size_t r = sbf_add_keys(t->f, &k, tmp);
+    if (sbf_is_error(r))
+        return r;
+    for (size_t i = 0, j = 0; i < m; i++) {
+        const uint8_t a = old[i] ? 0 : tmp[j++];
+        if (out != NULL)
+            out[at + i] = a;
+    }
+    t->items += s->counting ? m : r;
+    return r;
+}
+
 static size_t batch(sbf_scalable *s, const sbf_scalable *cs, const void *const *keys,
                     const size_t *lens, const uint64_t *u64, size_t n, uint8_t *out)
 {
@@ -472,17 +577,28 @@ static size_t batch(sbf_scalable *s, const sbf_scalable *cs, const void *const *
         return 0;
     }
     uint64_t h1[CHUNK], h2[CHUNK];
+    uint8_t tmp[CHUNK];
     size_t total = 0;
     for (size_t at = 0; at < n; at += CHUNK) {
         const size_t m = n - at < CHUNK ? n - at : CHUNK;
-        const int rc = sbf_scalable_hash(cs, u64 ? NULL : keys + at, u64 ? NULL : lens + at,
-                                         u64 ? u64 + at : NULL, m, h1, h2);
-        if (rc != SBF_OK)
-            return err_size(rc);
-        const size_t r = s != NULL
-                             ? sbf_scalable_add_hashes(s, h1, h2, m, out ? out + at : NULL)
-                             : sbf_scalable_contains_hashes(cs, h1, h2, m,
-                                                            out ? out + at : NULL);
+        size_t r;
+        if (s == NULL) { /* contains: each sub-filter's pipeline */
+            const void *p[1];
+            size_t l[1];
+            uint64_t u[1];
+            sbf_keys k;
+            chunk_keys(&k, keys, lens, u64, at, m, NULL, p, l, u);
+            uint8_t o[CHUNK];
+            r = any_of(cs, cs->n, &k, o, tmp);
+            if (!sbf_is_error(r) && out != NULL)
+                memcpy(out + at, o, m);
+        } else if ((r = add_chunk_piped(s, keys, lens, u64, at, m, out)) == NOT_PIPED) {
+            const int rc = sbf_scalable_hash(cs, u64 ? NULL : keys + at, u64 ? NULL : lens + at,
+                                             u64 ? u64 + at : NULL, m, h1, h2);
+            if (rc != SBF_OK)
+                return err_size(rc);
+            r = sbf_scalable_add_hashes(s, h1, h2, m, out ? out + at : NULL);
+        }
         if (sbf_is_error(r))
             return r;
         total += r;
@@ -811,6 +927,9 @@ size_t sbf_scalable_add_all(sbf_scalable *s, const void *const *keys, const size
         if (rc != SBF_OK)
             return err_size(rc);
     }
+    const sbfi_sub *t = &s->subs[s->n - 1];
+    if (t->items < t->capacity && n <= t->capacity - t->items) /* fits, whatever the keys */
+        return batch(s, s, keys, lens, NULL, n, added);
     uint64_t *h = malloc(n * 2 * sizeof *h);
     uint8_t *tmp = malloc(n);
     int rc = h != NULL && tmp != NULL ? SBF_OK : SBF_E_NOMEM;
@@ -819,6 +938,11 @@ size_t sbf_scalable_add_all(sbf_scalable *s, const void *const *keys, const size
     if (rc == SBF_OK)
         rc = prepare_all(s, h, h + n, n, tmp);
     size_t fresh = 0;
+    if (rc == SBF_OK && s->nspare == 0) { /* the new keys fit the newest */
+        free(h);
+        free(tmp);
+        return batch(s, s, keys, lens, NULL, n, added);
+    }
     for (size_t i = 0; rc == SBF_OK && i < n; i++) {
         if (i + AHEAD < n)
             prefetch(s, h[i + AHEAD]);
