@@ -514,8 +514,8 @@ static size_t any_of(const sbf_scalable *s, uint32_t upto, const sbf_keys *k, ui
 }
 
 /* Adds the chunk [at, at + m) through the pipelines when it fits (see
- * above): the count of new keys, or SIZE_MAX - 0 ... as sbf_is_error, or
- * NOT_PIPED when it must go key by key (nothing changed). */
+ * above): the count of new keys, an error as size_t (sbf_is_error), or
+ * NOT_PIPED when it must go key by key (nothing changed then). */
 #define NOT_PIPED ((size_t)0 - (size_t)1000)
 static size_t add_chunk_piped(sbf_scalable *s, const void *const *keys, const size_t *lens,
                               const uint64_t *u64, size_t at, size_t m, uint8_t *out)
