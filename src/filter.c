@@ -50,6 +50,7 @@ const char *sbf_strerror(int code)
     case SBF_E_FLAGS: return "unknown bit in sbf_params.flags";
     case SBF_E_ODD_BLOCKS: return "fold: the filter's block count is odd (or one block)";
     case SBF_E_LOCKED: return "file is locked by another process";
+    case SBF_E_FULL: return "the non-scaling filter holds its capacity";
     default: return "unknown error code";
     }
 }
