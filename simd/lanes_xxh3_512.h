@@ -1,0 +1,160 @@
+/*
+ * XXH3_64bits_withSeed of byte strings on AVX-512 (F, BW, DQ): the table's
+ * xxh3_bytes for simd/avx512.c, bit-exact with libxxhash. Part of
+ * simd/lanes.h (included from lanes_avx512.h after lanes_mm512.h, whose
+ * transposition it shares; lanes_avx512.h sets LANES_X3_NATIVE so
+ * lanes_xxh3.h leaves lanes_xxh3_bytes to this file). lanes_xxh3.h says
+ * the algorithm and computes it (lanes_x3_hash); this file reads the keys.
+ *
+ * Every key of up to 128 bytes is two byte-masked 64-byte loads: its
+ * first min(len, 64) bytes (zero-padded) and its last min(len, 64) bytes
+ * ending at its end (zero below). Those hold every block of xxHash's
+ * 17-128 byte form (the front blocks at 16 r, the back blocks ending 16 r
+ * before the end), the first and last 8 bytes of the 9-16 byte form and
+ * the bytes of the 1-8 byte forms: each length class in lanes, no scalar
+ * code below 129 bytes. A masked-off byte is never read (the architecture
+ * suppresses its fault), so nothing outside a key is read; the mask is
+ * the key's length's low byte compared with the byte positions (a length
+ * of 256 or more gives a shorter mask, still inside the key: such keys are
+ * hashed in scalar code anyway). Rows of 8 keys are transposed in
+ * registers into their blocks (lanes5_t4's shuffles).
+ */
+#ifndef SBFI_LANES_XXH3_512_H_5E0B7A2C
+#define SBFI_LANES_XXH3_512_H_5E0B7A2C
+
+#if !defined(LANES_X3_NATIVE) || !defined(SBFI_LANES_MM512_H_91C4E2B7)
+#  error "simd/lanes_xxh3_512.h is included by simd/lanes_avx512.h after lanes_mm512.h"
+#endif
+
+/* Masks of a key's first / last min(len, 64) bytes of a 64-byte row. */
+static inline __mmask64 lanes_x3m_first(const uint64_t *len)
+{
+    return lanes5_mask0(len);
+}
+
+static inline __mmask64 lanes_x3m_last(const uint64_t *len)
+{
+    const lv rpos = simde_mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                         16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+                                         30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+                                         44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
+                                         58, 59, 60, 61, 62, 63);
+    uint8_t b;
+    memcpy(&b, len, 1); /* little-endian: the low byte */
+    return _mm512_cmplt_epu8_mask(rpos, simde_mm512_set1_epi8((char)b));
+}
+
+/* Rows r[0..8) (a 64-byte piece of each of 8 keys) as blocks: lo[j], hi[j]
+ * lane i = the words of block j of row i, for j < n. */
+static inline __attribute__((always_inline)) void lanes_x3_rows(const lv r[8], lv lo[4],
+                                                                lv hi[4], int n)
+{
+    lv t[8];
+    LANES5_UNROLL
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = simde_mm512_unpacklo_epi64(r[i], r[i + 1]);
+        t[i + 1] = simde_mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+    lanes5_t4(t[0], t[2], t[4], t[6], lo, n);
+    lanes5_t4(t[1], t[3], t[5], t[7], hi, n);
+}
+
+/* The same for the last n blocks, from the top: lo[j] = block 3 - j. */
+static inline __attribute__((always_inline)) void lanes_x3_rows_top(const lv r[8], lv lo[4],
+                                                                    lv hi[4], int n)
+{
+    lv t[8];
+    LANES5_UNROLL
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = simde_mm512_unpacklo_epi64(r[i], r[i + 1]);
+        t[i + 1] = simde_mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+    LANES5_UNROLL
+    for (int h = 0; h < 2; h++) {
+        const lv a = t[h], b = t[h + 2], c = t[h + 4], d = t[h + 6];
+        lv *out = h == 0 ? lo : hi;
+        const lv v1 = simde_mm512_shuffle_i64x2(a, b, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+        const lv w1 = simde_mm512_shuffle_i64x2(c, d, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+        out[0] = simde_mm512_shuffle_i64x2(v1, w1, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
+        if (n > 1)
+            out[1] = simde_mm512_shuffle_i64x2(v1, w1, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+        if (n > 2) {
+            const lv v0 = simde_mm512_shuffle_i64x2(a, b, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+            const lv w0 = simde_mm512_shuffle_i64x2(c, d, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+            out[2] = simde_mm512_shuffle_i64x2(v0, w0, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
+            out[3] = simde_mm512_shuffle_i64x2(v0, w0, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+        }
+    }
+}
+
+/* A group's blocks (lanes_x3b) for n = max(nr, 1) rounds. */
+static inline __attribute__((always_inline)) void
+lanes_x3_fetch512(const void *const *keys, const uint64_t *lens, int n, lanes_x3b *x)
+{
+    lv rf[8], rb[8];
+    LANES5_UNROLL
+    for (int i = 0; i < 8; i++) {
+        rf[i] = _mm512_maskz_loadu_epi8(lanes_x3m_first(lens + i), keys[i]);
+        rb[i] = _mm512_maskz_loadu_epi8(lanes_x3m_last(lens + i),
+                                        (const void *)((uintptr_t)keys[i] + lens[i] - 64));
+    }
+    if (n == 1) {
+        lanes_x3_rows(rf, x->flo, x->fhi, 1);
+        lanes_x3_rows_top(rb, x->blo, x->bhi, 1);
+    } else if (n == 2) {
+        lanes_x3_rows(rf, x->flo, x->fhi, 2);
+        lanes_x3_rows_top(rb, x->blo, x->bhi, 2);
+    } else {
+        lanes_x3_rows(rf, x->flo, x->fhi, 4);
+        lanes_x3_rows_top(rb, x->blo, x->bhi, 4);
+    }
+}
+
+/* 8 keys: h[i] = XXH3_64bits_withSeed(keys[i], lens[i], seed). */
+static inline __attribute__((always_inline)) void
+lanes_x3_group512(const lanes_x3k *k, const void *const *keys, const uint64_t *lens, uint64_t *h)
+{
+    const lv len = lv_load(lens);
+    const __mmask8 big = _mm512_cmpgt_epu64_mask(len, lv_set1(128));
+    const uint64_t max = _mm512_mask_reduce_max_epu64((__mmask8)~big, len);
+    const int nr = lanes_x3_rounds(max);
+    lanes_x3b x;
+    lanes_x3_fetch512(keys, lens, nr > 1 ? nr : 1, &x);
+    lv_store(h, lanes_x3_hash(k, len, &x, nr, lv_any(lv_gt(lv_set1(9), len))));
+    for (unsigned m = big; m != 0; m &= m - 1) {
+        const int i = __builtin_ctz(m);
+        h[i] = sbfi_xxh3_64(keys[i], lens[i], k->seed);
+    }
+}
+
+LANES_ENTRY void lanes_xxh3_bytes(const void *const *keys, const size_t *lens, size_t n,
+                                  uint32_t seed, uint64_t *h)
+{
+    const uint64_t *len = (const uint64_t *)(const void *)lens;
+    if (n < LANES_MIN_GROUP) {
+        sbfi_xxh3_bytes_scalar(keys, lens, n, seed, h);
+        return;
+    }
+    lanes_x3k k;
+    lanes_x3_keys(&k, seed);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        lanes_x3_group512(&k, keys + i, len + i, h + i);
+    const size_t m = n - i;
+    if (m == 0)
+        return;
+    if (m < LANES_MIN_GROUP) {
+        sbfi_xxh3_bytes_scalar(keys + i, lens + i, m, seed, h + i);
+        return;
+    }
+    /* the last m < 8 keys, padded with empty ones (read nothing) */
+    const void *pk[8] = { lanes_zero, lanes_zero, lanes_zero, lanes_zero,
+                          lanes_zero, lanes_zero, lanes_zero, lanes_zero };
+    _Alignas(64) uint64_t l[8] = { 0 }, t[8];
+    memcpy(pk, keys + i, m * sizeof pk[0]);
+    memcpy(l, lens + i, m * sizeof l[0]);
+    lanes_x3_group512(&k, pk, l, t);
+    memcpy(h + i, t, m * 8);
+}
+
+#endif /* SBFI_LANES_XXH3_512_H_5E0B7A2C */
