@@ -95,32 +95,6 @@ static inline lv lv_mulc(lv a, uint64_t c)
     return simde_mm256_add_epi64(simde_mm256_mul_epu32(a, lv_set1(c)), cross);
 }
 
-/* XXH3's mult128_fold64 per lane: the 128-bit product of a and b, its
- * high and low words xored, from four 32x32->64 products (vpmuludq). */
-static inline lv lv_mulfold(lv a, lv b)
-{
-    const lv ah = simde_mm256_srli_epi64(a, 32), bh = simde_mm256_srli_epi64(b, 32);
-    const lv p00 = simde_mm256_mul_epu32(a, b), p01 = simde_mm256_mul_epu32(a, bh);
-    const lv p10 = simde_mm256_mul_epu32(ah, b), p11 = simde_mm256_mul_epu32(ah, bh);
-    const lv m32 = simde_mm256_set1_epi64x(0xffffffff);
-    const lv cross = simde_mm256_add_epi64(
-        simde_mm256_add_epi64(simde_mm256_srli_epi64(p00, 32), simde_mm256_and_si256(p10, m32)),
-        p01);
-    const lv hi = simde_mm256_add_epi64(
-        simde_mm256_add_epi64(p11, simde_mm256_srli_epi64(p10, 32)),
-        simde_mm256_srli_epi64(cross, 32));
-    const lv lo = simde_mm256_blend_epi32(simde_mm256_slli_epi64(cross, 32), p00, 0x55);
-    return simde_mm256_xor_si256(lo, hi);
-}
-
-/* Each lane's bytes reversed (vpshufb). */
-static inline lv lv_bswap(lv a)
-{
-    const lv idx = simde_mm256_set_epi64x(0x08090a0b0c0d0e0f, 0x0001020304050607,
-                                          0x08090a0b0c0d0e0f, 0x0001020304050607);
-    return simde_mm256_shuffle_epi8(a, idx);
-}
-
 #define LV_ROTL(a, r) \
     simde_mm256_or_si256(simde_mm256_slli_epi64((a), (r)), simde_mm256_srli_epi64((a), 64 - (r)))
 #define LV_SRL(a, r) simde_mm256_srli_epi64((a), (r))

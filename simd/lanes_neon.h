@@ -95,29 +95,6 @@ static inline lv lv_mulc(lv a, uint64_t c)
     return simde_vmlal_u32(hi, simde_vmovn_u64(a), simde_vdup_n_u32((uint32_t)c));
 }
 
-/* XXH3's mult128_fold64 per lane: the 128-bit product of a and b, its
- * high and low words xored, from four widening 32x32->64 products
- * (umull); shift-right-accumulate (usra) and shift-left-insert (sli)
- * carry the middle terms. */
-static inline lv lv_mulfold(lv a, lv b)
-{
-    const simde_uint32x2_t al = simde_vmovn_u64(a), ah = simde_vshrn_n_u64(a, 32);
-    const simde_uint32x2_t bl = simde_vmovn_u64(b), bh = simde_vshrn_n_u64(b, 32);
-    const lv p00 = simde_vmull_u32(al, bl), p01 = simde_vmull_u32(al, bh);
-    const lv p10 = simde_vmull_u32(ah, bl), p11 = simde_vmull_u32(ah, bh);
-    const lv cross = simde_vsraq_n_u64(
-        simde_vaddq_u64(simde_vandq_u64(p10, simde_vdupq_n_u64(0xffffffffu)), p01), p00, 32);
-    const lv hi = simde_vsraq_n_u64(simde_vsraq_n_u64(p11, p10, 32), cross, 32);
-    const lv lo = simde_vsliq_n_u64(p00, cross, 32);
-    return simde_veorq_u64(lo, hi);
-}
-
-/* Each lane's bytes reversed (rev64). */
-static inline lv lv_bswap(lv a)
-{
-    return simde_vreinterpretq_u64_u8(simde_vrev64q_u8(simde_vreinterpretq_u8_u64(a)));
-}
-
 /* rotate: shift left, then insert the bits shifted out (VSRI). The count is
  * parenthesised: SIMDe 0.7.4's portable simde_vsriq_n_u64 uses its n
  * unparenthesised (64 - n), so "64 - r" there would compute 64 - 64 - r. */

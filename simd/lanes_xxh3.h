@@ -7,16 +7,14 @@
  *                     multiplies a key: native on AVX-512 (vpmullq), three
  *                     32x32->64 products on AVX2 and NEON (lv_mulc). The
  *                     seed comes in as flip = sbfi_xxh3_flip8(seed).
- *   lanes_xxh3_bytes  byte strings. Every length class of 0..128 bytes runs
- *                     in lanes, the classes mixed in one vector: xxHash's
- *                     0, 1-3, 4-8, 9-16 and 17-128 byte forms are computed
- *                     where some lane needs them and blended; keys of more
- *                     than 128 bytes (XXH3's 129-240 and long forms) are
- *                     hashed in scalar code. AVX-512 reads its keys with
- *                     byte-masked loads (lanes_xxh3_512.h); here every
- *                     load lies inside its key: 16-byte blocks, 8-byte
- *                     words for 8..15 bytes, and keys under 8 bytes in
- *                     scalar code.
+ *   lanes_xxh3_bytes  byte strings (AVX-512; below, why not AVX2 and NEON).
+ *                     Every length class of 0..128 bytes runs in lanes,
+ *                     the classes mixed in one vector: xxHash's 0, 1-3,
+ *                     4-8, 9-16 and 17-128 byte forms are computed where
+ *                     some lane needs them and blended; keys of more than
+ *                     128 bytes (XXH3's 129-240 and long forms) are hashed
+ *                     in scalar code. lanes_xxh3_512.h reads the keys
+ *                     (byte-masked loads) and loops over groups.
  *
  * The 17-128 byte form is len * P1 plus, for round r = 0 .. 3 (r = 0
  * always, r > 0 when len > 32 r), mix16B of the block at 16 r and of the
@@ -67,6 +65,15 @@ LANES_ENTRY void lanes_xxh3_u64(const uint64_t *keys, size_t n, uint64_t flip,
 }
 
 
+/* Byte strings: AVX-512 only (LANES_X3_NATIVE, simd/lanes_xxh3_512.h reads
+ * the keys). The same core with loads inside each key for AVX2 (4 lanes)
+ * and NEON (2) was built and measured slower than the scalar form those
+ * tables keep (sbfi_xxh3_bytes_flat): AVX2 3.9 against 2.7-3.4 ns/key for
+ * 8..64-byte keys on this VM's Zen 5, NEON 148 against 55 instructions a
+ * key under qemu-aarch64. An emulated 64x64->128 multiply costs about 17
+ * vector operations; four or two lanes do not pay for it where the scalar
+ * code has mulx / umulh. */
+#if defined(LANES_X3_NATIVE)
 /* kSecret's first 128 bytes (xxhash.h), as little-endian words. */
 static const uint64_t lanes_x3_secret[16] = {
     UINT64_C(0xbe4ba423396cfeb8), UINT64_C(0x1cad21f72c81017c),
@@ -185,85 +192,6 @@ static inline int lanes_x3_rounds(uint64_t max)
     return max <= 16 ? 0 : max <= 32 ? 1 : max <= 64 ? 2 : max <= 96 ? 3 : 4;
 }
 
-#if !defined(LANES_X3_NATIVE)
-/* The blocks of a group (lanes_x3b), every load inside its key; keys
- * under 8 bytes read nothing (lanes_zero). */
-static inline void lanes_x3_fetch(const lanes_grp *g, int nr, lanes_x3b *x)
-{
-    const lv z = lanes_zero_addr(), len = g->len;
-    const lm ge16 = lv_gt(len, lv_set1(15));
-    lanes_blocks_at(lv_blend(ge16, z, g->p), &x->flo[0], &x->fhi[0]);
-    lanes_blocks_at(lv_blend(ge16, z, lv_add(g->p, lv_sub(len, lv_set1(16)))), &x->blo[0],
-                    &x->bhi[0]);
-    for (int r = 1; r < nr; r++) {
-        const lm m = lv_gt(len, lv_set1(32 * (uint64_t)r));
-        lanes_blocks_at(lv_blend(m, z, lv_add(g->p, lv_set1(16 * (uint64_t)r))), &x->flo[r],
-                        &x->fhi[r]);
-        lanes_blocks_at(lv_blend(m, z, lv_add(g->p, lv_sub(len, lv_set1(16 * (uint64_t)r + 16)))),
-                        &x->blo[r], &x->bhi[r]);
-    }
-    /* 8..15 bytes: the first and the last word */
-    const lm lt16 = lv_gt(lv_set1(16), len), ge8 = lv_gt(len, lv_set1(7));
-    if (lv_bits(lt16) & lv_bits(ge8)) {
-        const lv first = lv_blend(ge8, z, lv_blend(lt16, z, g->p));
-        const lv last = lv_blend(ge8, z, lv_blend(lt16, z, lv_add(g->p, lv_sub(len, lv_set1(8)))));
-        x->flo[0] = lv_blend(lt16, x->flo[0], lanes_words_at(first));
-        x->bhi[0] = lv_blend(lt16, x->bhi[0], lanes_words_at(last));
-    }
-}
-
-/* A group of LANES keys: h[i] = XXH3_64bits_withSeed(keys[i], lens[i]). */
-static inline void lanes_x3_group(const lanes_x3k *k, const lanes_grp *g, uint64_t *h)
-{
-    uint64_t max = 0;
-    unsigned odd = 0; /* lanes hashed in scalar code: under 8 or over 128 bytes */
-    for (int i = 0; i < LANES; i++) {
-        const uint64_t l = g->lens[i];
-        max = l > max && l <= 128 ? l : max;
-        odd |= (unsigned)(l - 8 > 120) << i;
-    }
-    const int nr = lanes_x3_rounds(max);
-    lanes_x3b x;
-    lanes_x3_fetch(g, nr, &x);
-    lv_store(h, lanes_x3_hash(k, g->len, &x, nr, lv_any(lv_gt(lv_set1(9), g->len))));
-    for (; odd != 0; odd &= odd - 1) {
-        const int i = __builtin_ctz(odd);
-        h[i] = sbfi_xxh3_64(g->keys[i], g->lens[i], k->seed);
-    }
-}
-
-LANES_ENTRY void lanes_xxh3_bytes(const void *const *keys, const size_t *lens, size_t n,
-                                  uint32_t seed, uint64_t *h)
-{
-    if (n < LANES_MIN_GROUP) {
-        sbfi_xxh3_bytes_scalar(keys, lens, n, seed, h);
-        return;
-    }
-    lanes_x3k k;
-    lanes_x3_keys(&k, seed);
-    size_t i = 0;
-    for (; i + LANES <= n; i += LANES) {
-        const lanes_grp g = lanes_group(keys + i, (const uint64_t *)(lens + i));
-        lanes_x3_group(&k, &g, h + i);
-    }
-    const size_t m = n - i;
-    if (m == 0)
-        return;
-    if (m < LANES_MIN_GROUP) {
-        sbfi_xxh3_bytes_scalar(keys + i, lens + i, m, seed, h + i);
-        return;
-    }
-    /* the last m < LANES keys, padded with empty ones (read nothing) */
-    const void *pk[LANES];
-    _Alignas(64) uint64_t l[LANES] = { 0 }, t[LANES];
-    for (int j = 0; j < LANES; j++)
-        pk[j] = lanes_zero;
-    memcpy(pk, keys + i, m * sizeof pk[0]);
-    memcpy(l, lens + i, m * sizeof l[0]);
-    const lanes_grp g = lanes_group(pk, l);
-    lanes_x3_group(&k, &g, t);
-    memcpy(h + i, t, m * 8);
-}
-#endif /* !LANES_X3_NATIVE */
+#endif /* LANES_X3_NATIVE */
 
 #endif /* SBFI_LANES_XXH3_H_6D0A2E91 */

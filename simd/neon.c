@@ -314,5 +314,5 @@ const sbfi_kernels sbfi_kernels_neon = {
     .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
     .xxh3_u64 = lanes_xxh3_u64,
-    .xxh3_bytes = lanes_xxh3_bytes,
+    .xxh3_bytes = sbfi_xxh3_bytes_flat,
 };
