@@ -20,6 +20,15 @@
  * of 256 or more gives a shorter mask, still inside the key: such keys are
  * hashed in scalar code anyway). Rows of 8 keys are transposed in
  * registers into their blocks (lanes5_t4's shuffles).
+ *
+ * Measured on this VM's Zen 5 (loaded; 4096 keys of 8..64 bytes, 32 a
+ * call): 1.9 ns/key against 2.3 for libxxhash's XXH3_64bits_withSeed
+ * inlined per key and 2.7-3.4 for the scalar table entries; 80..120
+ * bytes 3.2 against 4.5. About 25 instructions a key for 8..64 bytes:
+ * eight per key to read it (two masked loads, their masks), four to
+ * transpose, and four 64x64->128 multiplies per lane (a group runs round
+ * 1 when any of its keys has more than 32 bytes), each about 16 vector
+ * operations for 8 lanes.
  */
 #ifndef SBFI_LANES_XXH3_512_H_5E0B7A2C
 #define SBFI_LANES_XXH3_512_H_5E0B7A2C
