@@ -9,6 +9,10 @@
  *   murmur3 str:   sbf_murmur3_x64_128_batch of byte strings, and the peer:
  *                  sbf_murmur3_x64_128 called per key.
  *   xxh64 str:     sbf_xxh64_batch of byte strings, peer XXH64 per key.
+ *   xxh3 str:      sbf_hash_pairs of byte strings on a split-block-xxh3
+ *                  filter made under that ISA (its xxh3_bytes kernel, then
+ *                  the (h1, h2) map), peer libxxhash's XXH3_64bits_withSeed
+ *                  per key (inlined).
  * Strings: 8..64 bytes and 80..120 bytes (URL-sized), lengths uniform and
  * mixed in each batch, 4096 keys (L1/L2 resident), in calls of 256 keys (the
  * public functions' dispatch is then shared by 256 keys; the pipeline calls
@@ -52,12 +56,17 @@ typedef struct lanes_row {
 } lanes_row;
 
 typedef struct lanes_ctx {
-    int kind;              /* 0 xxh64 u64, 1 murmur3 str, 2 xxh64 str; +3: peer */
+    int kind;              /* 0 xxh64 u64, 1 murmur3 str, 2 xxh64 str, 3 xxh3 str;
+                              + LN_PEER: the peer */
     const uint64_t *u;
     const void *const *ptr;
     const size_t *len;
     uint64_t *h1, *h2;
+    sbf_filter *f;         /* xxh3: a split-block-xxh3 filter of the ISA timed */
 } lanes_ctx;
+
+#define LN_PEER 4
+#define LN_XXH3_SEED 0x9747b28cu
 
 static volatile uint64_t g_lanes_sink;
 
@@ -71,11 +80,17 @@ static void lanes_op(void *c, size_t off, size_t len)
         case 1: (void)sbf_murmur3_x64_128_batch(x->ptr + i, x->len + i, m, 0, x->h1 + i,
                                                 x->h2 + i); break;
         case 2: (void)sbf_xxh64_batch(x->ptr + i, x->len + i, m, x->h1 + i); break;
-        case 3:
+        case 3: (void)sbf_hash_pairs(x->f, x->ptr + i, x->len + i, NULL, m, x->h1 + i,
+                                     x->h2 + i); break;
+        case LN_PEER + 0:
             for (size_t j = i; j < i + m; j++)
                 x->h1[j] = XXH64(&x->u[j], 8, 0);
             break;
-        case 4:
+        case LN_PEER + 3:
+            for (size_t j = i; j < i + m; j++)
+                x->h1[j] = XXH3_64bits_withSeed(x->ptr[j], x->len[j], LN_XXH3_SEED);
+            break;
+        case LN_PEER + 1:
             for (size_t j = i; j < i + m; j++) {
                 uint64_t o[2];
                 sbf_murmur3_x64_128(x->ptr[j], x->len[j], 0, o);
@@ -109,6 +124,24 @@ static void lanes_strings(uint64_t seed, size_t lo, size_t hi, unsigned char **a
     }
 }
 
+/* x->f: a split-block-xxh3 filter bound to the ISA now set (want), or none. */
+static void lanes_filter(lanes_ctx *x, int want)
+{
+    sbf_free(x->f);
+    x->f = NULL;
+    if (!want)
+        return;
+    sbf_params p = { 0 };
+    p.layout = SBF_SPLIT_BLOCK_XXH3;
+    p.bits = 1u << 15;
+    p.seed = LN_XXH3_SEED;
+    const int rc = sbf_create(&x->f, &p);
+    if (rc != SBF_OK) {
+        fprintf(stderr, "sbf-bench: lanes: split-block-xxh3 filter: %s\n", sbf_strerror(rc));
+        exit(2);
+    }
+}
+
 /* One workload: the available ISAs of o->isas and the peer, interleaved. */
 static void lanes_measure(const sbfb_opts *o, sbfb_results *r, lanes_ctx *x, int kind,
                           const char *hash, const char *keys)
@@ -127,13 +160,15 @@ static void lanes_measure(const sbfb_opts *o, sbfb_results *r, lanes_ctx *x, int
         for (int i = 0; i < n; i++) {
             sbfb_progress("lanes %s %s %s", hash, keys,
                           isas[i] < 0 ? "peer" : sbf_isa_name(isas[i]));
-            x->kind = isas[i] < 0 ? kind + 3 : kind;
+            x->kind = isas[i] < 0 ? kind + LN_PEER : kind;
             if (isas[i] >= 0)
                 (void)sbf_isa_set(isas[i]);
+            lanes_filter(x, kind == 3);
             const double ns = sbfb_time_best(&one, lanes_op, x, LN_KEYS);
             best[i] = ns < best[i] ? ns : best[i];
         }
     (void)sbf_isa_set(SBF_ISA_AUTO);
+    lanes_filter(x, 0);
     for (int i = 0; i < n; i++) {
         lanes_row *row = sbfb_ext_add(r, &sbfb_sec_lanes, sizeof *row);
         row->hash = hash;
@@ -156,7 +191,8 @@ static void lanes_count(lanes_ctx *x, int kind, const char *what)
             continue;
         snprintf(name, sizeof name, "lanes.%s.%s %d", i < n ? sbf_isa_name(isas[i]) : "peer",
                  what, LN_KEYS);
-        x->kind = i < n ? kind : kind + 3;
+        x->kind = i < n ? kind : kind + LN_PEER;
+        lanes_filter(x, kind == 3);
         lanes_op(x, 0, LN_KEYS); /* warm: the ISA choice, the code */
         CALLGRIND_ZERO_STATS;
         lanes_op(x, 0, LN_KEYS);
@@ -164,6 +200,7 @@ static void lanes_count(lanes_ctx *x, int kind, const char *what)
         printf("phase %s\n", name);
     }
     (void)sbf_isa_set(SBF_ISA_AUTO);
+    lanes_filter(x, 0);
 }
 #endif
 
@@ -186,6 +223,7 @@ static void lanes_sweep(const sbfb_opts *o, sbfb_results *r, lanes_ctx *x, const
         lanes_strings(o->seed + 100 + i, lo, hi, &arena, ptr, len);
         lanes_measure(o, r, x, 1, "murmur3", name);
         lanes_measure(o, r, x, 2, "xxh64", name);
+        lanes_measure(o, r, x, 3, "xxh3", name);
         free(arena);
     }
 }
@@ -199,7 +237,7 @@ static void lanes_run(const sbfb_opts *o, sbfb_results *r)
     const void **ptr = sbfb_xmalloc(LN_KEYS * sizeof *ptr);
     size_t *len = sbfb_xmalloc(LN_KEYS * sizeof *len);
     sbfb_keys(o->seed, 0, LN_KEYS, u);
-    lanes_ctx x = { 0, u, ptr, len, h1, h2 };
+    lanes_ctx x = { 0, u, ptr, len, h1, h2, NULL };
 #if defined(LANES_CALLGRIND)
     const int counting = RUNNING_ON_VALGRIND != 0;
 #else
@@ -225,10 +263,13 @@ static void lanes_run(const sbfb_opts *o, sbfb_results *r)
             lanes_count(&x, 1, what);
             snprintf(what, sizeof what, "xxh64.%s", strs[s].tag);
             lanes_count(&x, 2, what);
+            snprintf(what, sizeof what, "xxh3.%s", strs[s].tag);
+            lanes_count(&x, 3, what);
 #endif
         } else {
             lanes_measure(o, r, &x, 1, "murmur3", strs[s].name);
             lanes_measure(o, r, &x, 2, "xxh64", strs[s].name);
+            lanes_measure(o, r, &x, 3, "xxh3", strs[s].name);
         }
         free(arena);
     }
@@ -260,6 +301,8 @@ static void lanes_table(FILE *out, const sbfb_results *r, int md)
         sbfb_tbl_set(t, (int)i + 1, 2, "%s", rows[i].isa < 0
                                              ? (strcmp(rows[i].hash, "xxh64") == 0
                                                     ? "XXH64() per key"
+                                                    : strcmp(rows[i].hash, "xxh3") == 0
+                                                    ? "XXH3_64bits_withSeed per key"
                                                     : "sbf_murmur3_x64_128 per key")
                                              : sbf_isa_name(rows[i].isa));
         sbfb_tbl_set(t, (int)i + 1, 3, "%s", ns);

@@ -360,5 +360,5 @@ const sbfi_kernels sbfi_kernels_avx512 = {
     .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = lanes_xxh64_bytes,
     .xxh3_u64 = lanes_xxh3_u64,
-    .xxh3_bytes = sbfi_xxh3_bytes_flat,
+    .xxh3_bytes = lanes_xxh3_bytes,
 };

@@ -4,6 +4,8 @@
  *   lanes_xxh64_u64    XXH64, seed 0, of each u64 key's 8 LE bytes (lanes_xxh.h)
  *   lanes_xxh64_bytes  XXH64, seed 0, of byte strings (lanes_xxh.h)
  *   lanes_xxh3_u64     XXH3_64bits_withSeed of u64 keys (lanes_xxh3.h)
+ *   lanes_xxh3_bytes   XXH3_64bits_withSeed of byte strings (AVX-512:
+ *                      lanes_xxh3.h and lanes_xxh3_512.h)
  * bit-exact with the scalar references in src/lanes.c (sbf_murmur3_x64_128,
  * libxxhash's XXH64). They fill the ISA table's hash_bytes, xxh64_u64 and
  * xxh64_bytes.
@@ -27,6 +29,9 @@
  *                         one waits until the stores retire)
  *   lv_add lv_sub lv_xor lv_or lv_and
  *   lv_mulc(a, c)         a * c mod 2^64 per lane (c a constant)
+ *   lv_mulfold(a, b)      the 128-bit a * b, high word xor low word (XXH3's
+ *   lv_bswap(a)           mult128_fold64); each lane's 8 bytes reversed
+ *                         (AVX-512 only: lanes_xxh3_bytes)
  *   LV_ROTL(a, r) LV_SRL(a, r) LV_SLL(a, r)   by a constant r
  *   lv_srlv(a, c) lv_sllv(a, c)   by c per lane, read as signed: 0 when a
  *                         count is negative or 64 and more

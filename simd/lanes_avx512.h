@@ -100,6 +100,34 @@ static inline lv lv_mulc(lv a, uint64_t c)
     return simde_mm512_mullo_epi64(a, lv_set1(c));
 }
 
+/* XXH3's mult128_fold64 per lane: the 128-bit product of a and b, its
+ * high and low words xored. The high word from four 32x32->64 products
+ * (vpmuludq) and their carries, the low word from vpmullq (4% faster than
+ * assembling it from the products: XXH3 of 8..64-byte keys, this VM). */
+static inline lv lv_mulfold(lv a, lv b)
+{
+    const lv ah = simde_mm512_srli_epi64(a, 32), bh = simde_mm512_srli_epi64(b, 32);
+    const lv p00 = simde_mm512_mul_epu32(a, b), p01 = simde_mm512_mul_epu32(a, bh);
+    const lv p10 = simde_mm512_mul_epu32(ah, b), p11 = simde_mm512_mul_epu32(ah, bh);
+    const lv m32 = simde_mm512_set1_epi64(0xffffffff);
+    const lv cross = simde_mm512_add_epi64(
+        simde_mm512_add_epi64(simde_mm512_srli_epi64(p00, 32), simde_mm512_and_si512(p10, m32)),
+        p01);
+    const lv hi = simde_mm512_add_epi64(
+        simde_mm512_add_epi64(p11, simde_mm512_srli_epi64(p10, 32)),
+        simde_mm512_srli_epi64(cross, 32));
+    return simde_mm512_xor_si512(simde_mm512_mullo_epi64(a, b), hi);
+}
+
+/* Each lane's bytes reversed (vpshufb). */
+static inline lv lv_bswap(lv a)
+{
+    const lv idx = simde_mm512_set_epi64(0x08090a0b0c0d0e0f, 0x0001020304050607, 0x08090a0b0c0d0e0f,
+                                         0x0001020304050607, 0x08090a0b0c0d0e0f, 0x0001020304050607,
+                                         0x08090a0b0c0d0e0f, 0x0001020304050607);
+    return simde_mm512_shuffle_epi8(a, idx);
+}
+
 #define LV_ROTL(a, r) simde_mm512_rol_epi64((a), (r))
 #define LV_SRL(a, r) simde_mm512_srli_epi64((a), (r))
 #define LV_SLL(a, r) simde_mm512_slli_epi64((a), (r))
@@ -156,9 +184,12 @@ static inline lv lv_words(const uint64_t a[8])
     return simde_mm512_inserti64x2(v, lanes_ld2x64(a[6], a[7]), 3);
 }
 
-/* hash_bytes: simd/lanes_mm512.h (byte-masked loads), not lanes_mm.h's */
+/* hash_bytes: simd/lanes_mm512.h (byte-masked loads), not lanes_mm.h's;
+ * xxh3_bytes likewise: simd/lanes_xxh3_512.h */
 #define LANES_MM_NATIVE 1
+#define LANES_X3_NATIVE 1
 #include "lanes.h"
 #include "lanes_mm512.h"
+#include "lanes_xxh3_512.h"
 
 #endif /* SBFI_LANES_AVX512_H_0C7A31E4 */

@@ -1,6 +1,6 @@
 /*
  * The lane hash kernels (simd/lanes.h; the ISA table's hash_bytes,
- * xxh64_u64, xxh64_bytes) on every compiled-in ISA, skipped where the CPU
+ * xxh64_u64, xxh64_bytes, xxh3_u64, xxh3_bytes) on every compiled-in ISA, skipped where the CPU
  * lacks it: known vectors (SMHasher, Guava, xxHash's published XXH64
  * values), and against the one-key definitions (sbf_murmur3_x64_128,
  * libxxhash's XXH64) for every length 0..300, random lengths 0..1000 at
@@ -149,6 +149,69 @@ Test(lanes, xxh3_reference, .description = "sbf_xxh3_64 is XXH3_64bits_withSeed 
                      (unsigned long long)k, seed);
     }
 }
+
+/* xxh3_bytes against libxxhash's XXH3_64bits_withSeed itself: every length
+ * 0..300 (every XXH3 length class, each in lanes and in the scalar
+ * finish), random bytes and random 32-bit seeds, batches of 1..37 keys (no
+ * multiple of a vector's width needed), each key at a random misalignment
+ * and, every other batch, ending at an unreadable page. */
+static void xxh3_direct(const sbfi_kernels *kt)
+{
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                            -1, 0);
+    cr_assert(m != MAP_FAILED);
+    unsigned char *heap = malloc(37 * 384);
+    cr_assert_not_null(heap);
+    uint64_t rng = 2026;
+    for (size_t i = 0; i < pg; i++)
+        m[i] = (unsigned char)equiv_splitmix(&rng);
+    for (size_t i = 0; i < 37 * 384; i++)
+        heap[i] = (unsigned char)equiv_splitmix(&rng);
+    cr_assert_eq(mprotect(m + pg, pg, PROT_NONE), 0);
+    size_t n = 1;
+    for (size_t first = 0; first <= 300; first += 3) {
+        const void *keys[37];
+        size_t lens[37];
+        uint64_t h[38];
+        const uint32_t seed = (uint32_t)equiv_splitmix(&rng);
+        for (size_t i = 0; i < n; i++) {
+            lens[i] = i == 0 ? first : equiv_splitmix(&rng) % 301;
+            keys[i] = first & 1 ? m + pg - lens[i]
+                                : heap + 384 * i + 1 + equiv_splitmix(&rng) % 63;
+        }
+        h[n] = LC_SENTINEL;
+        kt->xxh3_bytes(keys, lens, n, seed, h);
+        cr_assert_eq(h[n], LC_SENTINEL, "%s: written past %zu keys", kt->name, n);
+        for (size_t i = 0; i < n; i++)
+            cr_assert_eq(h[i], (uint64_t)XXH3_64bits_withSeed(keys[i], lens[i], seed),
+                         "%s: key %zu of %zu, %zu bytes, seed %u%s", kt->name, i, n, lens[i],
+                         seed, first & 1 ? ", at a page end" : "");
+        n = n % 37 + 1;
+    }
+    /* every length 0..300 in one batch of each seed, lengths in order */
+    for (int s = 0; s < 4; s++) {
+        static const void *keys[301];
+        static size_t lens[301];
+        static uint64_t h[301];
+        const uint32_t seed = s == 0 ? 0 : s == 1 ? 0xffffffffu : (uint32_t)equiv_splitmix(&rng);
+        for (size_t len = 0; len <= 300; len++) {
+            lens[len] = len;
+            keys[len] = m + pg - len;
+        }
+        kt->xxh3_bytes(keys, lens, 301, seed, h);
+        for (size_t len = 0; len <= 300; len++)
+            cr_assert_eq(h[len], (uint64_t)XXH3_64bits_withSeed(keys[len], len, seed),
+                         "%s: %zu bytes, seed %u", kt->name, len, seed);
+    }
+    free(heap);
+    munmap(m, 2 * pg);
+}
+
+LANES_TEST(xxh3_bytes, "xxh3_bytes equals libxxhash's XXH3_64bits_withSeed: lengths 0..300, "
+                       "random seeds, batches of 1..37, misaligned keys, keys ending at an "
+                       "unreadable page",
+           xxh3_direct(kt))
 
 LANES_TEST(batch_sizes, "batches of every size 0..45, 63..65, 100, 1000: lengths 0..20, 8..64, "
                         "80..120, 0..300",
