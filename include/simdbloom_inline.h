@@ -673,7 +673,7 @@ SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
  * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
  * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
  * a register. */
-#if !SBF_INL_AVX512 && !SBF_INL_AVX2
+#if !SBF_INL_AVX512 /* portable and AVX2: h2 in a register */
 typedef uint64_t sbf_inl_h2;
 
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
@@ -696,6 +696,9 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 {
     return sbf_inl_hash8_u64(key, s8, h1);
 }
+#endif
+
+#if !SBF_INL_AVX512 && !SBF_INL_AVX2
 
 SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt, uint32_t k,
                                 uint32_t lanes, sbf_inl_h2 h2)

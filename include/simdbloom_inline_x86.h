@@ -310,29 +310,8 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 
 #endif /* SBF_INL_AVX512 */
 
-#if SBF_INL_AVX2
-typedef uint64_t sbf_inl_h2; /* h2 in a register */
-
-SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
-{
-    return h2;
-}
-
-SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
-{
-    return (uint64_t)x * UINT64_C(0x100000001);
-}
-
-SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
-{
-    return x;
-}
-
-SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
-{
-    return sbf_inl_hash8_u64(key, s8, h1);
-}
-
+#if SBF_INL_AVX2 /* h2 in a register: sbf_inl_h2 and its calls are the
+                   * portable ones (simdbloom_inline.h) */
 SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, uint64_t h2)
 {
     return _mm256_mullo_epi32(_mm256_set1_epi64x((long long)h2),
