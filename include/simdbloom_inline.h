@@ -1046,29 +1046,31 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
 #  endif
 SBF__NOINLINE int sbf__has_u64_rest(const sbf_view *v, unsigned kind, uint64_t key)
 {
+    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first, by tests */
+        return sbf_inl_has_u64_counting(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_has_u64_counting_xxh3(v, key);
+    SBF_INL_OPAQUE(kind); /* (not the first cases of a jump table) */
     if (!sbf__inline_kind(kind)) {
         unsigned char b[8];
         sbf_inl_store_le64(b, key);
         return sbf_contains(v->filter, b, 8);
     }
-    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first */
-        return sbf_inl_has_u64_counting(v, key);
-    if (kind == SBF_VIEW_COUNTING_XXH3)
-        return sbf_inl_has_u64_counting_xxh3(v, key);
     SBF__BY_KIND(sbf_inl_has_u64_, (v, key));
 }
 
 SBF__NOINLINE int sbf__put_u64_rest(const sbf_view *v, unsigned kind, uint64_t key)
 {
+    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first, by tests */
+        return sbf_inl_put_u64_counting(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_put_u64_counting_xxh3(v, key);
+    SBF_INL_OPAQUE(kind); /* (not the first cases of a jump table) */
     if (!sbf__inline_kind(kind)) {
         unsigned char b[8];
         sbf_inl_store_le64(b, key);
         return sbf__call_add(v, b, 8);
     }
-    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first */
-        return sbf_inl_put_u64_counting(v, key);
-    if (kind == SBF_VIEW_COUNTING_XXH3)
-        return sbf_inl_put_u64_counting_xxh3(v, key);
     SBF__BY_KIND(sbf_inl_put_u64_, (v, key));
 }
 
@@ -1078,10 +1080,10 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
         return sbf_inl_has_u64_split8_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_XXH3)
         return sbf_inl_has_u64_blocked_xxh3(v, key);
-    if (kind == SBF_VIEW_SPLIT8)
-        return sbf_inl_has_u64_split8(v, key);
     if (kind == SBF_VIEW_BLOCKED)
         return sbf_inl_has_u64_blocked(v, key);
+    if (kind == SBF_VIEW_SPLIT8)
+        return sbf_inl_has_u64_split8(v, key);
     SBF_INL_OPAQUE(kind); /* four tests, not a jump table of five */
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_has_u64_parquet(v, key);
@@ -1094,10 +1096,10 @@ SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
         return sbf_inl_put_u64_split8_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_XXH3)
         return sbf_inl_put_u64_blocked_xxh3(v, key);
-    if (kind == SBF_VIEW_SPLIT8)
-        return sbf_inl_put_u64_split8(v, key);
     if (kind == SBF_VIEW_BLOCKED)
         return sbf_inl_put_u64_blocked(v, key);
+    if (kind == SBF_VIEW_SPLIT8)
+        return sbf_inl_put_u64_split8(v, key);
     SBF_INL_OPAQUE(kind); /* four tests, not a jump table of five */
     if (kind == SBF_VIEW_PARQUET) {
         int r = sbf_inl_put_u64_parquet(v, key);
