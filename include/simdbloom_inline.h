@@ -1028,13 +1028,13 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
 
 /* The calls for a kind known only at run time (v->query, v->add). Inline,
  * with code for each kind alone: split-block (k = 8) and blocked on XXH3,
- * then on MurmurHash3, then parquet, tested in that order (one compare a
- * kind, which the CPU predicts: the XXH3 layouts are the fast ones, so
- * they come first). Every other kind (split-block with k = 16, counting,
- * and what the library runs) in one function out of line, so that a caller's loop
- * stays small enough to inline and to keep the view's fields in registers.
- * With the library's kernels (SBF_INL_KERNELS) each call is one call of
- * the filter's kernel. */
+ * then blocked and split-block on MurmurHash3, then parquet, tested in
+ * that order (one compare a kind, which the CPU predicts; the XXH3 layouts
+ * are the fast ones, so they come first). Every other kind (split-block
+ * with k = 16, counting, and what the library runs) in one function out of
+ * line, so that a caller's loop stays small enough to inline and to keep
+ * the view's fields in registers. With the library's kernels
+ * (SBF_INL_KERNELS) each call is one call of the filter's kernel. */
 #if SBF_INL_KERNELS
 #  define sbf__has_u64_any sbf__has_u64
 #  define sbf__put_u64_any sbf__put_u64
