@@ -43,6 +43,7 @@ static void fill(const sbf_filter *f, sbf_view *v)
     v->filter = (sbf_filter *)(uintptr_t)f; /* adds only through writable views */
     v->k = f->k;
     v->seed = f->seed;
+    v->xxh3_flip = sbf_xxh3_flip8(f->seed); /* once here, not per key */
     v->lanes = f->lanes;
     v->layout = f->layout;
     v->query = inline_kind(f);
