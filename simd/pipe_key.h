@@ -12,9 +12,8 @@
 /* The keys pipe_key8 and pipe_keyn (below) do not take: every key of
  * classic, SBF_CONCURRENT and parquet filters, counting filters' keys that
  * are not 8 bytes long, and every key on ISAs without the header's vector
- * probes. Hash (MurmurHash3, the u64 path inline for 8-byte
- * keys; or, for the *_xxh64 entries of parquet filters, XXH64 of the key's
- * bytes; an ISA without them leaves src/scalar.c's sbfi_*_key_any bound), the
+ * probes. The hash stage (sbfi_key_hash: MurmurHash3, the u64 path inline
+ * for 8-byte keys; or a 64-bit stage's h mapped to (h1, h2)), the
  * block from one multiply-shift, the ISA's vector probe; an add first asks
  * whether every bit is already set (its return value, and no store when
  * it is), except a counting add, which tells from the words it loads.
@@ -190,9 +189,9 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
     (PIPE_KEY8 && ((fam) == SBFI_KERN_BLOCKED || (fam) == SBFI_KERN_SPLIT))
 #define PIPE_KEY_FAST8(fam) (PIPE_KEY_FAST(fam) || (PIPE_KEY8 && (fam) == SBFI_KERN_COUNTING))
 
-/* One key: its hash stage (`hash`, a constant: MurmurHash3, the u64 path
- * inline for 8-byte keys; or a 64-bit stage's h, sbfi_h64_one, mapped by
- * sbfi_xxh64_pair), then the probe: the header's (pipe_keyh) for plain
+/* One key: hash -> (block, bits) -> probe. Its hash stage (`hash`, a
+ * constant: the two cases of src/sbf_internal.h's sbfi_key_hash), then the
+ * probe: the header's (pipe_keyh) for plain
  * blocked and split-block filters where this ISA has it, pipe_hashed
  * otherwise. Tried: XXH3 of 8 bytes in a vector on AVX-512
  * (vpternlogq, two vpmullq, h2 one vpshufd, as MurmurHash3's vector form):

@@ -590,9 +590,28 @@ static inline void sbfi_xxh64_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
     *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
 }
 
-/* The 64-bit hash h of one key under a 64-bit hash stage (`hash`, f's:
- * the one place a stage's one-key hash is chosen; pipe_key passes a
- * constant). 8-byte keys inline. */
+/* ------------------------------------------------------ the hash stages
+ *
+ * A hash stage turns keys into the (h1, h2) pairs every probe reads (h1:
+ * the block, by multiply-shift; h2: the 32-bit lanes the salts multiply).
+ * MurmurHash3 gives both; a 64-bit stage (XXH64, XXH3) gives one h, mapped
+ * by sbfi_xxh64_pair. Each stage is written here and nowhere else: one case
+ * in each of the functions below (one key: sbfi_h64_one / sbfi_key_hash;
+ * many u64 keys: sbfi_stage_u64; many byte strings: sbfi_stage_bytes), on
+ * its lanes (the table's entries: simd/lanes*.h, src/lanes.c). The one-key
+ * kernels pass `hash` as a constant (one kernel per stage: simd/pipe_key.h,
+ * src/scalar.c); sbf_hash_pairs passes f's. (simd/pipeline.h's pipe_hash
+ * still has its own branch per stage: routed through these, the batch
+ * kernels' code changed and bench-check counted 1-17% more instructions on
+ * avx2, simde and scalar rows.)
+ */
+#if defined(__GNUC__)
+#  define SBFI_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#  define SBFI_ALWAYS_INLINE static inline
+#endif
+
+/* The 64-bit h of one key under a 64-bit stage; 8-byte keys inline. */
 static inline uint64_t sbfi_h64_one(const sbf_filter *f, int hash, const void *key,
                                     size_t len)
 {
@@ -612,15 +631,8 @@ static inline uint64_t sbfi_h64_one(const sbf_filter *f, int hash, const void *k
     return h;
 }
 
-/* The one-key hash stage: the (h1, h2) every probe reads, of one key under
- * stage `hash` (a constant in every kernel: each has one stage). MurmurHash3
- * gives both (the u64 path above for 8-byte keys); a 64-bit stage gives one
- * h (sbfi_h64_one), mapped by sbfi_xxh64_pair. */
-#if defined(__GNUC__)
-#  define SBFI_ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#  define SBFI_ALWAYS_INLINE static inline
-#endif
+/* One key: (h1, h2) under stage `hash` (MurmurHash3: the u64 path above
+ * for 8-byte keys). */
 SBFI_ALWAYS_INLINE void sbfi_key_hash(const sbf_filter *f, const int hash, const void *key,
                                       size_t len, uint64_t *h1, uint64_t *h2)
 {
@@ -640,6 +652,38 @@ static inline void sbfi_hash_one(const sbf_filter *f, const void *key, size_t le
         return;
     }
     sbfi_xxh64_pair(sbfi_h64_one(f, f->hash, key, len), h1, h2);
+}
+
+/* n >= 1 u64 keys (8 LE bytes each): (h1[i], h2[i]) under stage `hash`,
+ * with the lanes of table kt. (The batch pipeline fuses MurmurHash3 of u64
+ * keys with its addressing, pipe_stage; it calls this for the others.) */
+static inline void sbfi_stage_u64(const sbfi_kernels *kt, const sbf_filter *f, int hash,
+                                  const uint64_t *keys, size_t n, uint64_t *h1,
+                                  uint64_t *h2)
+{
+    switch (hash) {
+    case SBFI_HASH_MURMUR3: kt->hash_u64(keys, n, f->seed, h1, h2); return;
+    case SBFI_HASH_XXH64: kt->xxh64_u64(keys, n, h1); break;
+    default: SBFI_ASSERT(hash == SBFI_HASH_XXH3);
+             kt->xxh3_u64(keys, n, f->xxh3_flip8, h1); break;
+    }
+    for (size_t i = 0; i < n; i++) /* h1 held the 64-bit h */
+        sbfi_xxh64_pair(h1[i], &h1[i], &h2[i]);
+}
+
+/* n >= 1 byte strings (keys[i], lens[i] bytes; NULL only when empty). */
+static inline void sbfi_stage_bytes(const sbfi_kernels *kt, const sbf_filter *f, int hash,
+                                    const void *const *keys, const size_t *lens, size_t n,
+                                    uint64_t *h1, uint64_t *h2)
+{
+    switch (hash) {
+    case SBFI_HASH_MURMUR3: kt->hash_bytes(keys, lens, n, f->seed, h1, h2); return;
+    case SBFI_HASH_XXH64: kt->xxh64_bytes(keys, lens, n, h1); break;
+    default: SBFI_ASSERT(hash == SBFI_HASH_XXH3);
+             kt->xxh3_bytes(keys, lens, n, f->seed, h1); break;
+    }
+    for (size_t i = 0; i < n; i++)
+        sbfi_xxh64_pair(h1[i], &h1[i], &h2[i]);
 }
 
 /* The 512-bit mask (8 words) with bit (prod[i] >> shift) << scale set for
