@@ -4,8 +4,8 @@
  * as a layout" says, then the split-block family's probes with the
  * filter's salts (the spec's). Keys (single, batches of every form) go
  * through the layout's XXH64 hash stage in the one batch pipeline
- * (simd/pipeline.h) and, one at a time, the ISA's *_key_xxh64 entries
- * (simd/pipe_key.h; SBF_CONCURRENT: src/scalar.c's sbfi_*_key_any).
+ * (simd/pipeline.h) and, one at a time, the ISA's add_key_split_xxh64 /
+ * contains_key_split_xxh64 (and _atomic) entries (simd/pipe_key.h).
  */
 #include "sbf_internal.h"
 #include "parquet_int.h"
