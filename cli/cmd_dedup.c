@@ -439,15 +439,19 @@ static void ngram_hashes(const dedup *d, chunk *c)
 }
 
 /* Each hash's part (the range of blocks its block is in), and the hashes
- * listed part by part, in input order within each. */
+ * listed part by part, in input order within each. The part of block b is
+ * (b 2^s P) >> 64 with 2^s the power of two that puts nblocks - 1 in the
+ * top bit (no division; a part spans 2^(64-s) / P blocks, up to twice
+ * nblocks / P). */
 static void route(const dedup *d, chunk *c)
 {
     const size_t P = d->parts, n = c->nh;
-    const uint64_t nb = d->v.nblocks, per = (nb + P - 1) / P;
+    const uint64_t nb = d->v.nblocks;
+    const int shift = nb > 1 ? __builtin_clzll(nb - 1) : 0;
     size_t at[MAX_PARTS + 1];
     memset(at, 0, sizeof at);
     for (size_t j = 0; j < n; j++) {
-        const uint16_t p = (uint16_t)(sbf_block_index(c->h1[j], nb) / per);
+        const uint16_t p = (uint16_t)sbf_block_index(sbf_block_index(c->h1[j], nb) << shift, P);
         c->pp[j] = p;
         at[p + 1]++;
     }
