@@ -645,3 +645,40 @@ Test(chain, filters_use_the_hosts_allocator,
     cr_assert_eq(alloc_live, 0);
     cr_assert_eq(alloc_bytes, 0);
 }
+
+Test(chain, is_the_librarys,
+     .description = "a key's chain is an sbf_scalable with the module's settings (shared "
+                    "schedule, growth = EXPANSION, NONSCALING flag, 2^40 items a sub-filter), "
+                    "and the links list what the library holds")
+{
+    const char *why = "";
+    sbfr_chain *c;
+    cr_assert_eq(sbfr_chain_new(&c, SBF_SPLIT_BLOCK, 50, 0.001, 3, SBFR_NO_CAP, &why), SBF_OK);
+    fill(c, "lib", 800);
+    sbf_scalable_params p;
+    cr_assert_eq(sbf_scalable_params_of(c->s, &p), SBF_OK);
+    cr_assert_eq(p.schedule, SBF_SCHEDULE_SHARED);
+    cr_assert_eq(p.growth, 3);
+    cr_assert_eq(p.flags & SBF_SCALABLE_NONSCALING, 0);
+    cr_assert_eq(p.max_capacity, SBFR_MAX_LINK_CAPACITY);
+    cr_assert_eq(p.layout, SBF_SPLIT_BLOCK);
+    cr_assert_eq(sbf_scalable_filters(c->s), c->nlinks);
+    cr_assert_geq(c->nlinks, 3);
+    uint64_t items = 0;
+    for (uint32_t i = 0; i < c->nlinks; i++) {
+        struct sbf_scalable_sub u;
+        cr_assert_eq(sbf_scalable_sub_info(c->s, i, &u), SBF_OK);
+        const sbfr_link *l = &c->links[i];
+        cr_assert(l->f == u.filter && l->bits == u.bits && l->k == u.k &&
+                  l->capacity == u.capacity && l->error == u.fpp && l->items == u.keys,
+                  "link %u", i);
+        items += u.keys;
+    }
+    cr_assert_eq(c->items, items);
+    cr_assert_eq(c->items, sbf_scalable_count(c->s));
+    sbfr_chain_free(c);
+    cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 50, 0.001, 0, SBFR_NO_CAP, &why), SBF_OK);
+    cr_assert_eq(sbf_scalable_params_of(c->s, &p), SBF_OK);
+    cr_assert_neq(p.flags & SBF_SCALABLE_NONSCALING, 0);
+    sbfr_chain_free(c);
+}
