@@ -81,10 +81,10 @@ static inline uint64_t sbfi_classic_bit_recip(uint64_t combined, uint64_t m,
 
 /* ---------------------------------------------------------- the descriptor */
 
-/* Kernel families: each ISA table holds one set of kernels per family
- * (sbfi_kernels' arrays are indexed by it). A layout names its family; two
- * layouts of one family share kernels and differ in descriptor data (salts,
- * hash). */
+/* Kernel families: each ISA table holds one set of ops per family and hash
+ * stage (pipe_ops[hash][family][mode], simd/pipe_table.h). A layout names
+ * its family and stage; two layouts of one family and stage share kernels
+ * and differ in descriptor data (salts, k rule). */
 enum {
     SBFI_KERN_CLASSIC = 0,  /* k bits anywhere, Guava's index (no block) */
     SBFI_KERN_BLOCKED = 1,  /* k of the 512 bits of one block */
@@ -93,7 +93,8 @@ enum {
     SBFI_NKERNELS = 4
 };
 
-/* The hash stage that turns a key into (h1, h2): MurmurHash3's 128 bits,
+/* The hash stage that turns a key into (h1, h2) (src/sbf_internal.h, "the
+ * hash stages"): MurmurHash3's 128 bits,
  * or a 64-bit hash h mapped by sbfi_xxh64_pair (h1 = the high 32 bits of h
  * in place, the block; every 32-bit lane of h2 = the low 32 bits of h). */
 enum {
