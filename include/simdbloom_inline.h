@@ -409,7 +409,8 @@ SBF_INL uint64_t sbf_xxh3_u64_inline(uint64_t key, uint32_t seed)
  * more value here, its line in SBF__BY_KIND and SBF__ENTRIES, its hash in
  * sbf_inl_key8 and sbf__kind_keyn and, for a new way of placing bits, its
  * probe in sbf_inl_has / sbf_inl_put; src/view.c says which filters get
- * it. Builds without vector flags need nothing new: they call the
+ * it (it runs out of line until it has a test in sbf__has_u64_any and
+ * sbf__put_u64_any). Builds without vector flags need nothing new: they call the
  * library's kernels, which serve every layout. */
 #define SBF_VIEW_CALL 0u     /* not inline: the library's sbf_contains / sbf_add */
 #define SBF_VIEW_BLOCKED 1u  /* k of the 512 bits of a block */
