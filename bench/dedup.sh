@@ -30,7 +30,7 @@ awk -v n="$LINES" 'BEGIN {
   }
 }' > "$T/in.txt"
 BYTES=$(stat -c %s "$T/in.txt")
-echo "input: $LINES lines, $BYTES bytes ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "input: $LINES lines, $BYTES bytes ($(nproc) CPUs: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1); load $(cut -d' ' -f1-3 /proc/loadavg))"
 
 # run NAME CMD...: stdout to $T/NAME.out; prints seconds, lines/s, peak RSS
 run() {
@@ -41,10 +41,10 @@ run() {
         for (i = 1; i <= n; i++) t = t * 60 + a[i]; print t }' "$T/$name.time")
   rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$T/$name.time")
   cpu=$(awk -F': ' '/User time|System time/ { t += $2 } END { print t }' "$T/$name.time")
-  printf '%-16s %7.2f s wall %8.2f M lines/s  cpu %7.2f s  peak RSS %8.1f MB\n' "$name" "$s" \
+  printf '%-16s %7.2f s wall %8.2f M lines/s  cpu %7.2f s  peak RSS %8.1f MB  (load %s)\n' "$name" "$s" \
     "$(awk -v l="$LINES" -v s="$s" 'BEGIN { print (s > 0 ? l / s / 1e6 : 0) }')" "$cpu" \
-    "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
-  eval "S_$name=$s; R_$name=$rss"
+    "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" "$(cut -d' ' -f1 /proc/loadavg)"
+  eval "S_$name=$s; R_$name=$rss; C_$name=$cpu"
 }
 
 run awk awk '!seen[$0]++'
@@ -63,8 +63,9 @@ echo "sbf (growing, 1 thread) vs awk: $(ratio "$S_awk" "$S_sbf_t1")x lines/s," \
 echo "sbf (growing, 1 thread) vs sort -u: $(ratio "$S_sort_u" "$S_sbf_t1")x lines/s"
 echo "sbf (fixed, 1 thread) vs awk: $(ratio "$S_awk" "$S_sbf_fixed_t1")x lines/s," \
      "$(ratio "$R_sbf_fixed_t1" "$R_awk") of awk's peak RSS"
-echo "2 threads / 1 thread: growing $(ratio "$S_sbf_t1" "$S_sbf_t2")x," \
-     "fixed $(ratio "$S_sbf_fixed_t1" "$S_sbf_fixed_t2")x"
+echo "2 threads / 1 thread (wall): growing $(ratio "$S_sbf_t1" "$S_sbf_t2")x," \
+     "fixed $(ratio "$S_sbf_fixed_t1" "$S_sbf_fixed_t2")x; CPU seconds 2 threads / 1 thread:" \
+     "growing $(ratio "$C_sbf_t2" "$C_sbf_t1"), fixed $(ratio "$C_sbf_fixed_t2" "$C_sbf_fixed_t1")"
 for v in sbf_t2:sbf_t1 sbf_fixed_t2:sbf_fixed_t1; do
   if cmp -s "$T/${v%%:*}.out" "$T/${v##*:}.out"; then echo "${v%%:*} output = ${v##*:} output: identical"
   else echo "${v%%:*} output differs from ${v##*:}: FAIL"; exit 1; fi
@@ -102,10 +103,16 @@ awk -v n="$DOCS" 'BEGIN { srand(2)
     printf "\"}\n" } }' > "$T/docs.jsonl"
 echo
 echo "n-grams: $DOCS documents, $(stat -c %s "$T/docs.jsonl") bytes"
-for t in 1 2; do
-  /usr/bin/time -f "%e s wall, cpu %U s user %S s sys, peak RSS %M KB" -o "$T/ng$t.time" "$SBF" dedup --ngrams 13 \
-    --threshold 0.8 --threads $t "$T/docs.jsonl" > "$T/ng$t.out" 2> "$T/ng$t.err"
-  echo "threads $t: $(tail -n1 "$T/ng$t.err" | sed 's/^sbf: dedup: //'); $(cat "$T/ng$t.time")"
+# growing filter, then fixed (sized for the n-grams: 200 per document)
+for kind in growing fixed; do
+  size=(); [ $kind = fixed ] && size=(--expected $((DOCS * 200)))
+  for t in 1 2; do
+    /usr/bin/time -f "%e s wall, cpu %U s user %S s sys, peak RSS %M KB" -o "$T/ng$t.time" "$SBF" dedup --ngrams 13 \
+      --threshold 0.8 "${size[@]}" --threads $t "$T/docs.jsonl" > "$T/ng$t.out" 2> "$T/ng$t.err"
+    echo "$kind, threads $t: $(tail -n1 "$T/ng$t.err" | sed 's/^sbf: dedup: //'); $(cat "$T/ng$t.time");" \
+         "$(awk -v b="$(stat -c %s "$T/docs.jsonl")" '{ c = $5 + $8 } END { printf "%.1f MB of input per CPU second", (c > 0 ? b / c / 1e6 : 0) }' "$T/ng$t.time");" \
+         "load $(cut -d' ' -f1 /proc/loadavg)"
+  done
+  cmp -s "$T/ng1.out" "$T/ng2.out" && echo "n-grams ($kind): 1 and 2 threads keep the same documents" \
+    || { echo "n-grams ($kind): 1 and 2 threads differ: FAIL"; exit 1; }
 done
-cmp -s "$T/ng1.out" "$T/ng2.out" && echo "n-grams: 1 and 2 threads keep the same documents" \
-  || { echo "n-grams: 1 and 2 threads differ: FAIL"; exit 1; }

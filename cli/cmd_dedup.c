@@ -1,34 +1,55 @@
 /*
  * sbf dedup: each line the first time it is seen, in input order.
  *
- * The input is cut into chunks of whole lines. A chunk is prepared (lines
- * split, keys found, keys hashed in SIMD lanes by the library's batched
- * calls, shard kept) by any thread, then decided by the main thread alone,
- * chunk after chunk in input order: each key, in order, is added to the
- * filter from its hash and is new when the add changed the filter. The
- * decisions are therefore those of one thread whatever --threads is, and so
- * is the output, byte for byte; threads take the preparing (reading stays
- * with the main thread, as do writing and the filter).
+ * The input is cut into chunks of whole lines (a regular file is mapped,
+ * a pipe read). Each chunk passes three stages, each a task any of the
+ * --threads threads may take:
+ *   prepare  lines split, keys found, keys (or n-grams) hashed in SIMD
+ *            lanes, and each hash routed to the part of the filter that
+ *            holds its block: the filter's blocks are cut into P ranges
+ *            (parts), and a key's block is sbf_block_index(h1, nblocks);
+ *   decide   part p of chunk c: the keys of c whose block is in part p,
+ *            in input order, added (new when the add changed the filter);
+ *            part p of chunk c only after part p of chunk c - 1, and one
+ *            thread at a time per part;
+ *   format   the chunk's output bytes, once all its parts are decided.
+ * The main thread also reads and writes, in input order. A key and its
+ * earlier copies have the same block, so they meet in one part, in input
+ * order: every verdict is the one a single thread adding the keys one by
+ * one gives, and the output is the same for every --threads, byte for byte.
+ * A part's blocks are written by one thread at a time; its adds are
+ * counted in its own counter, summed into the filter's at the end.
+ * When the keys cannot be routed so (a growing filter, whose sub-filter
+ * for a new key depends on how many came before; the classic layout,
+ * whose bits spread over the whole filter) P is 1: deciding is one task
+ * per chunk, in order, and the other stages run beside it.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+/* portable inline probes, not the library's one-key kernels: an inline add
+ * counts into the view's counter, which each part points at its own (the
+ * kernels count into the filter's, which the parts' threads would race on) */
+#define SBF_INLINE_NO_KERNELS 1
 #include "simdbloom_inline.h"
 
 static const char *const help_dedup =
     "usage: sbf dedup [FILE...] [--expected N [--fpp P] | --fpp P] [--filter F]\n"
     "                 [--invert] [--count] [--tsv-field K | --json-field NAME]\n"
     "                 [--threads T] [--shard I/N] [--layout L] [--binary] [--quiet]\n"
-    "                 [--ngrams N [--threshold T]] [--initial N] [--growth G]\n"
+    "                 [--ngrams N [--threshold T] [--paragraphs] [--annotate]]\n"
+    "                 [--initial N] [--growth G]\n"
     "\n"
     "Writes each line of the FILEs (standard input when none, or -) the first\n"
     "time its key is seen, in input order, to standard output. Seen keys are\n"
@@ -52,8 +73,8 @@ static const char *const help_dedup =
     "                 A line without the key is written as is (never a\n"
     "                 duplicate; not with --invert), counted and named on\n"
     "                 standard error (the first 5)\n"
-    "  --threads T    threads that split and hash (default: 1); the output\n"
-    "                 is the same for every T, byte for byte\n"
+    "  --threads T    threads (default: the CPUs this process may run on, at\n"
+    "                 most 64); the output is the same for every T, byte for byte\n"
     "  --shard I/N    keep only the lines whose key falls in shard I of N\n"
     "                 (0 <= I < N, by the key's hash; needs --expected): N runs\n"
     "                 with --filter build parts that 'sbf union' joins into the\n"
@@ -64,6 +85,14 @@ static const char *const help_dedup =
     "                 when a fraction >= T (--threshold, default 0.8) of its\n"
     "                 N-word n-grams were seen in earlier documents; every\n"
     "                 document's n-grams are then added (doc/dedup.md, bff)\n"
+    "  --paragraphs   with --ngrams: decide each paragraph of the text (split\n"
+    "                 at its \\n escapes) instead of the document; a document\n"
+    "                 is written without its duplicate paragraphs (--invert:\n"
+    "                 with only those), and not at all when none is left\n"
+    "  --annotate     with --ngrams (JSON): write every document, with the\n"
+    "                 members \"sbf_duplicate_fraction\" (its n-grams seen before)\n"
+    "                 and \"sbf_duplicate_spans\" ([start, end) in characters of\n"
+    "                 the text: the duplicate document or paragraphs) added\n"
     "  --no-add       probe --filter F without adding to it or writing it:\n"
     "                 lines (documents) not in F (decontamination)\n"
     "  --binary       keep a trailing \\r in keys (default: a CRLF line's key\n"
@@ -71,57 +100,98 @@ static const char *const help_dedup =
     "A last line without a newline is written with one.\n";
 
 #define CHUNK_BYTES (1u << 19)
+#define MAPPED_CHUNK_BYTES (1u << 23) /* a mapped probe's batch: more keys a page */
 #define MAX_THREADS 64
+#define MAX_PARTS 256
 #define SHOW_MISSING 5
 
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
+/* a chunk's stage */
+enum { S_FREE, S_READ, S_PREP, S_READY, S_DECIDED, S_FMT, S_DONE };
+enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT };
 
 typedef struct chunk {
-    unsigned char *buf;
-    size_t len, cap;
-    const char *name;      /* the file, for messages */
-    int first;             /* the first chunk of its file */
-    /* prepared */
-    size_t n, ncap;        /* lines */
+    const unsigned char *buf; /* its bytes: own, or in a file's mapping */
+    unsigned char *own;       /* what read() fills (pipes) */
+    size_t len, cap;          /* len: without the newline of the last line */
+    const char *name;         /* the file, for messages */
+    int first;                /* the first chunk of its file */
+    unsigned char *map;       /* mapped: the mapping, its length, the offset */
+    size_t map_len, map_done; /* past this chunk, and whether it is the */
+    int map_last;             /* mapping's last chunk */
+    /* lines */
+    size_t n, ncap;
     size_t *start, *end;   /* line bytes [start, end) without the newline */
     unsigned char *why;    /* D_NOKEY: 1 too few fields, 2 not a JSON object, 3 no such
                               field, 4 not a string */
     uint8_t *dec;          /* D_* per line */
-    const void **kp;       /* keys of the lines that have one (compacted) */
-    size_t *kl, *idx;      /* their lengths and lines */
+    /* keys of the lines that have one (compacted) */
+    const void **kp;
+    size_t *kl, *idx;
+    size_t m;
+    /* hashes: of the keys, or (--ngrams) of the n-grams */
     uint64_t *h1, *h2;
-    uint8_t *added;
-    size_t m;              /* keys */
-    /* --ngrams: the words of every document, their hashes, and per line the
-     * n-grams' place in h1/h2 (g0[i], gn[i] of them) */
+    size_t nh, hcap;
+    uint8_t *added;        /* per key: new */
+    uint16_t *pp;          /* per hash: its part */
+    size_t *pidx;          /* hashes by part, in input order within a part */
+    struct keyref { uint64_t h1, h2; size_t j; } *sorted, *sorted2; /* a mapped probe's order */
+    size_t poff[MAX_PARTS + 1];
+    /* --ngrams: words, and units (documents, or --paragraphs paragraphs):
+     * unit u is line u_line[u]'s bytes [u_s, u_e), n-grams u_g0.. (u_gn of
+     * them), u_seen of which were in the filter; line i's units l_u0.. */
     const void **wp;
-    size_t *wl, wcap, hcap;
+    size_t *wl, wcap;
     uint64_t *wa, *wb;
-    size_t *g0, *gn;
-    uint64_t text_bytes, ngrams;
-    int state;             /* 0 free, 1 read, 2 prepared */
+    size_t nu, ucap;
+    size_t *u_line, *u_s, *u_e, *u_g0, *u_gn;
+    uint64_t *u_seen;
+    size_t *l_u0, *l_un;
+    size_t *gunit;         /* per n-gram: its unit */
+    uint64_t text_bytes;
+    /* output */
+    unsigned char *obuf;
+    size_t olen, ocap;
+    uint64_t fresh, seen, nokey, other, written, units, unit_dups;
+    int state, parts_done;
 } chunk;
+
+/* a part's view: the filter's, with its own add counter */
+typedef struct part_view {
+    sbf_view v;
+    uint64_t added;
+    char pad[64];
+} part_view;
 
 typedef struct dedup {
     int tsv_field;               /* 0: none */
     const char *json_field;
     size_t json_len;
     int binary;
+    int invert, count_only;
     uint64_t shard_i, shard_n;   /* shard_n 0: no sharding */
     uint32_t ngrams;             /* --ngrams N (0: keys are whole) */
     double threshold;            /* --threshold T */
+    int paragraphs, annotate;
     int no_add;                  /* --no-add: probe only (decontamination) */
+    int mapped;                  /* --no-add on a fixed filter: its file mapped, probed
+                                    in block order, its pages asked for ahead */
+    size_t page;
     uint32_t seed;
     sbf_filter *f;               /* fixed size, or */
     sbf_scalable *s;             /* growing */
     sbf_view v;
     uint32_t block_words;
-    /* threads */
+    size_t parts;                /* P */
+    part_view *pv;               /* P > 1: each part's view */
+    /* the stages (under mu) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     chunk *slots;
     size_t nslots;
-    size_t *queue, qhead, qtail; /* slots to prepare */
+    uint64_t seq_read, seq_write; /* chunks read; chunks written */
+    uint64_t *pnext;             /* per part: the next chunk to decide */
+    unsigned char *pbusy;        /* per part: a thread decides it now */
     int stop;
 } dedup;
 
@@ -246,33 +316,85 @@ static uint64_t fmix64(uint64_t k)
     return k;
 }
 
+/* A JSON string's \n \t \r escapes count as white space. */
+static int esc_space(const unsigned char *p, const unsigned char *e)
+{
+    return *p == '\\' && p + 1 < e && (p[1] == 'n' || p[1] == 't' || p[1] == 'r');
+}
+
+static void unit_add(chunk *c, size_t line, const unsigned char *s, const unsigned char *e,
+                     size_t w0, size_t nw)
+{
+    if (c->nu == c->ucap) {
+        c->ucap = c->ucap ? 2 * c->ucap : 4096;
+        c->u_line = xrealloc(c->u_line, c->ucap * sizeof *c->u_line);
+        c->u_s = xrealloc(c->u_s, c->ucap * sizeof *c->u_s);
+        c->u_e = xrealloc(c->u_e, c->ucap * sizeof *c->u_e);
+        c->u_g0 = xrealloc(c->u_g0, c->ucap * sizeof *c->u_g0);
+        c->u_gn = xrealloc(c->u_gn, c->ucap * sizeof *c->u_gn);
+        c->u_seen = xrealloc(c->u_seen, c->ucap * sizeof *c->u_seen);
+    }
+    const size_t u = c->nu++;
+    c->u_line[u] = line;
+    c->u_s[u] = (size_t)(s - c->buf);
+    c->u_e[u] = (size_t)(e - c->buf);
+    c->u_g0[u] = w0; /* the first word, for now */
+    c->u_gn[u] = nw - w0; /* words, for now */
+}
+
+static void hashes_cap(chunk *c, size_t n)
+{
+    if (n <= c->hcap)
+        return;
+    c->hcap = n;
+    c->h1 = xrealloc(c->h1, n * sizeof *c->h1);
+    c->h2 = xrealloc(c->h2, n * sizeof *c->h2);
+    c->pp = xrealloc(c->pp, n * sizeof *c->pp);
+    c->pidx = xrealloc(c->pidx, n * sizeof *c->pidx);
+    c->sorted = xrealloc(c->sorted, n * sizeof *c->sorted);
+    c->sorted2 = xrealloc(c->sorted2, n * sizeof *c->sorted2);
+    c->gunit = xrealloc(c->gunit, n * sizeof *c->gunit);
+    c->added = xrealloc(c->added, n);
+}
+
 /* --ngrams: each document's words (between white space, a JSON string's
  * \n \t \r escapes counting as white space), hashed in SIMD lanes by the
- * library's batched MurmurHash3, then each run of N words combined into one
- * n-gram hash pair (order matters; the spacing between words does not). A
- * document of fewer than N words is one n-gram of all of them. */
+ * library's batched MurmurHash3, then each run of N words of a unit (the
+ * document; --paragraphs: each paragraph, the text between \n escapes)
+ * combined into one n-gram hash pair (order matters; the spacing between
+ * words does not). A unit of fewer than N words is one n-gram of all of
+ * them. */
 static void ngram_hashes(const dedup *d, chunk *c)
 {
     size_t nw = 0;
     const size_t N = d->ngrams;
-    c->text_bytes = c->ngrams = 0;
+    c->text_bytes = 0;
+    c->nu = 0;
     for (size_t j = 0; j < c->m; j++) {
         const unsigned char *p = c->kp[j], *e = p + c->kl[j];
         const size_t i = c->idx[j];
-        c->g0[i] = nw; /* the first word, for now */
+        c->l_u0[i] = c->nu;
         c->text_bytes += c->kl[j];
+        const unsigned char *us = p;
+        size_t uw = nw;
         while (p < e) {
+            if (d->paragraphs && *p == '\\' && p + 1 < e && p[1] == 'n') {
+                unit_add(c, i, us, p, uw, nw);
+                p += 2;
+                us = p;
+                uw = nw;
+                continue;
+            }
             if (is_space(*p)) {
                 p++;
                 continue;
             }
-            if (*p == '\\' && p + 1 < e && (p[1] == 'n' || p[1] == 't' || p[1] == 'r')) {
+            if (esc_space(p, e)) {
                 p += 2;
                 continue;
             }
             const unsigned char *w = p;
-            while (p < e && !is_space(*p) &&
-                   !(*p == '\\' && p + 1 < e && (p[1] == 'n' || p[1] == 't' || p[1] == 'r')))
+            while (p < e && !is_space(*p) && !esc_space(p, e))
                 p += *p == '\\' && p + 1 < e ? 2 : 1;
             if (nw == c->wcap) {
                 c->wcap = c->wcap ? 2 * c->wcap : 65536;
@@ -285,22 +407,19 @@ static void ngram_hashes(const dedup *d, chunk *c)
             c->wl[nw] = (size_t)(p - w);
             nw++;
         }
-        c->gn[i] = nw - c->g0[i]; /* words, for now */
+        unit_add(c, i, us, e, uw, nw);
+        c->l_un[i] = c->nu - c->l_u0[i];
     }
     if (sbf_murmur3_x64_128_batch(c->wp, c->wl, nw, d->seed, c->wa, c->wb) != SBF_OK)
         fail("hashing: out of range");
-    /* n-grams: at most one per word */
-    if (nw > c->hcap) {
-        c->hcap = nw;
-        c->h1 = xrealloc(c->h1, c->hcap * sizeof *c->h1);
-        c->h2 = xrealloc(c->h2, c->hcap * sizeof *c->h2);
-    }
+    hashes_cap(c, nw); /* at most one n-gram per word */
     size_t ng = 0;
-    for (size_t j = 0; j < c->m; j++) {
-        const size_t i = c->idx[j], w0 = c->g0[i], words = c->gn[i];
+    for (size_t u = 0; u < c->nu; u++) {
+        const size_t w0 = c->u_g0[u], words = c->u_gn[u];
         const size_t grams = words == 0 ? 0 : words < N ? 1 : words - N + 1;
         const size_t span = words < N ? words : N;
-        c->g0[i] = ng;
+        c->u_g0[u] = ng;
+        c->u_seen[u] = 0;
         for (size_t g = 0; g < grams; g++) {
             uint64_t a = 0x9e3779b97f4a7c15ull * span, b = ~a;
             for (size_t q = 0; q < span; q++) {
@@ -311,14 +430,37 @@ static void ngram_hashes(const dedup *d, chunk *c)
             }
             c->h1[ng] = fmix64(a ^ b);
             c->h2[ng] = fmix64(b + a);
+            c->gunit[ng] = u;
             ng++;
         }
-        c->gn[i] = grams;
+        c->u_gn[u] = grams;
     }
-    c->ngrams += ng;
+    c->nh = ng;
 }
 
-/* Splits, finds keys, hashes, keeps the shard: any thread. */
+/* Each hash's part (the range of blocks its block is in), and the hashes
+ * listed part by part, in input order within each. */
+static void route(const dedup *d, chunk *c)
+{
+    const size_t P = d->parts, n = c->nh;
+    const uint64_t nb = d->v.nblocks, per = (nb + P - 1) / P;
+    size_t at[MAX_PARTS + 1];
+    memset(at, 0, sizeof at);
+    for (size_t j = 0; j < n; j++) {
+        const uint16_t p = (uint16_t)(sbf_block_index(c->h1[j], nb) / per);
+        c->pp[j] = p;
+        at[p + 1]++;
+    }
+    c->poff[0] = 0;
+    for (size_t p = 0; p < P; p++) {
+        c->poff[p + 1] = c->poff[p] + at[p + 1];
+        at[p] = c->poff[p];
+    }
+    for (size_t j = 0; j < n; j++)
+        c->pidx[at[c->pp[j]]++] = j;
+}
+
+/* Splits, finds keys, hashes, keeps the shard, routes: any thread. */
 static void prepare(const dedup *d, chunk *c)
 {
     const unsigned char *b = c->buf;
@@ -337,14 +479,8 @@ static void prepare(const dedup *d, chunk *c)
             c->kp = xrealloc(c->kp, c->ncap * sizeof *c->kp);
             c->kl = xrealloc(c->kl, c->ncap * sizeof *c->kl);
             c->idx = xrealloc(c->idx, c->ncap * sizeof *c->idx);
-            if (c->hcap < c->ncap) {
-                c->hcap = c->ncap;
-                c->h1 = xrealloc(c->h1, c->hcap * sizeof *c->h1);
-                c->h2 = xrealloc(c->h2, c->hcap * sizeof *c->h2);
-            }
-            c->added = xrealloc(c->added, c->ncap);
-            c->g0 = xrealloc(c->g0, c->ncap * sizeof *c->g0);
-            c->gn = xrealloc(c->gn, c->ncap * sizeof *c->gn);
+            c->l_u0 = xrealloc(c->l_u0, c->ncap * sizeof *c->l_u0);
+            c->l_un = xrealloc(c->l_un, c->ncap * sizeof *c->l_un);
         }
         c->start[n] = at;
         c->end[n] = e;
@@ -393,80 +529,145 @@ static void prepare(const dedup *d, chunk *c)
     c->m = m;
     if (d->ngrams) {
         ngram_hashes(d, c);
-        return;
-    }
-    /* the keys' hashes, in SIMD lanes */
-    int rc;
-    if (d->s != NULL)
-        rc = sbf_scalable_hash(d->s, (const void *const *)c->kp, c->kl, NULL, m, c->h1, c->h2);
-    else /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
-        rc = sbf_hash_pairs(d->f, (const void *const *)c->kp, c->kl, NULL, m, c->h1, c->h2);
-    if (rc != SBF_OK)
-        fail("hashing: %s", sbf_strerror(rc));
-    /* the shard: by the block index rule of the key's first hash, so the
-     * shards of a fixed filter own disjoint ranges of its blocks */
-    if (d->shard_n > 1) {
-        size_t k = 0;
-        for (size_t j = 0; j < m; j++) {
-            if (sbf_block_index(c->h1[j], d->shard_n) != d->shard_i) {
-                c->dec[c->idx[j]] = D_OTHER;
-                continue;
+    } else {
+        /* the keys' hashes, in SIMD lanes */
+        hashes_cap(c, m);
+        int rc;
+        if (d->s != NULL)
+            rc = sbf_scalable_hash(d->s, (const void *const *)c->kp, c->kl, NULL, m, c->h1,
+                                   c->h2);
+        else /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
+            rc = sbf_hash_pairs(d->f, (const void *const *)c->kp, c->kl, NULL, m, c->h1,
+                                c->h2);
+        if (rc != SBF_OK)
+            fail("hashing: %s", sbf_strerror(rc));
+        /* the shard: by the block index rule of the key's first hash, so the
+         * shards of a fixed filter own disjoint ranges of its blocks */
+        if (d->shard_n > 1) {
+            size_t k = 0;
+            for (size_t j = 0; j < m; j++) {
+                if (sbf_block_index(c->h1[j], d->shard_n) != d->shard_i) {
+                    c->dec[c->idx[j]] = D_OTHER;
+                    continue;
+                }
+                c->kp[k] = c->kp[j];
+                c->kl[k] = c->kl[j];
+                c->idx[k] = c->idx[j];
+                c->h1[k] = c->h1[j];
+                c->h2[k] = c->h2[j];
+                k++;
             }
-            c->kp[k] = c->kp[j];
-            c->kl[k] = c->kl[j];
-            c->idx[k] = c->idx[j];
-            c->h1[k] = c->h1[j];
-            c->h2[k] = c->h2[j];
-            k++;
+            m = k;
         }
-        m = k;
+        c->m = m;
+        c->nh = m;
     }
-    c->m = m;
+    if (d->parts > 1)
+        route(d, c);
 }
 
 /* ------------------------------------------------------------ decide */
 
-/* --ngrams, in input order: a document whose n-grams were seen before in
- * a fraction >= T of them is a duplicate; every document's n-grams are then
- * added (as bff does). A document without words is new and adds nothing. */
-static void decide_ngrams(dedup *d, chunk *c)
+/* o[0..n) in the order of the top 33 bits of h1 (a block's index grows
+ * with h1: blocks in order for filters of up to 2^33 blocks), three stable
+ * passes of 11 bits through t. */
+static void sort_by_h1(struct keyref *o, struct keyref *t, size_t n)
 {
-    for (size_t j = 0; j < c->m; j++) {
-        const size_t i = c->idx[j], g = c->g0[i], n = c->gn[i];
-        size_t seen = 0;
-        if (d->s != NULL) {
-            const size_t r = sbf_scalable_contains_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
-            const size_t a = d->no_add ? 0
-                           : sbf_scalable_add_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
-            if (sbf_is_error(r) || sbf_is_error(a))
-                fail("the growing filter: %s",
-                     sbf_strerror(-(int)(SIZE_MAX - (sbf_is_error(r) ? r : a)) - 1));
-            seen = r;
-        } else {
-            const uint32_t bw = d->block_words;
-            for (size_t q = 0; q < n; q++) {
-                if (bw && q + 8 < n)
-                    __builtin_prefetch(d->v.words + sbf_block_index(c->h1[g + q + 8],
-                                                                    d->v.nblocks) * bw, 0, 3);
-                seen += (size_t)sbf_view_contains_hash(&d->v, c->h1[g + q], c->h2[g + q]);
-            }
-            for (size_t q = 0; q < n && !d->no_add; q++)
-                if (sbf_view_add_hash(&d->v, c->h1[g + q], c->h2[g + q]) < 0)
-                    fail("the filter: cannot add");
-        }
-        c->dec[i] = n > 0 && (double)seen >= d->threshold * (double)n ? D_SEEN : D_NEW;
+    for (int shift = 31; shift <= 53; shift += 11) {
+        size_t at[2049];
+        memset(at, 0, sizeof at);
+        for (size_t q = 0; q < n; q++)
+            at[((o[q].h1 >> shift) & 2047) + 1]++;
+        for (size_t b = 1; b <= 2048; b++)
+            at[b] += at[b - 1];
+        for (size_t q = 0; q < n; q++)
+            t[at[(o[q].h1 >> shift) & 2047]++] = o[q];
+        struct keyref *x = o;
+        o = t;
+        t = x;
     }
+    memcpy(t, o, n * sizeof *o); /* three passes: the result is in t, the caller's o */
 }
 
-/* In input order, one thread: adds from the hashes; new when it changed. */
-static void decide(dedup *d, chunk *c)
+/* --no-add on a mapped filter (which may be larger than memory and not in
+ * the page cache): the hashes [a, b) of the list ix (NULL: a..b) probed in
+ * block order (a block's index grows with h1), after asking the kernel for
+ * every page they touch at once (MADV_WILLNEED: the reads are issued
+ * together, not one page fault after another), so each page of the filter
+ * is read once per batch and the reads overlap. */
+static void probe_mapped(const dedup *d, chunk *c, const sbf_view *v, const size_t *ix,
+                         size_t a, size_t b)
 {
+    struct keyref *o = c->sorted + a;
+    const size_t n = b - a;
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = ix ? ix[a + q] : a + q;
+        o[q].h1 = c->h1[j];
+        o[q].h2 = c->h2[j];
+        o[q].j = j;
+    }
+    sort_by_h1(o, c->sorted2 + a, n);
+    const uintptr_t mask = ~(uintptr_t)(d->page - 1), bytes = (uintptr_t)d->block_words * 8;
+    uintptr_t lo = 0, hi = 0; /* a run of pages [lo, hi) */
+    for (size_t q = 0; q <= n; q++) {
+        uintptr_t pg = 0;
+        if (q < n)
+            pg = (uintptr_t)(v->words + sbf_block_index(o[q].h1, v->nblocks) * d->block_words) &
+                 mask;
+        if (q < n && hi != 0 && pg >= lo && pg <= hi) {
+            const uintptr_t end = ((pg + bytes - 1) & mask) + d->page;
+            hi = end > hi ? end : hi;
+            continue;
+        }
+        if (hi != 0)
+            (void)madvise((void *)lo, hi - lo, MADV_WILLNEED);
+        if (q < n) {
+            lo = pg;
+            hi = ((pg + bytes - 1) & mask) + d->page;
+        }
+    }
+    for (size_t q = 0; q < n; q++)
+        c->added[o[q].j] = (uint8_t)!sbf_view_contains_hash(v, o[q].h1, o[q].h2);
+}
+
+/* P = 1: the whole chunk in input order, one thread. Lines: each key added
+ * from its hash, new when the add changed the filter. --ngrams: each unit's
+ * n-grams probed, counted, then added (all of them, as bff does). */
+static void decide_all(dedup *d, chunk *c)
+{
+    const size_t m = c->nh;
     if (d->ngrams) {
-        decide_ngrams(d, c);
+        for (size_t u = 0; u < c->nu; u++) {
+            const size_t g = c->u_g0[u], n = c->u_gn[u];
+            size_t seen = 0;
+            if (d->s != NULL) {
+                const size_t r = sbf_scalable_contains_hashes(d->s, c->h1 + g, c->h2 + g, n,
+                                                              NULL);
+                const size_t a = d->no_add ? 0
+                               : sbf_scalable_add_hashes(d->s, c->h1 + g, c->h2 + g, n, NULL);
+                if (sbf_is_error(r) || sbf_is_error(a))
+                    fail("the growing filter: %s",
+                         sbf_strerror(-(int)(SIZE_MAX - (sbf_is_error(r) ? r : a)) - 1));
+                seen = r;
+            } else {
+                const uint32_t bw = d->block_words;
+                for (size_t q = 0; q < n; q++) {
+                    if (bw && q + 8 < n)
+                        __builtin_prefetch(d->v.words + sbf_block_index(c->h1[g + q + 8],
+                                                                        d->v.nblocks) * bw, 0, 3);
+                    seen += (size_t)sbf_view_contains_hash(&d->v, c->h1[g + q], c->h2[g + q]);
+                }
+                for (size_t q = 0; q < n && !d->no_add; q++)
+                    if (sbf_view_add_hash(&d->v, c->h1[g + q], c->h2[g + q]) < 0)
+                        fail("the filter: cannot add");
+            }
+            c->u_seen[u] = seen;
+        }
         return;
     }
-    const size_t m = c->m;
-    if (d->no_add) { /* new: absent from the filter, which stays as it is */
+    if (d->mapped) {
+        probe_mapped(d, c, &d->v, NULL, 0, m);
+    } else if (d->no_add) { /* new: absent from the filter, which stays as it is */
         if (d->s != NULL)
             (void)sbf_scalable_contains_hashes(d->s, c->h1, c->h2, m, c->added);
         else
@@ -491,27 +692,311 @@ static void decide(dedup *d, chunk *c)
             c->added[j] = (uint8_t)r;
         }
     }
-    for (size_t j = 0; j < m; j++)
-        c->dec[c->idx[j]] = c->added[j] ? D_NEW : D_SEEN;
 }
 
-/* ------------------------------------------------------------ threads */
+/* Part p of chunk c (P > 1, a fixed filter probed inline): its hashes in
+ * input order, through the part's view. The same verdicts as decide_all:
+ * every earlier hash of the same block was decided before, in this part. */
+static void decide_part(dedup *d, chunk *c, size_t p)
+{
+    if (d->parts == 1) {
+        decide_all(d, c);
+        return;
+    }
+    const sbf_view *v = &d->pv[p].v;
+    const size_t a = c->poff[p], b = c->poff[p + 1];
+    const size_t *ix = c->pidx;
+    const uint64_t *h1 = c->h1, *h2 = c->h2;
+    const uint32_t bw = d->block_words;
+    if (!d->ngrams && d->mapped) {
+        probe_mapped(d, c, v, ix, a, b);
+        return;
+    }
+    if (!d->ngrams) {
+        for (size_t q = a; q < b; q++) {
+            if (q + 8 < b)
+                __builtin_prefetch(v->words + sbf_block_index(h1[ix[q + 8]], v->nblocks) * bw,
+                                   1, 3);
+            const size_t j = ix[q];
+            int r;
+            if (d->no_add) {
+                r = !sbf_view_contains_hash(v, h1[j], h2[j]);
+            } else {
+                r = sbf_view_add_hash(v, h1[j], h2[j]);
+                if (r < 0)
+                    fail("the filter: %s", sbf_strerror(r));
+            }
+            c->added[j] = (uint8_t)r;
+        }
+        return;
+    }
+    /* n-grams: this part's n-grams of a unit are probed, then added */
+    for (size_t q = a; q < b;) {
+        const size_t u = c->gunit[ix[q]];
+        size_t r = q;
+        uint64_t seen = 0;
+        for (; r < b && c->gunit[ix[r]] == u; r++) {
+            if (r + 8 < b)
+                __builtin_prefetch(v->words + sbf_block_index(h1[ix[r + 8]], v->nblocks) * bw,
+                                   1, 3);
+            seen += (uint64_t)sbf_view_contains_hash(v, h1[ix[r]], h2[ix[r]]);
+        }
+        for (size_t s = q; s < r && !d->no_add; s++)
+            if (sbf_view_add_hash(v, h1[ix[s]], h2[ix[s]]) < 0)
+                fail("the filter: cannot add");
+        if (seen)
+            __atomic_fetch_add(&c->u_seen[u], seen, __ATOMIC_RELAXED);
+        q = r;
+    }
+}
+
+/* ------------------------------------------------------------ format */
+
+static void out_put(chunk *c, const void *p, size_t n)
+{
+    if (c->olen + n > c->ocap) {
+        c->ocap = 2 * (c->olen + n) + 4096;
+        c->obuf = xrealloc(c->obuf, c->ocap);
+    }
+    memcpy(c->obuf + c->olen, p, n);
+    c->olen += n;
+}
+
+static int one_of(unsigned char x, const char *set)
+{
+    return x != 0 && strchr(set, x) != NULL;
+}
+
+/* Characters (code points) of a JSON string's bytes as written: an escape
+ * is one, a surrogate pair of escapes one, UTF-8 continuation bytes none. */
+static size_t json_chars(const unsigned char *p, const unsigned char *e)
+{
+    size_t n = 0;
+    while (p < e) {
+        if (*p == '\\' && p + 1 < e) {
+            if (p[1] == 'u' && e - p >= 12 && (p[2] == 'd' || p[2] == 'D') &&
+                one_of(p[3], "89abAB") && p[6] == '\\' && p[7] == 'u' &&
+                (p[8] == 'd' || p[8] == 'D') && one_of(p[9], "cdefCDEF"))
+                p += 12;
+            else
+                p += p[1] == 'u' && e - p >= 6 ? 6 : 2;
+            n++;
+            continue;
+        }
+        n += (*p & 0xC0) != 0x80;
+        p++;
+    }
+    return n;
+}
+
+static int unit_dup(const dedup *d, const chunk *c, size_t u)
+{
+    return c->u_gn[u] > 0 && (double)c->u_seen[u] >= d->threshold * (double)c->u_gn[u];
+}
+
+/* --annotate: the line with the fraction and spans added before its
+ * closing brace. */
+static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
+{
+    const unsigned char *p = c->buf + c->start[i], *e = c->buf + c->end[i];
+    const unsigned char *te = (const unsigned char *)c->kp[j] + c->kl[j]; /* its quote */
+    const unsigned char *close = e;
+    while (close > te && close[-1] != '}')
+        close--;
+    if (close == te) { /* an object cut short after the text: as read */
+        out_put(c, p, (size_t)(e - p));
+        out_put(c, "\n", 1);
+        return;
+    }
+    close--; /* the object's '}' */
+    uint64_t seen = 0, grams = 0;
+    const size_t u0 = c->l_u0[i], un = c->l_un[i];
+    for (size_t u = u0; u < u0 + un; u++) {
+        seen += c->u_seen[u];
+        grams += c->u_gn[u];
+    }
+    char num[96];
+    out_put(c, p, (size_t)(close - p));
+    int k = snprintf(num, sizeof num, ",\"sbf_duplicate_fraction\":%.6g,\"sbf_duplicate_spans\":[",
+                     grams ? (double)seen / (double)grams : 0.0);
+    out_put(c, num, (size_t)k);
+    const unsigned char *text = c->kp[j], *at = text;
+    size_t chars = 0, spans = 0;
+    for (size_t u = u0; u < u0 + un; u++) {
+        if (!unit_dup(d, c, u))
+            continue;
+        const unsigned char *s = c->buf + c->u_s[u], *t = c->buf + c->u_e[u];
+        chars += json_chars(at, s);
+        const size_t a = chars;
+        chars += json_chars(s, t);
+        at = t;
+        k = snprintf(num, sizeof num, "%s[%zu,%zu]", spans++ ? "," : "", a, chars);
+        out_put(c, num, (size_t)k);
+    }
+    out_put(c, "]", 1);
+    out_put(c, close, (size_t)(e - close));
+    out_put(c, "\n", 1);
+}
+
+/* The chunk's verdicts, counts and output bytes: any thread, once every
+ * part of it is decided. */
+static void format(const dedup *d, chunk *c)
+{
+    c->olen = 0;
+    c->fresh = c->seen = c->nokey = c->other = c->written = c->units = c->unit_dups = 0;
+    if (!d->ngrams) {
+        for (size_t j = 0; j < c->m; j++)
+            c->dec[c->idx[j]] = c->added[j] ? D_NEW : D_SEEN;
+    }
+    size_t j = 0; /* the key of line i when it has one */
+    for (size_t i = 0; i < c->n; i++) {
+        const unsigned char *p = c->buf + c->start[i];
+        const size_t n = c->end[i] - c->start[i];
+        const int keyed = j < c->m && c->idx[j] == i;
+        int write_it = 0;
+        if (keyed && d->ngrams) {
+            const size_t u0 = c->l_u0[i], un = c->l_un[i];
+            size_t dups = 0;
+            for (size_t u = u0; u < u0 + un; u++)
+                dups += (size_t)unit_dup(d, c, u);
+            c->units += un;
+            c->unit_dups += dups;
+            /* a document is seen when all its units are */
+            const int seen = un > 0 && dups == un;
+            c->dec[i] = seen ? D_SEEN : D_NEW;
+            if (seen)
+                c->seen++;
+            else
+                c->fresh++;
+            if (d->annotate) {
+                c->written++;
+                if (!d->count_only)
+                    annotate_line(d, c, i, j);
+            } else if (d->paragraphs) {
+                const size_t keep = d->invert ? dups : un - dups;
+                if (keep > 0) {
+                    c->written++;
+                    if (!d->count_only && keep == un) {
+                        out_put(c, p, n);
+                        out_put(c, "\n", 1);
+                    } else if (!d->count_only) { /* the kept paragraphs, joined by \n */
+                        const unsigned char *text = c->kp[j];
+                        out_put(c, p, (size_t)(text - p));
+                        size_t put = 0;
+                        for (size_t u = u0; u < u0 + un; u++) {
+                            if (unit_dup(d, c, u) != d->invert)
+                                continue;
+                            if (put++)
+                                out_put(c, "\\n", 2);
+                            out_put(c, c->buf + c->u_s[u], c->u_e[u] - c->u_s[u]);
+                        }
+                        const unsigned char *te = text + c->kl[j];
+                        out_put(c, te, (size_t)(p + n - te));
+                        out_put(c, "\n", 1);
+                    }
+                }
+            } else {
+                write_it = seen == d->invert;
+            }
+            j++;
+        } else {
+            const int dec = c->dec[i];
+            j += keyed;
+            if (dec == D_NEW) {
+                c->fresh++;
+                write_it = !d->invert;
+            } else if (dec == D_SEEN) {
+                c->seen++;
+                write_it = d->invert;
+            } else if (dec == D_NOKEY) {
+                c->nokey++;
+                write_it = !d->invert;
+            } else {
+                c->other++;
+            }
+        }
+        if (write_it) {
+            c->written++;
+            if (!d->count_only) {
+                out_put(c, p, n);
+                out_put(c, "\n", 1);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ the stages */
+
+static chunk *slot(const dedup *d, uint64_t seq)
+{
+    return &d->slots[seq % d->nslots];
+}
+
+/* The oldest task there is (under mu): a chunk to prepare, a part to
+ * decide (its previous chunk decided), a chunk to format. */
+static int take_task(dedup *d, chunk **out, size_t *part)
+{
+    for (uint64_t s = d->seq_write; s < d->seq_read; s++) {
+        chunk *c = slot(d, s);
+        if (c->state == S_READ) {
+            c->state = S_PREP;
+            *out = c;
+            return T_PREPARE;
+        }
+        if (c->state == S_READY) {
+            for (size_t p = 0; p < d->parts; p++) {
+                if (!d->pbusy[p] && d->pnext[p] == s) {
+                    d->pbusy[p] = 1;
+                    *out = c;
+                    *part = p;
+                    return T_DECIDE;
+                }
+            }
+        } else if (c->state == S_DECIDED) {
+            c->state = S_FMT;
+            *out = c;
+            return T_FORMAT;
+        }
+    }
+    return T_NONE;
+}
+
+/* Runs a task outside mu, then records it under mu. */
+static void run_task(dedup *d, int t, chunk *c, size_t p)
+{
+    pthread_mutex_unlock(&d->mu);
+    if (t == T_PREPARE)
+        prepare(d, c);
+    else if (t == T_DECIDE)
+        decide_part(d, c, p);
+    else
+        format(d, c);
+    pthread_mutex_lock(&d->mu);
+    if (t == T_PREPARE) {
+        c->state = S_READY;
+    } else if (t == T_DECIDE) {
+        d->pbusy[p] = 0;
+        d->pnext[p]++;
+        if (++c->parts_done == (int)d->parts)
+            c->state = S_DECIDED;
+    } else {
+        c->state = S_DONE;
+    }
+    pthread_cond_broadcast(&d->cv);
+}
 
 static void *worker(void *arg)
 {
     dedup *d = arg;
     pthread_mutex_lock(&d->mu);
-    for (;;) {
-        while (!d->stop && d->qhead == d->qtail)
+    while (!d->stop) {
+        chunk *c = NULL;
+        size_t p = 0;
+        const int t = take_task(d, &c, &p);
+        if (t == T_NONE)
             pthread_cond_wait(&d->cv, &d->mu);
-        if (d->qhead == d->qtail)
-            break;
-        chunk *c = &d->slots[d->queue[d->qhead++ % d->nslots]];
-        pthread_mutex_unlock(&d->mu);
-        prepare(d, c);
-        pthread_mutex_lock(&d->mu);
-        c->state = 2;
-        pthread_cond_broadcast(&d->cv);
+        else
+            run_task(d, t, c, p);
     }
     pthread_mutex_unlock(&d->mu);
     return NULL;
@@ -528,13 +1013,21 @@ typedef struct input {
     size_t clen, ccap;
     int fresh;               /* no chunk of this file handed out yet */
     int done;
+    unsigned char *map;       /* a regular file, mapped: its bytes, length, */
+    size_t map_len, pos;      /* the next byte */
+    size_t chunk_bytes;
 } input;
 
-static int next_file(input *in)
+static void close_file(input *in)
 {
     if (in->fd >= 0 && in->fd != STDIN_FILENO)
         close(in->fd);
     in->fd = -1;
+}
+
+static int next_file(input *in)
+{
+    close_file(in);
     if (in->at >= in->npaths)
         return 0;
     const char *p = in->paths[in->at++];
@@ -542,16 +1035,64 @@ static int next_file(input *in)
     if (strcmp(p, "-") == 0) {
         in->fd = STDIN_FILENO;
         in->name = "standard input";
-        return 1;
+    } else {
+        in->name = p;
+        in->fd = open(p, O_RDONLY | O_CLOEXEC);
+        if (in->fd < 0)
+            fail("%s: %s", p, strerror(errno));
     }
-    in->name = p;
-    in->fd = open(p, O_RDONLY | O_CLOEXEC);
-    if (in->fd < 0)
-        fail("%s: %s", p, strerror(errno));
     struct stat st;
-    if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode))
-        fail("%s: is a directory", p);
+    if (fstat(in->fd, &st) != 0)
+        fail("%s: %s", in->name, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        fail("%s: is a directory", in->name);
+    /* a regular file is mapped (no copy; any thread touches its pages),
+     * from where its descriptor is (standard input may have been read) */
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        const off_t off = lseek(in->fd, 0, SEEK_CUR);
+        if (off >= 0 && off < st.st_size) {
+            void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, in->fd, 0);
+            if (m != MAP_FAILED) {
+                in->map = m;
+                in->map_len = (size_t)st.st_size;
+                in->pos = (size_t)off;
+                (void)lseek(in->fd, st.st_size, SEEK_SET);
+                close_file(in);
+            }
+        }
+    }
     return 1;
+}
+
+/* A chunk of a mapped file: whole lines from pos, ending at the first
+ * newline at or past chunk_bytes - 1 bytes (or the file's end). */
+static void map_chunk(input *in, chunk *c)
+{
+    const unsigned char *s = in->map + in->pos;
+    const size_t rest = in->map_len - in->pos;
+    size_t len = rest, adv = rest;
+    const size_t cb = in->chunk_bytes;
+    if (rest > cb) {
+        const unsigned char *nl = memchr(s + cb - 1, '\n', rest - (cb - 1));
+        if (nl != NULL) {
+            len = (size_t)(nl - s);
+            adv = len + 1;
+        }
+    } else if (s[rest - 1] == '\n') {
+        len = rest - 1;
+    }
+    c->buf = s;
+    c->len = len;
+    c->name = in->name;
+    c->first = in->fresh;
+    in->fresh = 0;
+    in->pos += adv;
+    c->map = in->map;
+    c->map_len = in->map_len;
+    c->map_done = in->pos;
+    c->map_last = in->pos >= in->map_len;
+    if (c->map_last)
+        in->map = NULL; /* unmapped once its last chunk is written */
 }
 
 /* Fills c with whole lines (at least one unless the input is done): the
@@ -559,34 +1100,40 @@ static int next_file(input *in)
 static int read_chunk(input *in, chunk *c)
 {
     c->len = 0;
+    c->map = NULL;
     for (;;) {
         if (in->done)
             return 0;
+        if (in->map != NULL) {
+            map_chunk(in, c);
+            return 1;
+        }
         if (in->fd < 0 && !next_file(in)) {
             in->done = 1;
             return 0;
         }
-        if (c->cap < in->clen + CHUNK_BYTES) {
-            c->cap = in->clen + CHUNK_BYTES;
-            c->buf = xrealloc(c->buf, c->cap);
+        if (in->map != NULL)
+            continue;
+        if (c->cap < in->clen + in->chunk_bytes) {
+            c->cap = in->clen + in->chunk_bytes;
+            c->own = xrealloc(c->own, c->cap);
         }
         if (in->clen > 0)
-            memcpy(c->buf, in->carry, in->clen);
+            memcpy(c->own, in->carry, in->clen);
         size_t len = in->clen;
         ssize_t r;
         do
-            r = read(in->fd, c->buf + len, c->cap - len);
+            r = read(in->fd, c->own + len, c->cap - len);
         while (r < 0 && errno == EINTR);
         if (r < 0)
             fail("%s: %s", in->name, strerror(errno));
         len += (size_t)r;
+        c->buf = c->own;
         c->name = in->name;
         c->first = in->fresh;
         if (r == 0) { /* end of this file: its last line ends here */
             in->clen = 0;
-            if (in->fd != STDIN_FILENO)
-                close(in->fd);
-            in->fd = -1;
+            close_file(in);
             if (len == 0)
                 continue;
             c->len = len;
@@ -594,15 +1141,15 @@ static int read_chunk(input *in, chunk *c)
             return 1;
         }
         /* keep whole lines; carry the rest */
-        const unsigned char *nl = memrchr(c->buf, '\n', len);
-        const size_t whole = nl ? (size_t)(nl - c->buf) + 1 : 0;
+        const unsigned char *nl = memrchr(c->own, '\n', len);
+        const size_t whole = nl ? (size_t)(nl - c->own) + 1 : 0;
         in->clen = len - whole;
         if (in->clen > in->ccap) {
             in->ccap = in->clen * 2;
             in->carry = xrealloc(in->carry, in->ccap);
         }
         if (in->clen > 0)
-            memcpy(in->carry, c->buf + whole, in->clen);
+            memcpy(in->carry, c->own + whole, in->clen);
         if (whole == 0)
             continue; /* one line longer than the buffer: read more */
         c->len = whole - 1; /* the final newline is the last line's end */
@@ -613,37 +1160,17 @@ static int read_chunk(input *in, chunk *c)
 
 /* ------------------------------------------------------------ output */
 
-typedef struct output {
-    unsigned char *buf;
-    size_t len, cap;
-} output;
-
-static void out_flush(output *o)
+static void write_all(const unsigned char *p, size_t n)
 {
     size_t at = 0;
-    while (at < o->len) {
-        const ssize_t w = write(STDOUT_FILENO, o->buf + at, o->len - at);
+    while (at < n) {
+        const ssize_t w = write(STDOUT_FILENO, p + at, n - at);
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0)
             fail("standard output: %s", strerror(errno));
         at += (size_t)w;
     }
-    o->len = 0;
-}
-
-static void out_line(output *o, const unsigned char *p, size_t n)
-{
-    if (o->len + n + 1 > o->cap) {
-        out_flush(o);
-        if (n + 1 > o->cap) {
-            o->cap = n + 1;
-            o->buf = xrealloc(o->buf, o->cap);
-        }
-    }
-    memcpy(o->buf + o->len, p, n);
-    o->buf[o->len + n] = '\n';
-    o->len += n + 1;
 }
 
 /* ------------------------------------------------------------ the filter */
@@ -685,17 +1212,52 @@ static void fill_fpp(const dedup *d, double *fill, double *fpp, uint64_t *keys, 
     *bytes = in.bytes;
 }
 
+static void free_chunk(chunk *c)
+{
+    free(c->own);
+    free(c->start);
+    free(c->end);
+    free(c->why);
+    free(c->dec);
+    free(c->kp);
+    free(c->kl);
+    free(c->idx);
+    free(c->h1);
+    free(c->h2);
+    free(c->added);
+    free(c->pp);
+    free(c->pidx);
+    free(c->sorted);
+    free(c->sorted2);
+    free(c->wp);
+    free(c->wl);
+    free(c->wa);
+    free(c->wb);
+    free(c->u_line);
+    free(c->u_s);
+    free(c->u_e);
+    free(c->u_g0);
+    free(c->u_gn);
+    free(c->u_seen);
+    free(c->l_u0);
+    free(c->l_un);
+    free(c->gunit);
+    free(c->obuf);
+}
+
 int cmd_dedup(int argc, char **argv)
 {
     args a;
     parse_args(argc, argv,
                " --expected= --fpp= --filter= --invert --count --tsv-field= --json-field="
                " --threads= --shard= --layout= --binary --quiet --initial= --growth= --seed="
-               " --ngrams= --threshold= --no-add ",
+               " --ngrams= --threshold= --no-add --verify --paragraphs --annotate ",
                help_dedup, 0, ARGS_MAX_POS, &a);
     dedup d;
     memset(&d, 0, sizeof d);
-    const int invert = opt_flag(&a, "--invert"), count_only = opt_flag(&a, "--count");
+    d.invert = opt_flag(&a, "--invert");
+    d.count_only = opt_flag(&a, "--count");
+    const int invert = d.invert, count_only = d.count_only;
     const int quiet = opt_flag(&a, "--quiet");
     d.binary = opt_flag(&a, "--binary");
     const char *s;
@@ -720,9 +1282,20 @@ int cmd_dedup(int argc, char **argv)
             d.json_len = 4;
         }
     }
+    d.paragraphs = opt_flag(&a, "--paragraphs");
+    d.annotate = opt_flag(&a, "--annotate");
+    if ((d.paragraphs || d.annotate) && !d.ngrams)
+        usage_error("--paragraphs and --annotate are for --ngrams");
+    if (d.annotate && d.tsv_field)
+        usage_error("--annotate adds JSON members: not with --tsv-field");
+    if (d.annotate && invert)
+        usage_error("--annotate writes every document: not with --invert");
     d.no_add = opt_flag(&a, "--no-add");
     if (d.no_add && opt_val(&a, "--filter") == NULL)
         usage_error("--no-add needs --filter (the filter to probe)");
+    const int verify = opt_flag(&a, "--verify");
+    if (verify && !d.no_add)
+        usage_error("--verify is for --no-add (a filter added to is loaded and checked)");
     d.threshold = 0.8;
     if ((s = opt_val(&a, "--threshold")) != NULL) {
         if (!d.ngrams)
@@ -731,6 +1304,10 @@ int cmd_dedup(int argc, char **argv)
             usage_error("--threshold: a fraction in (0, 1]: '%s'", show_text(s, strlen(s)));
     }
     uint64_t threads = 1;
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1)
+        threads = (uint64_t)CPU_COUNT(&cpus) < MAX_THREADS ? (uint64_t)CPU_COUNT(&cpus)
+                                                           : MAX_THREADS;
     if ((s = opt_val(&a, "--threads")) != NULL) {
         threads = parse_u64_arg("--threads", s);
         if (threads == 0 || threads > MAX_THREADS)
@@ -789,7 +1366,17 @@ int cmd_dedup(int argc, char **argv)
     struct stat st;
     const int have_file = fpath != NULL && stat(fpath, &st) == 0;
     sbf_file_lock *lock = NULL;
-    if (have_file) {
+    if (have_file && d.no_add) {
+        /* probed only: mapped (it may be larger than memory), its pages read
+         * as probes need them; --verify checks every checksum first */
+        if (is_scalable_file(fpath)) {
+            const int rc = sbf_scalable_map(&d.s, fpath, verify ? 0 : SBF_MAP_NO_VERIFY);
+            if (rc != SBF_OK)
+                fail_code(fpath, rc);
+        } else {
+            d.f = open_filter(fpath, verify ? OPEN_VERIFY : OPEN_QUERY, NULL);
+        }
+    } else if (have_file) {
         lock = lock_path(fpath);
         if (is_scalable_file(fpath)) {
             d.s = open_scalable(fpath);
@@ -824,19 +1411,52 @@ int cmd_dedup(int argc, char **argv)
             fail("%s: a %s filter; dedup needs one of bits (blocked, split-block, classic, "
                  "parquet)", fpath, sbf_layout_name(in.layout));
         d.seed = in.seed;
-        if (sbf_view_get_writable(d.f, &d.v) != SBF_OK)
+        if ((d.no_add ? sbf_view_get(d.f, &d.v) : sbf_view_get_writable(d.f, &d.v)) != SBF_OK)
             fail("the filter is read-only");
-        d.block_words = d.v.add == SBF_VIEW_CALL ? 0
-                      : d.v.add == SBF_VIEW_SPLIT8 || d.v.add == SBF_VIEW_PARQUET ||
-                          d.v.add == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
+        d.block_words = d.v.query == SBF_VIEW_CALL ? 0
+                      : d.v.query == SBF_VIEW_SPLIT8 || d.v.query == SBF_VIEW_PARQUET ||
+                          d.v.query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
     }
 
-    /* threads: T - 1 workers prepare; the main thread reads and decides */
+    d.page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t data_len = 0;
+    const void *data = d.f != NULL && d.no_add ? sbf_data(d.f, &data_len) : NULL;
+    /* from this size on (SBF_DEDUP_SORTED_BYTES: bytes, default 256 MiB)
+     * a filter's pages may well not be in memory: block-sorted batches */
+    uint64_t sorted_from = (uint64_t)256 << 20;
+    const char *env = getenv("SBF_DEDUP_SORTED_BYTES");
+    if (env != NULL && !num_u64((const unsigned char *)env, strlen(env), &sorted_from))
+        fail("SBF_DEDUP_SORTED_BYTES: not a byte count: '%s'", show_text(env, strlen(env)));
+    if (data != NULL && d.block_words && data_len >= sorted_from) {
+        /* the kernel's read-around on a page fault reads 32 pages for the
+         * one a probe needs: off; the batches ask for their pages instead */
+        d.mapped = 1;
+        const uintptr_t lo = (uintptr_t)data & ~(uintptr_t)(d.page - 1);
+        (void)madvise((void *)lo, (uintptr_t)data + data_len - lo, MADV_RANDOM);
+    }
+    /* the parts: a fixed filter probed inline is cut into P ranges of
+     * blocks (a few per thread, so that threads find one free) */
+    d.parts = 1;
+    if (threads > 1 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
+        (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL))) {
+        d.parts = (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
+        d.pv = aligned_alloc(64, d.parts * sizeof *d.pv);
+        if (d.pv == NULL)
+            fail("out of memory");
+        for (size_t p = 0; p < d.parts; p++) {
+            memset(&d.pv[p], 0, sizeof d.pv[p]);
+            d.pv[p].v = d.v;
+            d.pv[p].v.added = &d.pv[p].added;
+        }
+    }
+    d.pnext = calloc(d.parts, sizeof *d.pnext);
+    d.pbusy = calloc(d.parts, 1);
+    /* threads: T - 1 workers and the main thread, which also reads and
+     * writes; a few chunks per thread in flight */
     const size_t workers = (size_t)threads - 1;
-    d.nslots = workers ? 2 * (size_t)threads : 1;
+    d.nslots = workers ? 4 * (size_t)threads : 1;
     d.slots = calloc(d.nslots, sizeof *d.slots);
-    d.queue = calloc(d.nslots, sizeof *d.queue);
-    if (d.slots == NULL || d.queue == NULL)
+    if (d.slots == NULL || d.pnext == NULL || d.pbusy == NULL)
         fail("out of memory");
     pthread_t tid[MAX_THREADS];
     pthread_mutex_init(&d.mu, NULL);
@@ -846,119 +1466,133 @@ int cmd_dedup(int argc, char **argv)
             fail("cannot start a thread");
 
     static const char *const stdin_only[1] = { "-" };
-    input in = { a.npos ? a.pos : stdin_only, a.npos ? a.npos : 1, 0, -1, NULL, NULL, 0, 0, 0,
-                 0 };
-    (void)in.fresh;
-    output o = { NULL, 0, 1u << 20 };
-    o.buf = xrealloc(NULL, o.cap);
-    uint64_t total_ngrams = 0, text_bytes = 0;
+    input in;
+    memset(&in, 0, sizeof in);
+    in.paths = a.npos ? (const char *const *)a.pos : stdin_only;
+    in.npaths = a.npos ? a.npos : 1;
+    in.fd = -1;
+    in.chunk_bytes = d.mapped ? MAPPED_CHUNK_BYTES : CHUNK_BYTES;
+    uint64_t total_ngrams = 0, text_bytes = 0, units = 0, unit_dups = 0;
     uint64_t file_lines = 0, lines = 0, fresh = 0, seen = 0, nokey = 0, other = 0, written = 0;
     const double t0 = now_s();
     double last = t0;
     const int tty = isatty(STDERR_FILENO);
     int shown = 0;
-    size_t next_read = 0, next_done = 0;
+    const unsigned char *released_map = NULL;  /* pages of it given back up to */
+    size_t released = 0;
+    const size_t page = d.page;
+    pthread_mutex_lock(&d.mu);
     for (;;) {
-        /* read ahead while a slot is free */
-        while (!in.done && next_read - next_done < d.nslots) {
-            chunk *c = &d.slots[next_read % d.nslots];
-            if (!read_chunk(&in, c))
-                break;
-            if (workers) {
-                pthread_mutex_lock(&d.mu);
-                c->state = 1;
-                d.queue[d.qtail++ % d.nslots] = next_read % d.nslots;
-                pthread_cond_broadcast(&d.cv);
-                pthread_mutex_unlock(&d.mu);
-            } else {
-                prepare(&d, c);
-                c->state = 2;
-            }
-            next_read++;
-        }
-        if (next_done == next_read)
-            break;
-        chunk *c = &d.slots[next_done % d.nslots];
-        if (workers) {
-            pthread_mutex_lock(&d.mu);
-            while (c->state != 2)
-                pthread_cond_wait(&d.cv, &d.mu);
+        chunk *w = slot(&d, d.seq_write);
+        if (d.seq_write < d.seq_read && w->state == S_DONE) {
+            /* the oldest chunk is formatted: written, in input order */
             pthread_mutex_unlock(&d.mu);
-        }
-        decide(&d, c);
-        if (c->first)
-            file_lines = 0;
-        for (size_t i = 0; i < c->n; i++) {
-            const unsigned char *p = c->buf + c->start[i];
-            const size_t n = c->end[i] - c->start[i];
-            const int dec = c->dec[i];
-            int write_it = 0;
-            if (dec == D_NEW) {
-                fresh++;
-                write_it = !invert;
-            } else if (dec == D_SEEN) {
-                seen++;
-                write_it = invert;
-            } else if (dec == D_NOKEY) {
-                nokey++;
-                write_it = !invert;
-                if (nokey <= SHOW_MISSING) {
+            if (w->olen)
+                write_all(w->obuf, w->olen);
+            if (w->first)
+                file_lines = 0;
+            if (w->nokey && nokey < SHOW_MISSING) {
+                uint64_t k = nokey;
+                for (size_t i = 0; i < w->n && k < SHOW_MISSING; i++) {
+                    if (w->dec[i] != D_NOKEY)
+                        continue;
+                    k++;
                     static const char *const why[] = { "", "fewer fields than --tsv-field",
                                                        "not a JSON object", "no such field",
                                                        "the field is not a string" };
                     const uint64_t ln = file_lines + i + 1;
                     fprintf(stderr, "%s: %s: line %llu has no key (%s%s%s): %s\n", prog,
-                            c->name, (unsigned long long)ln, why[c->why[i]],
-                            c->why[i] >= 3 ? ": " : "", c->why[i] >= 3 ? d.json_field : "",
-                            show_text(p, n));
+                            w->name, (unsigned long long)ln, why[w->why[i]],
+                            w->why[i] >= 3 ? ": " : "", w->why[i] >= 3 ? d.json_field : "",
+                            show_text(w->buf + w->start[i], w->end[i] - w->start[i]));
                 }
-            } else {
-                other++;
             }
-            if (write_it) {
-                written++;
-                if (!count_only)
-                    out_line(&o, p, n);
+            fresh += w->fresh;
+            seen += w->seen;
+            nokey += w->nokey;
+            other += w->other;
+            written += w->written;
+            units += w->units;
+            unit_dups += w->unit_dups;
+            lines += w->n;
+            file_lines += w->n;
+            if (d.ngrams) {
+                total_ngrams += w->nh;
+                text_bytes += w->text_bytes;
             }
+            if (w->map != NULL) { /* its pages: out of this process's memory */
+                if (released_map != w->map) {
+                    released_map = w->map;
+                    released = 0;
+                }
+                if (w->map_last) {
+                    munmap(w->map, w->map_len);
+                } else {
+                    const size_t to = w->map_done / page * page;
+                    if (to > released) {
+                        madvise(w->map + released, to - released, MADV_DONTNEED);
+                        released = to;
+                    }
+                }
+            }
+            if (tty && !quiet) {
+                const double t = now_s();
+                if (t - t0 >= 1.0 && t - last >= 0.25) {
+                    last = t;
+                    shown = 1;
+                    double fill, efpp;
+                    uint64_t keys;
+                    size_t bytes;
+                    fill_fpp(&d, &fill, &efpp, &keys, &bytes);
+                    fprintf(stderr, "\r%s: dedup: %llu lines, %llu new (%.2f M lines/s), "
+                            "filter %.0f%% full, fpp %.3g  ", prog, (unsigned long long)lines,
+                            (unsigned long long)fresh, (double)lines / (t - t0) / 1e6,
+                            100 * fill, efpp);
+                }
+            }
+            pthread_mutex_lock(&d.mu);
+            w->state = S_FREE;
+            d.seq_write++;
+            continue;
         }
-        lines += c->n;
-        file_lines += c->n;
-        total_ngrams += c->ngrams;
-        text_bytes += c->text_bytes;
-        c->state = 0;
-        next_done++;
-        if (tty && !quiet) {
-            const double t = now_s();
-            if (t - t0 >= 1.0 && t - last >= 0.25) {
-                last = t;
-                shown = 1;
-                double fill, efpp;
-                uint64_t keys;
-                size_t bytes;
-                fill_fpp(&d, &fill, &efpp, &keys, &bytes);
-                fprintf(stderr, "\r%s: dedup: %llu lines, %llu new (%.2f M lines/s), "
-                        "filter %.0f%% full, fpp %.3g  ", prog, (unsigned long long)lines,
-                        (unsigned long long)fresh, (double)lines / (t - t0) / 1e6,
-                        100 * fill, efpp);
+        if (!in.done && d.seq_read - d.seq_write < d.nslots) {
+            chunk *c = slot(&d, d.seq_read);
+            pthread_mutex_unlock(&d.mu);
+            const int got = read_chunk(&in, c);
+            pthread_mutex_lock(&d.mu);
+            if (got) {
+                c->state = S_READ;
+                c->parts_done = 0;
+                d.seq_read++;
+                pthread_cond_broadcast(&d.cv);
             }
+            continue;
         }
+        if (in.done && d.seq_write == d.seq_read)
+            break;
+        chunk *c = NULL;
+        size_t p = 0;
+        const int t = take_task(&d, &c, &p);
+        if (t != T_NONE)
+            run_task(&d, t, c, p);
+        else
+            pthread_cond_wait(&d.cv, &d.mu);
     }
-    if (workers) {
-        pthread_mutex_lock(&d.mu);
-        d.stop = 1;
-        pthread_cond_broadcast(&d.cv);
-        pthread_mutex_unlock(&d.mu);
-        for (size_t t = 0; t < workers; t++)
-            pthread_join(tid[t], NULL);
-    }
+    d.stop = 1;
+    pthread_cond_broadcast(&d.cv);
+    pthread_mutex_unlock(&d.mu);
+    for (size_t t = 0; t < workers; t++)
+        pthread_join(tid[t], NULL);
+    if (d.pv != NULL && !d.no_add) /* the parts' adds, into the filter's count */
+        for (size_t p = 0; p < d.parts; p++)
+            *d.v.added += d.pv[p].added;
     if (shown)
         fputc('\n', stderr);
     if (count_only) {
         char num[32];
-        const int k = snprintf(num, sizeof num, "%llu", (unsigned long long)written);
-        out_line(&o, (const unsigned char *)num, (size_t)k);
+        const int k = snprintf(num, sizeof num, "%llu\n", (unsigned long long)written);
+        write_all((const unsigned char *)num, (size_t)k);
     }
-    out_flush(&o);
     if (fpath != NULL && !d.no_add) {
         if (d.s != NULL) {
             const int rc = sbf_scalable_save(d.s, fpath);
@@ -980,6 +1614,9 @@ int cmd_dedup(int argc, char **argv)
             fprintf(stderr, ", %llu without a key (written as is)", (unsigned long long)nokey);
         if (other)
             fprintf(stderr, ", %llu in other shards", (unsigned long long)other);
+        if (d.paragraphs)
+            fprintf(stderr, "; %llu paragraphs, %llu duplicate", (unsigned long long)units,
+                    (unsigned long long)unit_dups);
         if (d.ngrams)
             fprintf(stderr, "; %llu %u-grams of %.1f MB of text (%.2f M n-grams/s, %.1f MB/s)",
                     (unsigned long long)total_ngrams, d.ngrams, (double)text_bytes / 1e6,
@@ -990,30 +1627,13 @@ int cmd_dedup(int argc, char **argv)
                 (double)bytes / 1e6, d.s ? "newest " : "", 100 * fill, efpp, t,
                 t > 0 ? (double)lines / t / 1e6 : 0.0);
     }
-    for (size_t i = 0; i < d.nslots; i++) {
-        chunk *c = &d.slots[i];
-        free(c->buf);
-        free(c->start);
-        free(c->end);
-        free(c->why);
-        free(c->dec);
-        free(c->kp);
-        free(c->kl);
-        free(c->idx);
-        free(c->h1);
-        free(c->h2);
-        free(c->added);
-        free(c->g0);
-        free(c->gn);
-        free(c->wp);
-        free(c->wl);
-        free(c->wa);
-        free(c->wb);
-    }
+    for (size_t i = 0; i < d.nslots; i++)
+        free_chunk(&d.slots[i]);
     free(d.slots);
-    free(d.queue);
+    free(d.pnext);
+    free(d.pbusy);
+    free(d.pv);
     free(in.carry);
-    free(o.buf);
     pthread_mutex_destroy(&d.mu);
     pthread_cond_destroy(&d.cv);
     sbf_free(d.f);

@@ -96,6 +96,7 @@ SBF_API const char *sbf_version_string(void);
 #define SBF_E_FLAGS           -23  /* sbf_params.flags has an unknown bit */
 #define SBF_E_ODD_BLOCKS      -24  /* sbf_fold: the filter's block count is odd */
 #define SBF_E_LOCKED          -25  /* sbf_lock_file: another holds the lock */
+#define SBF_E_FULL            -26  /* a non-scaling scalable filter holds its capacity */
 
 /* A static, human-readable string for any int (unknown codes included). */
 SBF_API const char *sbf_strerror(int code);

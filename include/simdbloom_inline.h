@@ -446,7 +446,14 @@ typedef struct sbf_view {
      * after their checks (key_add: NULL in a view for queries) */
     int (*key_contains)(const sbf_filter *f, const void *key, size_t len);
     int (*key_add)(sbf_filter *f, const void *key, size_t len);
+    uint64_t xxh3_flip;     /* sbf_xxh3_flip8(seed): the XXH3 layouts' 8-byte
+                               hash takes it, not the seed */
 } sbf_view;
+/* The library fills a view and the caller's code reads it: its size and its
+ * fields' places are part of the ABI, like the other public structs, and
+ * change only with the soname (a new minor version while the major is 0:
+ * see the Makefile). Version 0.2's view is 96 bytes, xxh3_flip last
+ * (tests/test_inline.c pins both). */
 
 
 /*
@@ -666,7 +673,7 @@ SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
  * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
  * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
  * a register. */
-#if !SBF_INL_AVX512 && !SBF_INL_AVX2
+#if !SBF_INL_AVX512 /* portable and AVX2: h2 in a register */
 typedef uint64_t sbf_inl_h2;
 
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
@@ -689,6 +696,9 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 {
     return sbf_inl_hash8_u64(key, s8, h1);
 }
+#endif
+
+#if !SBF_INL_AVX512 && !SBF_INL_AVX2
 
 SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt, uint32_t k,
                                 uint32_t lanes, sbf_inl_h2 h2)
@@ -767,7 +777,7 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
 {
     uint64_t h1;
     if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
-        const uint64_t h = sbf_xxh3_u64_inline(key, v->seed);
+        const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
         *b = ((h >> 32) * v->nblocks) >> 32;
         return sbf_inl_h2_of32((uint32_t)h);
     }
@@ -790,34 +800,43 @@ SBF_INL unsigned sbf_inl_probe(unsigned kind)
     return kind > SBF_VIEW_COUNTING ? kind - (SBF_VIEW_BLOCKED_XXH3 - SBF_VIEW_BLOCKED) : kind;
 }
 
+/* The salts of kind, what v->salt points to: constants, which the probes
+ * read as memory operands with no load of the pointer. */
+SBF_INL const uint32_t *sbf_inl_salt(unsigned kind)
+{
+    return kind == SBF_VIEW_PARQUET ? SBF_SALT_PARQUET : SBF_SALT;
+}
+
 /* Query / add of a hashed key in block b with kind's probe (tests, not a
  * switch, which compiles to a jump table). */
 SBF_INL int sbf_inl_has(const sbf_view *v, unsigned kind, uint64_t b, sbf_inl_h2 h2)
 {
+    const uint32_t *salt = sbf_inl_salt(kind);
     kind = sbf_inl_probe(kind);
     const uint64_t *w = v->words;
     if (kind == SBF_VIEW_BLOCKED)
-        return sbf_inl_blocked_has(w + b * 8, v->salt, v->k, v->lanes, h2);
+        return sbf_inl_blocked_has(w + b * 8, salt, v->k, v->lanes, h2);
     if (kind == SBF_VIEW_SPLIT16)
-        return sbf_inl_split16_has(w + b * 8, v->salt, h2);
+        return sbf_inl_split16_has(w + b * 8, salt, h2);
     if (kind == SBF_VIEW_COUNTING)
-        return sbf_inl_counting_has(w + b * 8, v->salt, v->k, v->lanes, h2);
-    return sbf_inl_split8_has(w + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
+        return sbf_inl_counting_has(w + b * 8, salt, v->k, v->lanes, h2);
+    return sbf_inl_split8_has(w + b * 4, salt, h2); /* SPLIT8, PARQUET */
 }
 
 SBF_INL int sbf_inl_put(const sbf_view *v, unsigned kind, uint64_t b, sbf_inl_h2 h2)
 {
+    const uint32_t *salt = sbf_inl_salt(kind);
     kind = sbf_inl_probe(kind);
     uint64_t *w = v->words;
     int r;
     if (kind == SBF_VIEW_BLOCKED)
-        r = sbf_inl_blocked_add(w + b * 8, v->salt, v->k, v->lanes, h2);
+        r = sbf_inl_blocked_add(w + b * 8, salt, v->k, v->lanes, h2);
     else if (kind == SBF_VIEW_SPLIT16)
-        r = sbf_inl_split16_add(w + b * 8, v->salt, h2);
+        r = sbf_inl_split16_add(w + b * 8, salt, h2);
     else if (kind == SBF_VIEW_COUNTING) /* changed: a counter was 0 */
-        r = sbf_inl_counting_add(w + b * 8, v->salt, v->k, h2);
+        r = sbf_inl_counting_add(w + b * 8, salt, v->k, h2);
     else
-        r = sbf_inl_split8_add(w + b * 4, v->salt, h2); /* SPLIT8, PARQUET */
+        r = sbf_inl_split8_add(w + b * 4, salt, h2); /* SPLIT8, PARQUET */
     *v->added += (uint64_t)r; /* keys_added counts adds that changed the filter */
     return r;
 }
@@ -913,11 +932,19 @@ SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_
 #else
 SBF_INL int sbf__has_u64(const sbf_view *v, unsigned kind, uint64_t key)
 {
+    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first */
+        return sbf_inl_has_u64_counting(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_has_u64_counting_xxh3(v, key);
     SBF__BY_KIND(sbf_inl_has_u64_, (v, key));
 }
 
 SBF_INL int sbf__put_u64(const sbf_view *v, unsigned kind, uint64_t key)
 {
+    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first */
+        return sbf_inl_put_u64_counting(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_put_u64_counting_xxh3(v, key);
     SBF__BY_KIND(sbf_inl_put_u64_, (v, key));
 }
 
@@ -929,61 +956,6 @@ SBF_INL int sbf__has_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_
 SBF_INL int sbf__put_pair(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
 {
     SBF__BY_KIND(sbf_inl_put_pair_, (v, h1, h2));
-}
-#endif
-
-/* The same for a kind known only at run time (v->query, v->add): one body
- * whose tests of the kind the CPU predicts, not SBF__BY_KIND's copy per
- * kind at every call site. */
-#if SBF_INL_KERNELS
-#  define sbf__has_u64_any sbf__has_u64
-#  define sbf__put_u64_any sbf__put_u64
-#else
-#  if defined(__GNUC__)
-#    define SBF__NOINLINE static __attribute__((noinline, unused))
-#  else
-#    define SBF__NOINLINE static
-#  endif
-/* counting and parquet out of line: a loop of the plain probes stays
- * small enough for the compiler to keep the view's fields in registers */
-SBF__NOINLINE int sbf__has_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
-{
-    if (kind == SBF_VIEW_PARQUET)
-        return sbf_inl_has_u64_parquet(v, key);
-    if (kind == SBF_VIEW_COUNTING_XXH3)
-        return sbf_inl_has_u64_counting_xxh3(v, key);
-    return sbf_inl_has_u64_counting(v, key);
-}
-
-SBF__NOINLINE int sbf__put_u64_other(const sbf_view *v, unsigned kind, uint64_t key)
-{
-    if (kind == SBF_VIEW_PARQUET)
-        return sbf_inl_put_u64_parquet(v, key);
-    if (kind == SBF_VIEW_COUNTING_XXH3)
-        return sbf_inl_put_u64_counting_xxh3(v, key);
-    return sbf_inl_put_u64_counting(v, key);
-}
-
-/* Inline: the three plain probes on MurmurHash3 (kinds 1-3) and on XXH3
- * (kinds 6-8), each hash's kinds in one body. */
-SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
-{
-    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
-        return sbf_inl_has_u64_k(v, kind, key);
-    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED_XXH3 <=
-                       SBF_VIEW_SPLIT16_XXH3 - SBF_VIEW_BLOCKED_XXH3))
-        return sbf_inl_has_u64_k(v, kind, key);
-    return sbf__has_u64_other(v, kind, key);
-}
-
-SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
-{
-    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED <= SBF_VIEW_SPLIT16 - SBF_VIEW_BLOCKED))
-        return sbf_inl_put_u64_k(v, kind, key);
-    if (SBF_INL_LIKELY(kind - SBF_VIEW_BLOCKED_XXH3 <=
-                       SBF_VIEW_SPLIT16_XXH3 - SBF_VIEW_BLOCKED_XXH3))
-        return sbf_inl_put_u64_k(v, kind, key);
-    return sbf__put_u64_other(v, kind, key);
 }
 #endif
 
@@ -1054,18 +1026,99 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
     return sbf__put_pair(v, kind, h[0], h[1]);
 }
 
+/* The calls for a kind known only at run time (v->query, v->add). Inline,
+ * with code for each kind alone: split-block (k = 8) and blocked on XXH3,
+ * then blocked and split-block on MurmurHash3, then parquet, tested in
+ * that order (one compare a kind, which the CPU predicts; the XXH3 layouts
+ * are the fast ones, so they come first). Every other kind (split-block
+ * with k = 16, counting, and what the library runs) in one function out of
+ * line, so that a caller's loop stays small enough to inline and to keep
+ * the view's fields in registers. With the library's kernels
+ * (SBF_INL_KERNELS) each call is one call of the filter's kernel. */
+#if SBF_INL_KERNELS
+#  define sbf__has_u64_any sbf__has_u64
+#  define sbf__put_u64_any sbf__put_u64
+#else
+#  if defined(__GNUC__)
+#    define SBF__NOINLINE static __attribute__((noinline, unused))
+#  else
+#    define SBF__NOINLINE static
+#  endif
+SBF__NOINLINE int sbf__has_u64_rest(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first, by tests */
+        return sbf_inl_has_u64_counting(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_has_u64_counting_xxh3(v, key);
+    SBF_INL_OPAQUE(kind); /* (not the first cases of a jump table) */
+    if (!sbf__inline_kind(kind)) {
+        unsigned char b[8];
+        sbf_inl_store_le64(b, key);
+        return sbf_contains(v->filter, b, 8);
+    }
+    SBF__BY_KIND(sbf_inl_has_u64_, (v, key));
+}
+
+SBF__NOINLINE int sbf__put_u64_rest(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_COUNTING) /* the likelier ones first, by tests */
+        return sbf_inl_put_u64_counting(v, key);
+    if (kind == SBF_VIEW_COUNTING_XXH3)
+        return sbf_inl_put_u64_counting_xxh3(v, key);
+    SBF_INL_OPAQUE(kind); /* (not the first cases of a jump table) */
+    if (!sbf__inline_kind(kind)) {
+        unsigned char b[8];
+        sbf_inl_store_le64(b, key);
+        return sbf__call_add(v, b, 8);
+    }
+    SBF__BY_KIND(sbf_inl_put_u64_, (v, key));
+}
+
+SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_SPLIT8_XXH3)
+        return sbf_inl_has_u64_split8_xxh3(v, key);
+    if (kind == SBF_VIEW_BLOCKED_XXH3)
+        return sbf_inl_has_u64_blocked_xxh3(v, key);
+    if (kind == SBF_VIEW_BLOCKED)
+        return sbf_inl_has_u64_blocked(v, key);
+    if (kind == SBF_VIEW_SPLIT8)
+        return sbf_inl_has_u64_split8(v, key);
+    SBF_INL_OPAQUE(kind); /* four tests, not a jump table of five */
+    if (kind == SBF_VIEW_PARQUET)
+        return sbf_inl_has_u64_parquet(v, key);
+    return sbf__has_u64_rest(v, kind, key);
+}
+
+SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind == SBF_VIEW_SPLIT8_XXH3)
+        return sbf_inl_put_u64_split8_xxh3(v, key);
+    if (kind == SBF_VIEW_BLOCKED_XXH3)
+        return sbf_inl_put_u64_blocked_xxh3(v, key);
+    if (kind == SBF_VIEW_BLOCKED)
+        return sbf_inl_put_u64_blocked(v, key);
+    if (kind == SBF_VIEW_SPLIT8)
+        return sbf_inl_put_u64_split8(v, key);
+    SBF_INL_OPAQUE(kind); /* four tests, not a jump table of five */
+    if (kind == SBF_VIEW_PARQUET) {
+        int r = sbf_inl_put_u64_parquet(v, key);
+        SBF_INL_OPAQUE(r); /* its own end: merged with split-block's, the
+                              compiler loses that split-block's loop knows
+                              its kind */
+        return r;
+    }
+    return sbf__put_u64_rest(v, kind, key);
+}
+#endif
+
 /* ----------------------------------------------------------- the API */
 
 /* 1 if the 8-byte key (its little-endian bytes, as sbf_contains_u64 and
  * sbf_contains(f, &key, 8) hash it) may be present, 0 if surely absent. */
 SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
 {
-    const unsigned kind = v->query;
-    if (SBF_INL_LIKELY(sbf__inline_kind(kind)))
-        return sbf__has_u64_any(v, kind, key);
-    unsigned char b[8];
-    sbf_inl_store_le64(b, key);
-    return sbf_contains(v->filter, b, 8);
+    return sbf__has_u64_any(v, v->query, key);
 }
 
 /* Adds the 8-byte key: 1 if the filter's answer for it changed, 0 if not,
@@ -1073,12 +1126,7 @@ SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
  * codes for a filter it calls. */
 SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
 {
-    const unsigned kind = v->add;
-    if (SBF_INL_LIKELY(sbf__inline_kind(kind)))
-        return sbf__put_u64_any(v, kind, key);
-    unsigned char b[8];
-    sbf_inl_store_le64(b, key);
-    return sbf__call_add(v, b, 8);
+    return sbf__put_u64_any(v, v->add, key);
 }
 
 /* sbf_contains / sbf_add of len bytes at key (SBF_E_NULL for a NULL key

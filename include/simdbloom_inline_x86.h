@@ -21,7 +21,39 @@
 #  define SBF_INL_X86_QUIET 1
 #endif
 
+/* A block's words written as what they are, uint64_t (a vector of them
+ * without may_alias, unlike __m256i): the compiler then knows that an add
+ * writes none of the view's pointers and 32-bit fields, and keeps them in
+ * registers across the caller's loop (keys_added's address among them, so
+ * that each add's count is not a load, an add and a store waiting on the
+ * one before). The words are uint64_t, so this is their own type. */
+#if defined(__GNUC__)
+typedef uint64_t sbf_inl_w256 __attribute__((vector_size(32), aligned(32)));
+SBF_INL void sbf_inl_store256(uint64_t *blk, __m256i x)
+{
+    *(sbf_inl_w256 *)(void *)blk = (sbf_inl_w256)x;
+}
+#else
+SBF_INL void sbf_inl_store256(uint64_t *blk, __m256i x)
+{
+    _mm256_store_si256((__m256i *)(void *)blk, x);
+}
+#endif
+
 #if SBF_INL_AVX512
+#  if defined(__GNUC__)
+typedef uint64_t sbf_inl_w512 __attribute__((vector_size(64), aligned(64)));
+SBF_INL void sbf_inl_store512(uint64_t *blk, __m512i x)
+{
+    *(sbf_inl_w512 *)(void *)blk = (sbf_inl_w512)x;
+}
+#  else
+SBF_INL void sbf_inl_store512(uint64_t *blk, __m512i x)
+{
+    _mm512_store_si512(blk, x);
+}
+#  endif
+
 typedef __m128i sbf_inl_h2;
 
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
@@ -176,7 +208,7 @@ SBF_INL int sbf_inl_blocked_put(uint64_t *blk, __m512i prod, uint32_t k)
     const __m512i fresh = _mm512_andnot_si512(b, m);
     if (_mm512_test_epi32_mask(fresh, fresh) == 0)
         return 0; /* every bit was set: no store */
-    _mm512_store_si512(blk, _mm512_or_si512(b, m));
+    sbf_inl_store512(blk, _mm512_or_si512(b, m));
     return 1;
 }
 
@@ -222,7 +254,7 @@ SBF_INL int sbf_inl_counting_put(uint64_t *blk, __m512i inc)
     const __m512i sat = _mm512_and_si512(_mm512_and_si512(v, s1), _mm512_and_si512(s2, s3));
     const __m512i nz = _mm512_or_si512(_mm512_or_si512(v, s1), _mm512_or_si512(s2, s3));
     /* inc & ~sat (inc has only nibble low bits, so no mask constant) */
-    _mm512_store_si512(blk, _mm512_add_epi64(v, _mm512_andnot_si512(sat, inc)));
+    sbf_inl_store512(blk, _mm512_add_epi64(v, _mm512_andnot_si512(sat, inc)));
     return _mm512_test_epi64_mask(_mm512_andnot_si512(nz, inc), inc) != 0;
 }
 
@@ -258,7 +290,7 @@ SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h
 {
     const __m256i m = sbf_inl_split_mask8(salt, h2);
     const __m256i b = _mm256_load_si256((const __m256i *)blk);
-    _mm256_store_si256((__m256i *)blk, _mm256_or_si256(b, m));
+    sbf_inl_store256(blk, _mm256_or_si256(b, m));
     return !_mm256_testc_si256(b, m);
 }
 
@@ -272,35 +304,14 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 {
     const __m512i m = sbf_inl_split_mask16(salt, h2);
     const __m512i b = _mm512_load_si512(blk);
-    _mm512_store_si512(blk, _mm512_or_si512(b, m));
+    sbf_inl_store512(blk, _mm512_or_si512(b, m));
     return _mm512_test_epi32_mask(_mm512_andnot_si512(b, m), m) != 0;
 }
 
 #endif /* SBF_INL_AVX512 */
 
-#if SBF_INL_AVX2
-typedef uint64_t sbf_inl_h2; /* h2 in a register */
-
-SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
-{
-    return h2;
-}
-
-SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
-{
-    return (uint64_t)x * UINT64_C(0x100000001);
-}
-
-SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
-{
-    return x;
-}
-
-SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
-{
-    return sbf_inl_hash8_u64(key, s8, h1);
-}
-
+#if SBF_INL_AVX2 /* h2 in a register: sbf_inl_h2 and its calls are the
+                   * portable ones (simdbloom_inline.h) */
 SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, uint64_t h2)
 {
     return _mm256_mullo_epi32(_mm256_set1_epi64x((long long)h2),
@@ -413,8 +424,8 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
                                           _mm256_andnot_si256(b1, m[1]));
     if (_mm256_testz_si256(fresh, fresh))
         return 0; /* every bit was set: no store */
-    _mm256_store_si256((__m256i *)blk, _mm256_or_si256(b0, m[0]));
-    _mm256_store_si256((__m256i *)(blk + 4), _mm256_or_si256(b1, m[1]));
+    sbf_inl_store256(blk, _mm256_or_si256(b0, m[0]));
+    sbf_inl_store256(blk + 4, _mm256_or_si256(b1, m[1]));
     return 1;
 }
 
@@ -436,8 +447,8 @@ SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k
     __m256i m[2], zero = _mm256_setzero_si256();
     sbf_inl_mask2x256(salt, k, h2, SBF_SHIFT_COUNTING, 2, m);
     __m256i *b = (__m256i *)blk;
-    _mm256_store_si256(b, sbf_inl_nib_inc8(_mm256_load_si256(b), m[0], &zero));
-    _mm256_store_si256(b + 1, sbf_inl_nib_inc8(_mm256_load_si256(b + 1), m[1], &zero));
+    sbf_inl_store256(blk, sbf_inl_nib_inc8(_mm256_load_si256(b), m[0], &zero));
+    sbf_inl_store256(blk + 4, sbf_inl_nib_inc8(_mm256_load_si256(b + 1), m[1], &zero));
     return !_mm256_testz_si256(zero, zero);
 }
 #undef SBF_INL_MASK2
@@ -458,7 +469,7 @@ SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h
 {
     const __m256i m = sbf_inl_split_mask8(salt, h2);
     const __m256i b = _mm256_load_si256((const __m256i *)blk);
-    _mm256_store_si256((__m256i *)blk, _mm256_or_si256(b, m));
+    sbf_inl_store256(blk, _mm256_or_si256(b, m));
     return !_mm256_testc_si256(b, m);
 }
 

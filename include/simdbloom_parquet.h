@@ -140,6 +140,17 @@ SBF_API int sbf_import_parquet(sbf_filter **out, const void *buf, size_t len);
 SBF_API int sbf_add_xxh64(sbf_filter *f, const uint64_t *h, size_t n);
 SBF_API size_t sbf_contains_xxh64(const sbf_filter *f, const uint64_t *h, size_t n,
                                   uint8_t *out);
+/*
+ * Probes n XXH64 hashes against a Parquet bitset the caller holds (the bytes
+ * after a BloomFilterHeader, e.g. sbf_data of an SBF_PARQUET filter), with
+ * no filter object: for a reader that keeps many small filters packed in
+ * one buffer. out[i] (out may be NULL) as sbf_contains_xxh64 on that
+ * filter, and the same count. bitset 4-byte aligned, bytes a positive
+ * multiple of 32 (below 2^37); else (size_t)SBF_E_PARAM, (size_t)SBF_E_NULL
+ * for a NULL pointer. Reads only. Thread safe.
+ */
+SBF_API size_t sbf_parquet_bitset_contains(const void *bitset, size_t bytes, const uint64_t *h,
+                                           size_t n, uint8_t *out);
 
 #if defined(__cplusplus)
 }

@@ -30,15 +30,15 @@ extern "C" {
  * newest sub-filter, and a new sub-filter is started when the newest holds
  * capacity_i keys. The rate of the whole is at most the sum of the
  * sub-filters' rates, fpp * (1 - tightening^n) < fpp for n sub-filters,
- * however many keys are added: the asked rate holds at every size, as
+ * however many keys are added (another schedule: SBF_SCHEDULE_SHARED): the asked rate holds at every size, as
  * tests/test_scalable.c measures. tightening 0.5 with growth 2 is
  * RedisBloom's chain (the first sub-filter gets half the rate).
  *
  * Every sub-filter has the same layout and seed, so a key has one hash
  * (sbf_scalable_hash) whichever sub-filter it is probed in: batches hash
- * once and probe every sub-filter from the hashes. Layouts: the 1-bit ones
- * (classic, blocked, split-block, parquet); counting is SBF_E_UNSUPPORTED
- * (a remove would need to know the sub-filter).
+ * once and probe every sub-filter from the hashes. Layouts: the 1-bit ones;
+ * counting only when the filter does not grow (SBF_SCALABLE_NONSCALING:
+ * a remove needs to know the sub-filter).
  *
  * Thread safety as sbf_filter: any number of threads may query one
  * scalable filter at once; adds (which may start a sub-filter) and union
@@ -47,23 +47,83 @@ extern "C" {
  */
 typedef struct sbf_scalable sbf_scalable;
 
+/* What sbf_scalable_next and sbf_scalable_sub_info tell of one sub-filter, and
+ * what a growth check (sbf_scalable_params.grow_check) is asked about. */
+struct sbf_scalable_sub {
+    const sbf_filter *filter; /* NULL for one not made yet (sbf_scalable_next) */
+    uint32_t index;           /* its place, from 0 */
+    int layout;
+    uint32_t k, seed;
+    uint64_t bits;
+    uint64_t capacity;        /* keys it takes before the next starts */
+    double fpp;               /* the rate it was sized for */
+    uint64_t keys;            /* keys counted into it */
+    uint64_t bits_before;     /* sum of the bits of sub-filters 0..index-1
+                                 (with those an sbf_scalable_add_all makes
+                                 in advance) */
+};
+
+/* Rate schedules (sbf_scalable_params.schedule): how the asked rate is
+ * shared among sub-filters.
+ *  SBF_SCHEDULE_GEOMETRIC (0): Almeida's, fpp_i = fpp (1 - t) t^i (t the
+ *      tightening); format 3 files hold only this one.
+ *  SBF_SCHEDULE_SHARED: sub-filter i gets what the earlier ones left,
+ *      divided by i + 2: (fpp - sum_{j<i} fpp_j) / (i + 2), which is
+ *      fpp / ((i + 1)(i + 2)) (1/2, 1/6, 1/12, ...) for a filter made with
+ *      it (the sum after n is fpp (1 - 1/(n + 1)) < fpp), and continues within
+ *      the budget of adopted sub-filters of any rates; where nothing is left
+ *      (an adopted chain that used it all), half the previous one. Deep
+ *      sub-filters ask far less of a filter than t^i does (the Redis
+ *      module's chain: its 60th asks fpp / 3660, not fpp / 2^60). */
+#define SBF_SCHEDULE_GEOMETRIC 0
+#define SBF_SCHEDULE_SHARED 1
+
+/* sbf_scalable_params.flags: SBF_SCALABLE_NONSCALING, one sub-filter that
+ * never grows (it gets the whole rate; an add of a new key to a full one
+ * returns SBF_E_FULL; the counting layouts are accepted only so, as
+ * multisets: every add counts, sbf_scalable_remove takes keys out);
+ * SBF_ZEROED (simdbloom.h), with an allocator whose memory reads as zero:
+ * sub-filters are made without a pass over their memory. */
+#define SBF_SCALABLE_NONSCALING (UINT32_C(1) << 8)
+
 /* Zero means "default" for every field but fpp: `sbf_scalable_params p = {0};` */
 typedef struct sbf_scalable_params {
-    int layout;          /* a 1-bit sbf_layout (0: classic, as sbf_params) */
+    int layout;          /* a 1-bit sbf_layout (0: classic, as sbf_params); a
+                            counting one with SBF_SCALABLE_NONSCALING */
     uint64_t initial_n;  /* capacity of the first sub-filter; 0: 1000 */
     double fpp;          /* the rate of the whole, in (0, 1) */
-    uint32_t growth;     /* capacity ratio of successive sub-filters, 2..1024; 0: 2 */
-    double tightening;   /* rate ratio, in (0, 1); 0: 0.5 */
+    uint32_t growth;     /* capacity ratio of successive sub-filters, 1..32768
+                            (files: 2..1024); 0: 2 */
+    double tightening;   /* rate ratio of the geometric schedule, in (0, 1); 0: 0.5 */
     uint32_t seed;       /* as sbf_params.seed */
-    uint32_t flags;      /* 0 (another bit: SBF_E_FLAGS) */
+    uint32_t flags;      /* 0, SBF_SCALABLE_NONSCALING, SBF_ZEROED (another
+                            bit: SBF_E_FLAGS) */
+    int schedule;        /* SBF_SCHEDULE_GEOMETRIC (0) or SBF_SCHEDULE_SHARED */
+    uint64_t max_capacity; /* the largest capacity growth may give a sub-filter
+                              (SBF_E_TOO_LARGE past it); 0: no limit */
+    const sbf_allocator *allocator; /* sub-filters' memory and the filter's own
+                                       (NULL: the library's), as sbf_params */
+    /* Asked before every sub-filter the library makes (creation's first,
+     * growth's, sbf_scalable_add_all's in advance; not adopted ones), rc
+     * SBF_OK once it is sized (next: its place, capacity, rate, bits, k):
+     * SBF_OK makes it, another code is what the add or create returns
+     * (nothing changes). Also told, with rc the error, of one that cannot be
+     * made (the index past the limit, the capacity, the sizing: the fields
+     * computed so far are set; fpp 0 when the capacity was refused), its
+     * return then ignored: the caller may say why. NULL: none. A memory or
+     * size limit of the caller's (the Redis module: MAX_BYTES, maxmemory). */
+    int (*grow_check)(void *arg, const struct sbf_scalable_sub *next, int rc);
+    void *grow_arg;
 } sbf_scalable_params;
 
-#define SBF_SCALABLE_MAX_FILTERS 64  /* sub-filters one scalable filter may have */
+#define SBF_SCALABLE_MAX_FILTERS 256 /* sub-filters one scalable filter may have */
+#define SBF_SCALABLE_FILE_MAX_FILTERS 64 /* ... that a format-3 file holds */
 
 /*
  * A scalable filter with one empty sub-filter. Returns SBF_OK, SBF_E_NULL,
- * SBF_E_LAYOUT, SBF_E_UNSUPPORTED (counting), SBF_E_FPP, SBF_E_PARAM
- * (growth or tightening out of range), SBF_E_FLAGS, SBF_E_TOO_LARGE,
+ * SBF_E_LAYOUT, SBF_E_UNSUPPORTED (counting that may grow), SBF_E_FPP,
+ * SBF_E_PARAM (growth, tightening or schedule out of range, an allocator
+ * without alloc or free), SBF_E_FLAGS, SBF_E_TOO_LARGE,
  * SBF_E_K, SBF_E_NOMEM, the forced-ISA errors of sbf_create. *out is NULL
  * on failure. sbf_scalable_free accepts NULL.
  */
@@ -78,6 +138,10 @@ SBF_API void sbf_scalable_free(sbf_scalable *s);
  * reached, or the next size exceeds SBF_MAX_BITS), SBF_E_K, SBF_E_NOMEM
  * (the key is then not added).
  * sbf_scalable_contains: 1 may be present, 0 surely absent, SBF_E_NULL.
+ * A non-scaling filter: SBF_E_FULL for a new key when its one sub-filter
+ * holds its capacity. The grow_check's code when it refuses a sub-filter.
+ * Counting (non-scaling) filters are multisets: every add is counted (a key
+ * present already too); the return says whether the key was new.
  */
 SBF_API int sbf_scalable_add(sbf_scalable *s, const void *key, size_t len);
 SBF_API int sbf_scalable_contains(const sbf_scalable *s, const void *key, size_t len);
@@ -140,6 +204,71 @@ SBF_API const sbf_filter *sbf_scalable_filter(const sbf_scalable *s, uint32_t i)
 SBF_API size_t sbf_scalable_memory_usage(const sbf_scalable *s);
 
 /*
+ * All or nothing: adds keys 0..n-1 in order, as sbf_scalable_add_batch
+ * would (added[i], when not NULL, 1 for a key new at its turn, 0 for one
+ * present), when every one fits; else changes nothing and returns the
+ * error as size_t (sbf_is_error). Fitting means: a growing filter can make
+ * (in advance, before the first add) every sub-filter the new keys may need
+ * (grow_check asked for each; its refusal, SBF_E_TOO_LARGE, SBF_E_K,
+ * SBF_E_NOMEM); a non-scaling one has room for the new keys exactly as
+ * the adds in order would find it (a key that an earlier one of the batch
+ * made present needs none; else SBF_E_FULL). Keys are counted as new
+ * once per distinct hash. Returns the count of new keys (counting: n).
+ * Also SBF_E_NULL, SBF_E_READONLY, SBF_E_NOMEM (scratch memory).
+ */
+SBF_API size_t sbf_scalable_add_all(sbf_scalable *s, const void *const *keys,
+                                    const size_t *lens, size_t n, uint8_t *added);
+
+/* A counting (non-scaling) filter: takes one add of the key out, as
+ * sbf_remove (SBF_OK, SBF_E_NOT_PRESENT, SBF_E_NULL, SBF_E_READONLY;
+ * SBF_E_UNSUPPORTED for 1-bit cells), and counts one key less. */
+SBF_API int sbf_scalable_remove(sbf_scalable *s, const void *key, size_t len);
+
+/*
+ * Rebuilding a scalable filter from its sub-filters (the Redis module's
+ * RDB, AOF and SCANDUMP forms; any store of the caller's own):
+ * sbf_scalable_create_empty makes one with the parameters and no
+ * sub-filter (SBF_OK or sbf_scalable_create's errors; an add on it makes
+ * sub-filter 0, a query answers 0); sbf_scalable_adopt appends f as the
+ * next sub-filter, with its capacity, rate and key count, whatever the
+ * schedule would have given (growth continues from them: capacity times
+ * growth, the shared schedule from the rates left). s takes f on success.
+ * f must hash as s does: its layout's hash stage and seed those of
+ * params.layout and params.seed, 1-bit cells when the layout is not
+ * s's (an older classic sub-filter of a blocked chain), else
+ * SBF_E_INCOMPATIBLE; a non-scaling filter takes one. Returns SBF_OK,
+ * SBF_E_NULL, SBF_E_READONLY, SBF_E_PARAM (capacity 0, fpp outside (0, 1),
+ * keys > INT64_MAX), SBF_E_TOO_LARGE (SBF_SCALABLE_MAX_FILTERS),
+ * SBF_E_INCOMPATIBLE, SBF_E_NOMEM. A filter with adopted sub-filters that
+ * the schedule would not have made saves to no format-3 file
+ * (SBF_E_UNSUPPORTED).
+ */
+SBF_API int sbf_scalable_create_empty(sbf_scalable **out, const sbf_scalable_params *p);
+SBF_API int sbf_scalable_adopt(sbf_scalable *s, sbf_filter *f, uint64_t capacity, double fpp,
+                               uint64_t keys);
+
+/* Sub-filter i (0: the oldest) as struct sbf_scalable_sub: SBF_OK,
+ * SBF_E_NULL, SBF_E_PARAM (i past the end). O(i). */
+SBF_API int sbf_scalable_sub_info(const sbf_scalable *s, uint32_t i,
+                                  struct sbf_scalable_sub *out);
+/* The sub-filter growth would make next (filter NULL): SBF_OK, or the
+ * error growth would return before grow_check (SBF_E_TOO_LARGE,
+ * SBF_E_FULL, SBF_E_K, ...; capacity and fpp are filled whenever they were
+ * computed, bits and k when sizing succeeded). */
+SBF_API int sbf_scalable_next(const sbf_scalable *s, struct sbf_scalable_sub *out);
+/* The number of sub-filters, O(1); 0 for NULL. */
+SBF_API uint32_t sbf_scalable_filters(const sbf_scalable *s);
+/* Sub-filter i writable (its data written through sbf_write_data, as a
+ * SCANDUMP chunk is): NULL past the end and for a mapping. Writing data
+ * changes no key count. */
+SBF_API sbf_filter *sbf_scalable_filter_writable(sbf_scalable *s, uint32_t i);
+/* An independent copy of s (a mapping's copy is writable): SBF_OK,
+ * SBF_E_NULL, SBF_E_NOMEM; *out NULL on failure. */
+SBF_API int sbf_scalable_copy(sbf_scalable **out, const sbf_scalable *s);
+/* The parameters s was made with, defaults resolved: SBF_OK, SBF_E_NULL. */
+SBF_API int sbf_scalable_params_of(const sbf_scalable *s, sbf_scalable_params *out);
+
+/*
  * dst becomes the union of dst and src, made with the same parameters
  * (layout, seed, initial_n, fpp, growth, tightening): sub-filter i of each
  * is OR-ed (dst gains the sub-filters src has past its own). A sub-filter's
@@ -154,7 +283,9 @@ SBF_API int sbf_scalable_union(sbf_scalable *dst, const sbf_scalable *src);
 
 /*
  * Files: format version 3 (doc/format.md): a 4096-byte header listing the
- * sub-filters, each a complete version-2 image at a page-aligned offset.
+ * sub-filters (at most SBF_SCALABLE_FILE_MAX_FILTERS; the geometric
+ * schedule, growth 2..1024, no flag, sub-filters as the schedule makes
+ * them: any other filter saves with SBF_E_UNSUPPORTED), each a complete version-2 image at a page-aligned offset.
  * sbf_scalable_save is crash-safe as sbf_save (a temporary file renamed over
  * the target); sbf_scalable_serialize returns the same bytes (sbf_buffer_free).
  * Loaders check every header, sub-filter geometry against the parameters,

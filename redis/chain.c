@@ -1,7 +1,7 @@
 /*
- * The scalable chain (chain.h): creation, growth, adds (one, or all of a
- * command's or none) and batched queries over simdbloom filters, and the
- * module's totals. No Redis: the host supplies sbfr_alloc & co.
+ * The scalable chain (chain.h): the library's sbf_scalable with the
+ * module's parameters, limits and memory checks, and the module's totals.
+ * No Redis: the host supplies sbfr_alloc & co.
  */
 #include "chain.h"
 
@@ -80,114 +80,58 @@ void sbfr_stats_get(sbfr_stats *o)
     o->memory = __atomic_load_n(&g_memory, __ATOMIC_RELAXED);
 }
 
-/* Every byte a sub-filter holds. */
-static size_t filter_memory(const sbf_filter *f)
-{
-    return sbf_memory_usage(f);
-}
-
 uint64_t sbfr_link_bytes(const sbfr_link *l)
 {
     return l->bits / 8;
 }
 
-/* ------------------------------------------------------------- life cycle */
+/* ------------------------------------------------------ the library's view */
 
-sbfr_chain *sbfr_chain_alloc(uint32_t nlinks_hint)
+/* The links from sub-filter `from` on, as the library reports them now, and
+ * the totals (the chain's and the module's) moved by what changed. */
+static void sync(sbfr_chain *c, uint32_t from)
 {
-    sbfr_chain *c = sbfr_calloc(1, sizeof *c);
-    c->links = sbfr_calloc(nlinks_hint ? nlinks_hint : 1, sizeof *c->links);
-    stat_add(&g_keys, 1);
-    return c;
-}
-
-static void link_free(sbfr_link *l)
-{
-    sbf_free(l->f);
-    l->f = NULL;
-}
-
-void sbfr_chain_free(sbfr_chain *c)
-{
-    if (c == NULL)
-        return;
-    for (uint32_t i = 0; i < c->nlinks; i++) {
-        stat_add(&g_filters, -1);
-        stat_add(&g_bytes, -(long long)sbfr_link_bytes(&c->links[i]));
-        stat_add(&g_memory, -(long long)filter_memory(c->links[i].f));
-        link_free(&c->links[i]);
+    const uint32_t n = sbf_scalable_filters(c->s);
+    if (n > c->nalloc) {
+        c->links = sbfr_realloc(c->links, n * sizeof *c->links); /* growth is rare */
+        c->nalloc = n;
     }
-    for (uint32_t i = c->spare_used; i < c->nspare; i++)
-        link_free(&c->spare[i]);
-    stat_add(&g_items, -(long long)c->items);
-    stat_add(&g_keys, -1);
-    sbfr_free(c->spare);
-    sbfr_free(c->links);
-    sbfr_free(c);
-}
-
-void sbfr_chain_attach(sbfr_chain *c, const sbfr_link *l)
-{
-    c->links = sbfr_realloc(c->links, (c->nlinks + 1) * sizeof *c->links);
-    c->links[c->nlinks++] = *l;
-    c->bytes += sbfr_link_bytes(l);
-    c->items += l->items;
-    stat_add(&g_filters, 1);
-    stat_add(&g_bytes, (long long)sbfr_link_bytes(l));
-    stat_add(&g_memory, (long long)filter_memory(l->f));
-    stat_add(&g_items, (long long)l->items);
-}
-
-void sbfr_chain_count(sbfr_chain *c, uint32_t l, long long n)
-{
-    c->links[l].items += (uint64_t)n;
-    c->items += (uint64_t)n;
-    stat_add(&g_items, n);
-}
-
-/* ------------------------------------------------------------ sub-filters */
-
-/* made: a new sub-filter whose geometry sbf_size chose (so the library makes
- * it as it is: no sbf_info, a pass over the data, to check), in memory that
- * reads as zero and is not cleared (SBF_ZEROED); else a geometry read from
- * a dump or an RDB record, checked, in memory its data will fill. */
-static int link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
-                     int made, const char **why)
-{
-    sbf_params p = {0};
-    p.layout = layout;
-    p.bits = bits;
-    p.k = k;
-    p.seed = seed;
-    p.allocator = sbfr_cfg.alloc;
-    if (made && sbfr_cfg.alloc_zeroed != NULL) {
-        p.allocator = sbfr_cfg.alloc_zeroed;
-        p.flags = SBF_ZEROED; /* no pass over the new filter's memory */
+    for (uint32_t i = from; i < n; i++) {
+        struct sbf_scalable_sub u;
+        (void)sbf_scalable_sub_info(c->s, i, &u); /* i < n: cannot fail */
+        sbfr_link *l = &c->links[i];
+        if (i >= c->nlinks) { /* a new sub-filter */
+            const uint64_t b = u.bits / 8;
+            const size_t m = sbf_memory_usage(u.filter);
+            c->bytes += b;
+            c->memory += m;
+            stat_add(&g_filters, 1);
+            stat_add(&g_bytes, (long long)b);
+            stat_add(&g_memory, (long long)m);
+            l->items = 0;
+        }
+        c->items += u.keys - l->items;
+        stat_add(&g_items, (long long)(u.keys - l->items));
+        *l = (sbfr_link){ u.filter, u.layout, u.k, u.seed, u.bits, u.capacity, u.fpp, u.keys };
     }
-    memset(l, 0, sizeof *l);
-    int rc = sbf_create(&l->f, &p);
-    struct sbf_info inf;
-    if (rc == SBF_OK && !made &&
-        (sbf_info(l->f, &inf) != SBF_OK || inf.bits != bits || inf.k != k)) {
-        rc = SBF_E_PARAM; /* not a geometry the library makes as it is */
-        link_free(l);
-    }
-    if (rc != SBF_OK) {
-        *why = sbf_strerror(rc);
-        return rc;
-    }
-    l->layout = layout;
-    l->bits = bits;
-    l->k = k;
-    l->seed = seed;
-    return SBF_OK;
+    c->nlinks = n;
 }
 
-int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
-                   const char **why)
+/* The newest sub-filter's index (where a change starts), 0 when none. */
+static uint32_t newest(const sbfr_chain *c)
 {
-    return link_make(l, layout, bits, k, seed, 0, why);
+    return c->nlinks ? c->nlinks - 1 : 0;
 }
+
+/* ------------------------------------------------------------- growth check
+ * Asked by the library for every sub-filter it is about to make (the
+ * first included), in the order the module has always refused them: the
+ * library's own limits (256 sub-filters, 2^40 items, a rate no filter of
+ * the layout gives), then MAX_BYTES, then maxmemory. The cap and the reason
+ * are per command (Redis runs one at a time). */
+
+static uint64_t g_cap = SBFR_NO_CAP;
+static const char *g_why;
 
 /* The refusal of a sub-filter no layout can make, naming the limit. */
 static const char *size_why(int layout, int rc, uint64_t capacity, double error)
@@ -210,55 +154,89 @@ static const char *size_why(int layout, int rc, uint64_t capacity, double error)
     return buf;
 }
 
-/* Sizes a sub-filter for (capacity, error) in the key's layout (chain.h:
- * no classic past a floor any more). Nothing is allocated. */
-static int plan_link(sbfr_link *l, int layout, uint64_t capacity, double error, const char **why)
+static int grow_check(void *arg, const struct sbf_scalable_sub *nx, int rc)
 {
-    uint64_t bits = 0;
-    uint32_t k = 0;
-    int rc = sbf_size(layout, capacity, error, &bits, &k);
+    (void)arg;
+    const uint64_t b = nx->bits / 8, before = nx->bits_before / 8;
     if (rc != SBF_OK) {
-        *why = size_why(layout, rc, capacity, error);
+        if (rc == SBF_E_FULL)
+            g_why = "";
+        else if (nx->index >= SBFR_MAX_LINKS)
+            g_why = WHY_LINKS;
+        else if (rc == SBF_E_TOO_LARGE && nx->index > 0 && !(nx->fpp > 0))
+            g_why = WHY_LINK_CAPACITY; /* no rate: the capacity was refused */
+        else
+            g_why = size_why(nx->layout, rc, nx->capacity, nx->fpp);
         return rc;
     }
-    memset(l, 0, sizeof *l);
-    l->layout = layout;
-    l->bits = bits;
-    l->k = k;
-    l->capacity = capacity;
-    l->error = error;
+    if (b > g_cap || before > g_cap - b) {
+        g_why = WHY_CAP;
+        return SBF_E_TOO_LARGE;
+    }
+    if (g_cap != SBFR_NO_CAP && sbfr_cfg.room != NULL && !sbfr_cfg.room(b)) {
+        g_why = WHY_MAXMEMORY;
+        return SBF_E_NOMEM;
+    }
     return SBF_OK;
 }
 
-/* Plans and makes a sub-filter, refusing one that takes the key's used
- * bytes (`bytes` now) past cap before anything is allocated. */
-static int make_link(sbfr_link *l, int layout, uint64_t capacity, double error, uint64_t bytes,
-                     uint64_t cap, const char **why)
+/* Before a library call that may make sub-filters. */
+static void arm(uint64_t cap)
 {
-    int rc = plan_link(l, layout, capacity, error, why);
-    if (rc != SBF_OK)
-        return rc;
-    if (sbfr_link_bytes(l) > cap || bytes > cap - sbfr_link_bytes(l)) {
-        *why = WHY_CAP;
-        return SBF_E_TOO_LARGE;
-    }
-    if (cap != SBFR_NO_CAP && sbfr_cfg.room != NULL && !sbfr_cfg.room(sbfr_link_bytes(l))) {
-        *why = WHY_MAXMEMORY;
-        return SBF_E_NOMEM;
-    }
-    const uint64_t c = l->capacity;
-    const double e = l->error;
-    rc = link_make(l, l->layout, l->bits, l->k, 0, 1, why);
-    l->capacity = c;
-    l->error = e;
-    return rc;
+    g_cap = cap;
+    g_why = NULL;
 }
 
-/* The first sub-filter's rate: the whole rate when the chain cannot grow,
- * half of it when later ones may add theirs. */
-static double first_error(double error, uint32_t expansion)
+static const char *why_of(int rc)
 {
-    return expansion == 0 ? error : error * SBFR_TIGHTENING;
+    return g_why != NULL ? g_why : sbf_strerror(rc);
+}
+
+/* ------------------------------------------------------------- life cycle */
+
+static sbf_scalable_params params(int layout, uint64_t capacity, double error,
+                                  uint32_t expansion, uint32_t seed)
+{
+    sbf_scalable_params p = { 0 };
+    p.layout = layout;
+    p.initial_n = capacity ? capacity : 1;
+    p.fpp = error;
+    p.growth = expansion ? expansion : 2;
+    p.seed = seed;
+    p.flags = expansion == 0 ? SBF_SCALABLE_NONSCALING : 0;
+    p.schedule = SBF_SCHEDULE_SHARED;
+    p.max_capacity = SBFR_MAX_LINK_CAPACITY;
+    p.allocator = sbfr_cfg.alloc;
+    if (sbfr_cfg.alloc_zeroed != NULL) {
+        p.allocator = sbfr_cfg.alloc_zeroed;
+        p.flags |= SBF_ZEROED; /* no pass over a new sub-filter's memory */
+    }
+    p.grow_check = grow_check;
+    return p;
+}
+
+sbfr_chain *sbfr_chain_alloc(int layout, uint32_t expansion, double error)
+{
+    sbfr_chain *c = sbfr_calloc(1, sizeof *c);
+    c->layout = layout;
+    c->expansion = expansion;
+    c->error = error;
+    stat_add(&g_keys, 1);
+    return c;
+}
+
+void sbfr_chain_free(sbfr_chain *c)
+{
+    if (c == NULL)
+        return;
+    stat_add(&g_filters, -(long long)c->nlinks);
+    stat_add(&g_bytes, -(long long)c->bytes);
+    stat_add(&g_memory, -(long long)c->memory);
+    stat_add(&g_items, -(long long)c->items);
+    stat_add(&g_keys, -1);
+    sbf_scalable_free(c->s);
+    sbfr_free(c->links);
+    sbfr_free(c);
 }
 
 int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error,
@@ -266,333 +244,124 @@ int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error
 {
     if (sbfr_counts(layout))
         expansion = 0; /* see README: deletion needs to know the sub-filter */
-    sbfr_link l;
-    int rc = make_link(&l, layout, capacity, first_error(error, expansion), 0, cap, why);
-    if (rc != SBF_OK)
+    const sbf_scalable_params p = params(layout, capacity, error, expansion, 0);
+    sbf_scalable *s;
+    arm(cap);
+    const int rc = sbf_scalable_create(&s, &p);
+    if (rc != SBF_OK) {
+        *why = why_of(rc);
         return rc;
-    sbfr_chain *c = sbfr_chain_alloc(1);
-    c->layout = layout;
-    c->expansion = expansion;
-    c->error = error;
-    sbfr_chain_attach(c, &l);
+    }
+    sbfr_chain *c = sbfr_chain_alloc(layout, expansion, error);
+    c->s = s;
+    sync(c, 0);
     *out = c;
     return SBF_OK;
 }
 
-/* The sub-filter after `prev`, which would be the chain's number `index`,
- * with the key at `bytes` used bytes before it. */
-static int next_link(const sbfr_chain *c, const sbfr_link *prev, uint32_t index, uint64_t bytes,
-                     sbfr_link *out, uint64_t cap, const char **why)
+int sbfr_link_make(sbf_filter **f, int layout, uint64_t bits, uint32_t k, uint32_t seed,
+                   const char **why)
 {
-    if (index >= SBFR_MAX_LINKS) {
-        *why = WHY_LINKS;
-        return SBF_E_TOO_LARGE;
+    sbf_params p = {0};
+    p.layout = layout;
+    p.bits = bits;
+    p.k = k;
+    p.seed = seed;
+    p.allocator = sbfr_cfg.alloc;
+    *f = NULL;
+    int rc = sbf_create(f, &p);
+    struct sbf_info inf;
+    if (rc == SBF_OK && (sbf_info(*f, &inf) != SBF_OK || inf.bits != bits || inf.k != k)) {
+        rc = SBF_E_PARAM; /* not a geometry the library makes as it is */
+        sbf_free(*f);
+        *f = NULL;
     }
-    if (prev->capacity > SBFR_MAX_LINK_CAPACITY / c->expansion) {
-        *why = WHY_LINK_CAPACITY;
-        return SBF_E_TOO_LARGE;
-    }
-    /* The rate left to the chain, shared so that the sum of every sub-filter's
-     * rate stays below the asked one at any depth: a new chain's sub-filter i
-     * gets rate / ((i + 1)(i + 2)) (1/2, 1/6, 1/12, ...: the sum telescopes
-     * to rate (1 - 1/(n + 1)) after n), not RedisBloom's rate / 2^(i+1),
-     * whose 60th sub-filter would ask 1e-20 of a filter; a chain written
-     * with halving rates continues within what it left. */
-    double used = 0;
-    for (uint32_t i = 0; i < c->nlinks; i++)
-        used += c->links[i].error;
-    for (uint32_t i = c->spare_used; i < c->nspare; i++)
-        used += c->spare[i].error;
-    double e = (c->error - used) / ((double)index + 2.0);
-    if (!(e > 0) || !sbfr_valid_rate(e))
-        e = prev->error * SBFR_TIGHTENING;
-    return make_link(out, c->layout, prev->capacity * c->expansion, e, bytes, cap, why);
+    if (rc != SBF_OK)
+        *why = sbf_strerror(rc);
+    return rc;
 }
 
-/* A full newest sub-filter makes room: the next spare, or a new one. */
-static int chain_grow(sbfr_chain *c, uint64_t cap, const char **why)
+int sbfr_chain_attach(sbfr_chain *c, sbf_filter *f, uint64_t capacity, double error,
+                      uint64_t items, const char **why)
 {
-    if (c->spare_used < c->nspare) {
-        sbfr_chain_attach(c, &c->spare[c->spare_used++]);
-        return SBF_OK;
+    int rc = SBF_OK;
+    if (c->s == NULL) { /* the first: the chain takes its seed */
+        struct sbf_info inf;
+        rc = sbf_info(f, &inf);
+        const sbf_scalable_params p = params(c->layout, capacity, c->error, c->expansion,
+                                             rc == SBF_OK ? inf.seed : 0);
+        if (rc == SBF_OK)
+            rc = sbf_scalable_create_empty(&c->s, &p);
     }
-    sbfr_link l;
-    int rc = next_link(c, &c->links[c->nlinks - 1], c->nlinks, c->bytes, &l, cap, why);
     if (rc == SBF_OK)
-        sbfr_chain_attach(c, &l);
-    return rc;
+        rc = sbf_scalable_adopt(c->s, f, capacity, error, items);
+    if (rc != SBF_OK) {
+        *why = rc == SBF_E_INCOMPATIBLE ? "a sub-filter hashes unlike the chain"
+                                        : sbf_strerror(rc);
+        return rc;
+    }
+    sync(c, newest(c));
+    return SBF_OK;
+}
+
+sbf_filter *sbfr_link_writable(sbfr_chain *c, uint32_t i)
+{
+    return sbf_scalable_filter_writable(c->s, i);
 }
 
 /* ------------------------------------------------------------------ adds */
 
-/* One item, exactly as RedisBloom orders it: present anywhere -> 0; else a
- * full newest sub-filter makes room (or the NONSCALING key is full), then
- * the item goes into the newest. Counting keys add every time (a multiset,
- * so that a later SBF.DEL cannot remove another item's counts). */
 int sbfr_chain_add1(sbfr_chain *c, const void *s, size_t n, uint64_t cap, const char **why)
 {
-    sbfr_link *last = &c->links[c->nlinks - 1];
-    int present = 0;
-    for (uint32_t i = 0; i + 1 < c->nlinks && !present; i++)
-        present = sbf_contains(c->links[i].f, s, n) == 1;
-    if (sbfr_counts(c->layout)) {
-        present = present || sbf_contains(last->f, s, n) == 1;
-        if (!present && last->items >= last->capacity)
-            return SBFR_ADD_FULL;
-        if (sbf_add(last->f, s, n) < 0)
-            return SBFR_ADD_FAILED;
-        sbfr_chain_count(c, c->nlinks - 1, 1);
-        return present ? SBFR_ADD_PRESENT : SBFR_ADD_NEW;
+    const uint32_t from = newest(c);
+    arm(cap);
+    const int rc = sbf_scalable_add(c->s, s, n);
+    if (rc >= 0) {
+        sync(c, from);
+        return rc == 1 ? SBFR_ADD_NEW : SBFR_ADD_PRESENT;
     }
-    if (present)
-        return SBFR_ADD_PRESENT;
-    if (last->items >= last->capacity) {
-        if (sbf_contains(last->f, s, n) == 1)
-            return SBFR_ADD_PRESENT;
-        if (c->expansion == 0)
-            return SBFR_ADD_FULL;
-        if (chain_grow(c, cap, why) != SBF_OK)
-            return SBFR_ADD_FAILED;
-        last = &c->links[c->nlinks - 1];
-    }
-    if (sbf_add(last->f, s, n) != 1)
-        return SBFR_ADD_PRESENT;
-    sbfr_chain_count(c, c->nlinks - 1, 1);
-    return SBFR_ADD_NEW;
-}
-
-typedef struct item_ref {
-    const void *p;
-    size_t n, i;
-} item_ref;
-
-static int item_cmp(const void *a, const void *b)
-{
-    const item_ref *x = a, *y = b;
-    if (x->n != y->n)
-        return x->n < y->n ? -1 : 1;
-    int d = x->n ? memcmp(x->p, y->p, x->n) : 0;
-    return d ? d : x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* first[i] = 1 when item i is absent (present[i] == 0) and no earlier item
- * has its bytes: the items a command can add. Returns their count. first
- * may be present itself. */
-static size_t first_absent(const void *const *ptr, const size_t *len, size_t n,
-                           const uint8_t *present, uint8_t *first)
-{
-    item_ref *r = sbfr_alloc((n ? n : 1) * sizeof *r);
-    size_t m = 0, count = 0;
-    for (size_t i = 0; i < n; i++) {
-        const int absent = !present[i];
-        first[i] = 0;
-        if (absent)
-            r[m++] = (item_ref){ptr[i], len[i], i};
-    }
-    qsort(r, m, sizeof *r, item_cmp);
-    for (size_t j = 0; j < m; j++)
-        if (j == 0 || r[j].n != r[j - 1].n || (r[j].n && memcmp(r[j].p, r[j - 1].p, r[j].n))) {
-            first[r[j].i] = 1;
-            count++;
-        }
-    sbfr_free(r);
-    return count;
-}
-
-static void drop_spares(sbfr_chain *c)
-{
-    for (uint32_t i = c->spare_used; i < c->nspare; i++)
-        link_free(&c->spare[i]);
-    sbfr_free(c->spare);
-    c->spare = NULL;
-    c->nspare = c->spare_used = 0;
-}
-
-/* Makes the sub-filters `need` new items would take, in advance: the
- * newest has `room`. */
-static int make_spares(sbfr_chain *c, uint64_t need, uint64_t room, uint64_t cap,
-                       const char **why)
-{
-    uint64_t bytes = c->bytes;
-    for (uint64_t rem = need - room; rem > 0;) {
-        c->spare = sbfr_realloc(c->spare, (c->nspare + 1) * sizeof *c->spare);
-        const sbfr_link *prev = c->nspare ? &c->spare[c->nspare - 1] : &c->links[c->nlinks - 1];
-        sbfr_link *s = &c->spare[c->nspare];
-        if (next_link(c, prev, c->nlinks + c->nspare, bytes, s, cap, why) != SBF_OK) {
-            drop_spares(c);
-            return SBFR_ADD_FAILED;
-        }
-        c->nspare++;
-        bytes += sbfr_link_bytes(s);
-        rem -= rem < s->capacity ? rem : s->capacity;
-    }
-    return 0;
-}
-
-/* Where the items stop fitting into a one-sub-filter key (NONSCALING or
- * counting), counting every item first[] marks as new: the index of the
- * first that finds no room, or n. Counting keys count every add. */
-static size_t first_misfit(const sbfr_chain *c, const uint8_t *first, size_t n)
-{
-    const sbfr_link *l = &c->links[0];
-    const int counting = sbfr_counts(c->layout);
-    uint64_t items = l->items;
-    for (size_t i = 0; i < n; i++) {
-        if (first[i] && items >= l->capacity)
-            return i;
-        items += first[i] || counting;
-    }
-    return n;
-}
-
-/* Whether the items fit, exactly: the adds replayed in order on a copy of
- * the one sub-filter (an earlier item of the command may make a later one
- * present). 1 fits, 0 full, < 0 an SBF error. */
-static int replay_fits(const sbfr_chain *c, const void *const *ptr, const size_t *len, size_t n)
-{
-    const sbfr_link *l = &c->links[0];
-    sbf_filter *f;
-    int rc = sbf_copy(&f, l->f);
-    if (rc != SBF_OK)
-        return rc;
-    uint64_t items = l->items;
-    const int counting = sbfr_counts(c->layout);
-    int fits = 1;
-    for (size_t i = 0; i < n && fits; i++) {
-        const int present = sbf_contains(f, ptr[i], len[i]) == 1;
-        if (!present && items >= l->capacity)
-            fits = 0;
-        else if (sbf_add(f, ptr[i], len[i]) == 1 || counting)
-            items++;
-    }
-    sbf_free(f);
-    return fits;
-}
-
-/* Whether a one-sub-filter key takes every item. Counting each new item
- * (absent from the key, bytes not seen earlier in the command) is exact up
- * to the first misfit when no new item precedes it: the key is unchanged
- * at its turn. Otherwise an earlier add might make it present (a false
- * positive), and the adds are replayed on a copy: that happens once, when a
- * command crosses the key's capacity. */
-static int one_link_fits(const sbfr_chain *c, const void *const *ptr, const size_t *len, size_t n,
-                         const uint8_t *first, const char **why)
-{
-    const size_t at = first_misfit(c, first, n);
-    if (at == n)
-        return 0;
-    size_t before = 0;
-    for (size_t i = 0; i < at; i++)
-        before += first[i];
-    int fits = before == 0 ? 0 : replay_fits(c, ptr, len, n);
-    if (fits < 0) {
-        *why = sbf_strerror(fits);
-        return SBFR_ADD_FAILED;
-    }
-    return fits ? 0 : SBFR_ADD_FULL;
-}
-
-/* The adds of a command that needs no new sub-filter, in one batched pass
- * into the newest that tells per item whether it changed the filter: every
- * item (counting) or those in no older sub-filter (old[i] == 0, which is
- * out[] on entry). On return out[i] = 1 for an item absent at its turn, as
- * sbfr_chain_add1 answers one by one (an earlier item of the command may
- * have made it present: the pass adds in order). Returns the new items. */
-static long long add_to_newest(sbfr_chain *c, const void *const *ptr, const size_t *len,
-                               size_t n, uint8_t *out, uint8_t *tmp, const char **why)
-{
-    sbfr_link *last = &c->links[c->nlinks - 1];
-    const int counting = sbfr_counts(c->layout);
-    const int every = counting || memchr(out, 1, n) == NULL;
-    sbf_keys k = {.n = n, .ptrs = ptr, .lens = len};
-    const void **p2 = NULL;
-    size_t *l2 = NULL;
-    if (!every) { /* items an older sub-filter holds stay out of the newest */
-        p2 = sbfr_alloc(n * sizeof *p2);
-        l2 = sbfr_alloc(n * sizeof *l2);
-        k.n = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!out[i]) {
-                p2[k.n] = ptr[i];
-                l2[k.n++] = len[i];
-            }
-        k.ptrs = p2;
-        k.lens = l2;
-    }
-    const size_t r = sbf_add_keys(last->f, &k, tmp);
-    sbfr_free(p2);
-    sbfr_free(l2);
-    if (sbf_is_error(r)) { /* refused before any change */
-        *why = sbf_strerror(-(int)(SIZE_MAX - r) - 1);
-        return SBFR_ADD_FAILED;
-    }
-    long long added = 0;
-    for (size_t i = 0, j = 0; i < n; i++) {
-        const int old = out[i];
-        out[i] = !old && tmp[every ? i : j];
-        j += every || !old;
-        added += out[i];
-    }
-    sbfr_chain_count(c, c->nlinks - 1, counting ? (long long)n : added);
-    return added;
+    if (rc == SBF_E_FULL)
+        return SBFR_ADD_FULL;
+    *why = why_of(rc);
+    return SBFR_ADD_FAILED;
 }
 
 long long sbfr_chain_add_all(sbfr_chain *c, const void *const *ptr, const size_t *len,
-                             size_t n, uint8_t *out, uint8_t *tmp, uint64_t cap,
-                             const char **why)
+                             size_t n, uint8_t *out, uint64_t cap, const char **why)
 {
-    sbfr_link *last = &c->links[c->nlinks - 1];
-    const uint64_t room = last->items < last->capacity ? last->capacity - last->items : 0;
-    const int counting = sbfr_counts(c->layout);
-    /* out[i]: an older sub-filter holds item i, which is then not added */
-    sbfr_links_contains_batch(c, c->nlinks - 1, ptr, len, n, out, tmp);
-    /* Most commands fit with room to spare, which n <= room shows without
-     * asking the newest sub-filter or sorting the items. */
-    if (n > room) {
-        sbf_contains_batch(last->f, ptr, len, n, tmp);
-        size_t absent = 0;
-        for (size_t i = 0; i < n; i++) {
-            tmp[i] |= out[i]; /* present anywhere */
-            absent += !tmp[i];
-        }
-        if (counting || absent > room) {
-            const size_t need = first_absent(ptr, len, n, tmp, tmp);
-            int rv = 0;
-            if (counting || (c->expansion == 0 && need > room))
-                rv = one_link_fits(c, ptr, len, n, tmp, why);
-            else if (need > room)
-                rv = make_spares(c, need, room, cap, why);
-            if (rv < 0)
-                return rv;
-        }
+    const uint32_t from = newest(c);
+    arm(cap);
+    const size_t r = sbf_scalable_add_all(c->s, ptr, len, n, out);
+    if (!sbf_is_error(r)) {
+        sync(c, from);
+        long long added = 0; /* new items (counting keys: r counts every add) */
+        for (size_t i = 0; i < n; i++)
+            added += out[i];
+        return added;
     }
-    if (c->nspare == 0)
-        return add_to_newest(c, ptr, len, n, out, tmp, why);
-    long long added = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* cannot fail: the spares cover the worst case */
-        int rv = sbfr_chain_add1(c, ptr[i], len[i], SBFR_NO_CAP, why);
-        out[i] = rv == SBFR_ADD_NEW;
-        added += out[i];
-    }
-    drop_spares(c);
-    return added;
+    const int rc = -(int)(SIZE_MAX - r) - 1;
+    if (rc == SBF_E_FULL)
+        return SBFR_ADD_FULL;
+    *why = why_of(rc);
+    return SBFR_ADD_FAILED;
+}
+
+void sbfr_chain_contains_batch(const sbfr_chain *c, const void *const *ptr, const size_t *len,
+                               size_t n, uint8_t *out)
+{
+    if (sbf_is_error(sbf_scalable_contains_batch(c->s, ptr, len, n, out)))
+        memset(out, 0, n); /* not reached: the arguments are the module's */
+}
+
+int sbfr_chain_remove(sbfr_chain *c, const void *s, size_t n)
+{
+    const int rc = sbf_scalable_remove(c->s, s, n);
+    if (rc == SBF_OK)
+        sync(c, 0);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- queries */
-
-/* One batched, pipelined pass per sub-filter, newest (largest) first. */
-void sbfr_links_contains_batch(const sbfr_chain *c, uint32_t upto, const void *const *ptr,
-                               const size_t *len, size_t n, uint8_t *out, uint8_t *tmp)
-{
-    memset(out, 0, n);
-    for (uint32_t l = upto; l-- > 0;) {
-        sbf_contains_batch(c->links[l].f, ptr, len, n, l + 1 == upto ? out : tmp);
-        if (l + 1 != upto)
-            for (size_t i = 0; i < n; i++)
-                out[i] |= tmp[i];
-    }
-}
 
 uint64_t sbfr_chain_capacity(const sbfr_chain *c)
 {
@@ -604,26 +373,17 @@ uint64_t sbfr_chain_capacity(const sbfr_chain *c)
 
 size_t sbfr_chain_mem(const sbfr_chain *c)
 {
-    size_t s = sizeof *c + c->nlinks * sizeof *c->links;
-    for (uint32_t i = 0; i < c->nlinks; i++)
-        s += filter_memory(c->links[i].f);
-    return s;
+    return sizeof *c + c->nalloc * sizeof *c->links + sbf_scalable_memory_usage(c->s);
 }
 
 sbfr_chain *sbfr_chain_copy(const sbfr_chain *src)
 {
-    sbfr_chain *c = sbfr_chain_alloc(src->nlinks);
-    c->layout = src->layout;
-    c->expansion = src->expansion;
-    c->error = src->error;
-    for (uint32_t i = 0; i < src->nlinks; i++) {
-        sbfr_link l = src->links[i];
-        if (sbf_copy(&l.f, src->links[i].f) != SBF_OK) {
-            sbfr_chain_free(c);
-            return NULL;
-        }
-        sbfr_chain_attach(c, &l);
+    sbfr_chain *c = sbfr_chain_alloc(src->layout, src->expansion, src->error);
+    if (src->s != NULL && sbf_scalable_copy(&c->s, src->s) != SBF_OK) {
+        sbfr_chain_free(c);
+        return NULL;
     }
+    sync(c, 0);
     return c;
 }
 

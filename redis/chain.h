@@ -1,28 +1,33 @@
 /*
- * The scalable chain behind a key: a list of simdbloom filters
- * ("sub-filters"). When the newest is full a new one `expansion` times
- * larger is added. Sub-filter i gets rate / ((i + 1)(i + 2)) of the asked
- * rate (1/2, 1/6, 1/12, ...; the first as RedisBloom's), so the chain's
- * false-positive rate stays below the asked rate at every depth (the sum
- * telescopes to rate (1 - 1/(n + 1)) after n) without asking deep
- * sub-filters for rates no filter gives (RedisBloom halves the rate each
- * time: its 60th sub-filter would ask 1e-20). A chain written with halving
- * rates continues within the budget it left (chain.c, next_link). A
- * NONSCALING chain has one sub-filter with the whole rate.
+ * The scalable chain behind a key: the library's scalable filter
+ * (sbf_scalable, include/simdbloom_scalable.h), one structure for the
+ * library, `sbf dedup` and this module. This file is the glue: the key's
+ * parameters as RedisBloom names them, the module's limits and memory
+ * checks (asked by the library before each sub-filter it makes), the
+ * module's totals (INFO) and a read-only list of the sub-filters as the
+ * library reports them (links), refreshed after every change, that the
+ * RDB, AOF, SCANDUMP and INFO code reads.
+ *
+ * The chain's settings in the library: the shared rate schedule
+ * (SBF_SCHEDULE_SHARED: sub-filter i gets rate / ((i + 1)(i + 2)), 1/2,
+ * 1/6, 1/12, ..., so the rate stays below the asked one at every depth
+ * without asking deep sub-filters for rates no filter gives, as
+ * RedisBloom's halving would: its 60th would ask 1e-20; a chain written
+ * with halving rates continues within the budget it left), growth =
+ * EXPANSION (1..32768), NONSCALING (one sub-filter with the whole rate;
+ * counting keys are always so), at most 256 sub-filters of at most 2^40
+ * items each, Redis's memory (new sub-filters lazily zeroed, SBF_ZEROED).
  *
  * Each sub-filter has the key's layout. Until issue 33 a block layout's
  * sub-filter went classic ("past the floor") where it needed more than
- * 1.5x classic's memory, but Guava's double hashing repeats positions (h2
- * sharing factors with the bit count, an index matching another key's), so
- * small classic filters give far more false positives than the formula
- * (4.78% where 1% was asked; a floor near 1e-7 at 2^20 bits, k = 100); with
- * the rates above a block layout's extra memory stays small (3.5x classic
- * at 1.5e-11, the deepest sub-filter of a chain asked 1e-6). Chains written
- * with classic sub-filters load and keep them (SBFR_FLOOR_LAYOUT).
+ * 1.5x classic's memory, but Guava's double hashing repeats positions, so
+ * small classic filters give far more false positives than the formula;
+ * chains written with classic sub-filters load and keep them
+ * (SBFR_FLOOR_LAYOUT: it hashes as the MurmurHash3 block layouts do).
  *
- * No Redis here: the chain allocates its own structures through the host's
- * functions below (the module gives Redis's allocator, the unit test
- * libc's), so redis/tests/test_chain.c runs it without a server.
+ * No Redis here: the host supplies sbfr_alloc & co. (the module Redis's
+ * allocator, the unit test libc's), so redis/tests/test_chain.c runs it
+ * without a server.
  */
 #ifndef SBFR_CHAIN_H_8C41E2B7
 #define SBFR_CHAIN_H_8C41E2B7
@@ -67,27 +72,28 @@ extern sbfr_settings sbfr_cfg;
  * server that wrote the file, already accepted it). */
 #define SBFR_NO_CAP UINT64_MAX
 
+/* Sub-filter i as the library reports it (sbf_scalable_sub_info): read only. */
 typedef struct sbfr_link {
-    sbf_filter *f;
+    const sbf_filter *f;
     int layout;        /* the key's, or classic past the floor */
     uint32_t k, seed;
-    uint64_t bits;     /* geometry, kept: sbf_info costs a pass over the data */
+    uint64_t bits;
     uint64_t capacity; /* items before the next sub-filter is started */
     double error;      /* the rate this sub-filter was sized for */
     uint64_t items;    /* items counted into it */
 } sbfr_link;
 
 typedef struct sbfr_chain {
-    sbfr_link *links;
-    uint32_t nlinks;
+    sbf_scalable *s;    /* the chain; NULL until the first sub-filter (loading) */
     int layout;         /* the key's */
     uint32_t expansion; /* 0: NONSCALING */
     double error;       /* the rate asked for the whole chain */
+    /* what the library reports, refreshed after every change (chain.c sync) */
+    sbfr_link *links;
+    uint32_t nlinks, nalloc;
     uint64_t items;
     uint64_t bytes;     /* sum of the sub-filters' bits / 8: what caps count */
-    /* a multi-item add's sub-filters made in advance (sbfr_chain_add_all) */
-    sbfr_link *spare;
-    uint32_t nspare, spare_used;
+    size_t memory;      /* sum of the sub-filters' sbf_memory_usage */
 } sbfr_chain;
 
 /* The module's totals (INFO), kept as chains change: O(1) to report. */
@@ -118,8 +124,9 @@ int sbfr_counts(int layout);
  * own, or the floor layout when the key's cells are not counters. */
 int sbfr_link_layout_ok(int key_layout, uint64_t link_layout);
 
-/* An empty chain (no sub-filter), counted as a key. */
-sbfr_chain *sbfr_chain_alloc(uint32_t nlinks_hint);
+/* An empty chain (no sub-filter yet), counted as a key: a stored chain's
+ * parameters, its sub-filters attached next. */
+sbfr_chain *sbfr_chain_alloc(int layout, uint32_t expansion, double error);
 void sbfr_chain_free(sbfr_chain *c);
 
 /* A new chain of one empty sub-filter. Returns an SBF code; *why names a
@@ -127,16 +134,19 @@ void sbfr_chain_free(sbfr_chain *c);
 int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error,
                    uint32_t expansion, uint64_t cap, const char **why);
 
-/* A sub-filter of exactly this geometry (a dump header, an RDB record).
- * Returns an SBF code; *why names a refusal. */
-int sbfr_link_make(sbfr_link *l, int layout, uint64_t bits, uint32_t k, uint32_t seed,
+/* A sub-filter of exactly this geometry (a dump header, an RDB record),
+ * all zero, to be filled and attached. Returns an SBF code; *why names a
+ * refusal. */
+int sbfr_link_make(sbf_filter **f, int layout, uint64_t bits, uint32_t k, uint32_t seed,
                    const char **why);
-/* Appends a made sub-filter (the chain takes it). */
-void sbfr_chain_attach(sbfr_chain *c, const sbfr_link *l);
-/* Counts n more items into sub-filter l (n < 0 for removals). */
-void sbfr_chain_count(sbfr_chain *c, uint32_t l, long long n);
+/* Appends f as the chain's next sub-filter (taken on success: SBF_OK; else
+ * an SBF code, *why set, f still the caller's). */
+int sbfr_chain_attach(sbfr_chain *c, sbf_filter *f, uint64_t capacity, double error,
+                      uint64_t items, const char **why);
 /* The used bytes of a sub-filter: bits / 8 (the rest of sbf_data is padding). */
 uint64_t sbfr_link_bytes(const sbfr_link *l);
+/* Sub-filter i, writable (a SCANDUMP chunk's destination). */
+sbf_filter *sbfr_link_writable(sbfr_chain *c, uint32_t i);
 
 /* sbfr_chain_add1 / sbfr_chain_add_all results */
 #define SBFR_ADD_NEW 1
@@ -144,26 +154,31 @@ uint64_t sbfr_link_bytes(const sbfr_link *l);
 #define SBFR_ADD_FULL -1
 #define SBFR_ADD_FAILED -2
 
-/* One item, exactly as RedisBloom orders it (see chain.c). */
+/* One item, exactly as RedisBloom orders it: present anywhere -> PRESENT;
+ * else a full newest sub-filter makes room (or the NONSCALING key is
+ * FULL), then the item goes into the newest. Counting keys add every time
+ * (a multiset, so that a later SBF.DEL cannot remove another item's
+ * counts). */
 int sbfr_chain_add1(sbfr_chain *c, const void *s, size_t n, uint64_t cap, const char **why);
 
-/* n items, all or none: when the distinct items the key does not hold yet
- * fit (a NONSCALING key's room, or the sub-filters growth would add, all
- * made before the first add), each is added as sbfr_chain_add1 would and
- * out[i] = 1 for a new item, 0 for a present one; returns the count of new
- * ones. Otherwise nothing changes and SBFR_ADD_FULL or SBFR_ADD_FAILED
- * (*why) is returned. tmp is scratch of n bytes. */
+/* n items, all or none (sbf_scalable_add_all): when the distinct items the
+ * key does not hold yet fit (a NONSCALING key's room, or the sub-filters
+ * growth would add, all made before the first add), each is added as
+ * sbfr_chain_add1 would and out[i] = 1 for a new item, 0 for a present one;
+ * returns the count of new ones. Otherwise nothing changes and
+ * SBFR_ADD_FULL or SBFR_ADD_FAILED (*why) is returned. */
 long long sbfr_chain_add_all(sbfr_chain *c, const void *const *ptr, const size_t *len,
-                             size_t n, uint8_t *out, uint8_t *tmp, uint64_t cap,
-                             const char **why);
+                             size_t n, uint8_t *out, uint64_t cap, const char **why);
 
-/* out[i] = 1 when one of the sub-filters [0, upto) may hold item i; tmp is
- * scratch of n bytes. */
-void sbfr_links_contains_batch(const sbfr_chain *c, uint32_t upto, const void *const *ptr,
-                               const size_t *len, size_t n, uint8_t *out, uint8_t *tmp);
+/* out[i] = 1 when the chain may hold item i. */
+void sbfr_chain_contains_batch(const sbfr_chain *c, const void *const *ptr, const size_t *len,
+                               size_t n, uint8_t *out);
+
+/* SBF.DEL: one add of a counting key's item taken out (sbf_scalable_remove). */
+int sbfr_chain_remove(sbfr_chain *c, const void *s, size_t n);
 
 uint64_t sbfr_chain_capacity(const sbfr_chain *c);
-/* Memory held (the struct, the sub-filters' allocations): MEMORY USAGE. */
+/* Memory held (the glue, the library's chain and its sub-filters): MEMORY USAGE. */
 size_t sbfr_chain_mem(const sbfr_chain *c);
 /* An independent copy (COPY); NULL when out of memory. */
 sbfr_chain *sbfr_chain_copy(const sbfr_chain *src);

@@ -195,7 +195,7 @@ static int insert_common(RedisModuleCtx *ctx, RedisModuleString *keyname,
     } else {
         item_vec v;
         items_load(&v, items, n);
-        added = sbfr_chain_add_all(c, (const void *const *)v.ptr, v.len, n, v.out, v.tmp,
+        added = sbfr_chain_add_all(c, (const void *const *)v.ptr, v.len, n, v.out,
                                    sbfr_cap(ctx), &why);
         if (added >= 0) {
             RedisModule_ReplyWithArray(ctx, (long)n);
@@ -301,8 +301,7 @@ static int exists_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
         if (usable) {
             size_t len;
             const char *s = RedisModule_StringPtrLen(argv[2], &len);
-            for (uint32_t l = c->nlinks; l-- > 0 && !found;)
-                found = sbf_contains(c->links[l].f, s, len) == 1;
+            found = sbf_scalable_contains(c->s, s, len) == 1;
         }
         RedisModule_CloseKey(key);
         return RedisModule_ReplyWithBool(ctx, found);
@@ -310,8 +309,7 @@ static int exists_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
     item_vec v;
     items_load(&v, argv + 2, n);
     if (usable)
-        sbfr_links_contains_batch(c, c->nlinks, (const void *const *)v.ptr, v.len, n, v.out,
-                                  v.tmp);
+        sbfr_chain_contains_batch(c, (const void *const *)v.ptr, v.len, n, v.out);
     else
         memset(v.out, 0, n);
     RedisModule_ReplyWithArray(ctx, (long)n);

@@ -98,16 +98,13 @@ int sbfr_cmd_sbf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return REDISMODULE_OK;
     size_t n;
     const char *s = RedisModule_StringPtrLen(argv[2], &n);
-    sbfr_link *l = &c->links[0]; /* counting keys have one sub-filter */
-    int rc = sbf_remove(l->f, s, n);
+    int rc = sbfr_chain_remove(c, s, n); /* counting keys have one sub-filter */
     if (rc == SBF_E_UNSUPPORTED) /* the library's word: its cells are not counters */
         return RedisModule_ReplyWithError(ctx, "ERR SBF.DEL needs a counting filter");
     if (rc == SBF_E_NOT_PRESENT)
         return RedisModule_ReplyWithLongLong(ctx, 0);
     if (rc != SBF_OK)
         return RedisModule_ReplyWithError(ctx, sbf_strerror(rc));
-    if (l->items > 0)
-        sbfr_chain_count(c, 0, -1);
     RedisModule_ReplicateVerbatim(ctx);
     return RedisModule_ReplyWithLongLong(ctx, 1);
 }
@@ -168,9 +165,8 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
     RedisModuleKey *key = sbfr_open_empty(ctx, argv[1]);
     if (key == NULL)
         return REDISMODULE_OK;
-    sbfr_link l;
-    memset(&l, 0, sizeof l);
-    int rc = sbf_import_guava_ex(&l.f, buf, len, sbfr_cfg.alloc);
+    sbf_filter *f = NULL;
+    int rc = sbf_import_guava_ex(&f, buf, len, sbfr_cfg.alloc);
     if (rc != SBF_OK) {
         RedisModule_CloseKey(key);
         char msg[128];
@@ -178,7 +174,7 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
         return RedisModule_ReplyWithError(ctx, msg);
     }
     struct sbf_info inf;
-    sbf_info(l.f, &inf);
+    sbf_info(f, &inf);
     if (cap == 0) {
         double n = floor((double)inf.bits * log(2.0) / inf.k);
         cap = n < 1                           ? 1
@@ -188,18 +184,15 @@ int sbfr_cmd_sbf_importguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
     double err = sbf_fpp_layout(SBF_CLASSIC, (uint64_t)cap, inf.bits, inf.k);
     if (!sbfr_valid_rate(err))
         err = 0.5;
-    l.layout = SBF_CLASSIC;
-    l.bits = inf.bits;
-    l.k = inf.k;
-    l.seed = inf.seed;
-    l.capacity = (uint64_t)cap;
-    l.error = err;
-    l.items = guava_items(&inf);
-    sbfr_chain *c = sbfr_chain_alloc(1);
-    c->layout = SBF_CLASSIC;
-    c->expansion = 0;
-    c->error = err;
-    sbfr_chain_attach(c, &l);
+    sbfr_chain *c = sbfr_chain_alloc(SBF_CLASSIC, 0, err);
+    const char *why = "";
+    rc = sbfr_chain_attach(c, f, (uint64_t)cap, err, guava_items(&inf), &why);
+    if (rc != SBF_OK) {
+        sbf_free(f);
+        sbfr_chain_free(c);
+        RedisModule_CloseKey(key);
+        return RedisModule_ReplyWithError(ctx, sbf_strerror(rc));
+    }
     RedisModule_ModuleTypeSetValue(key, sbfr_type, c);
     RedisModule_CloseKey(key);
     RedisModule_ReplicateVerbatim(ctx);

@@ -121,50 +121,52 @@ sbfr_chain *sbfr_chain_from_header(const unsigned char *h, size_t len, uint64_t 
     if (*why != NULL)
         return NULL;
     const uint32_t nlinks = get32(h + 12);
-    sbfr_chain *c = sbfr_chain_alloc(nlinks);
-    c->layout = (int)get32(h + 16);
-    c->expansion = get32(h + 20);
-    c->error = sbfr_bits_dbl(get64(h + 24));
+    sbfr_chain *c = sbfr_chain_alloc((int)get32(h + 16), get32(h + 20),
+                                     sbfr_bits_dbl(get64(h + 24)));
     for (uint32_t i = 0; i < nlinks; i++) {
         const unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
-        sbfr_link l;
+        sbf_filter *f;
         const char *err = "";
-        int rc = sbfr_link_make(&l, (int)get32(p), get64(p + 16), get32(p + 4), get32(p + 8), &err);
+        int rc = sbfr_link_make(&f, (int)get32(p), get64(p + 16), get32(p + 4), get32(p + 8), &err);
+        if (rc == SBF_OK) {
+            rc = sbfr_chain_attach(c, f, get64(p + 24), sbfr_bits_dbl(get64(p + 32)),
+                                   get64(p + 40), &err);
+            if (rc != SBF_OK)
+                sbf_free(f);
+        }
         if (rc != SBF_OK) {
             *why = rc == SBF_E_NOMEM ? "ERR Insufficient memory to create filter" : SBFR_ERR_BAD_DATA;
             sbfr_chain_free(c);
             return NULL;
         }
-        l.capacity = get64(p + 24);
-        l.error = sbfr_bits_dbl(get64(p + 32));
-        l.items = get64(p + 40);
-        sbfr_chain_attach(c, &l);
     }
     return c;
 }
 
-/* The sub-filter holding byte `off` of the dump's data, and where in it. */
-static sbfr_link *locate(const sbfr_chain *c, uint64_t off, uint64_t *at)
+/* The sub-filter holding byte `off` of the dump's data (its index), and
+ * where in it; -1 past the end. */
+static long locate(const sbfr_chain *c, uint64_t off, uint64_t *at)
 {
     for (uint32_t l = 0; l < c->nlinks; l++) {
         const uint64_t used = sbfr_link_bytes(&c->links[l]);
         if (off < used) {
             *at = off;
-            return &c->links[l];
+            return (long)l;
         }
         off -= used;
     }
-    return NULL;
+    return -1;
 }
 
 long long sbfr_dump_chunk(const sbfr_chain *c, long long iter, const char **data, size_t *len)
 {
     uint64_t at = 0;
-    const sbfr_link *l = iter >= 1 ? locate(c, (uint64_t)iter - 1, &at) : NULL;
+    const long i = iter >= 1 ? locate(c, (uint64_t)iter - 1, &at) : -1;
     *len = 0;
     *data = "";
-    if (l == NULL)
+    if (i < 0)
         return 0;
+    const sbfr_link *l = &c->links[i];
     const uint64_t left = sbfr_link_bytes(l) - at;
     *len = left < SBFR_CHUNK ? (size_t)left : SBFR_CHUNK;
     *data = (const char *)sbf_data(l->f, NULL) + at;
@@ -177,10 +179,11 @@ const char *sbfr_load_chunk(sbfr_chain *c, long long iter, const char *buf, size
         return SBFR_ERR_BAD_DATA;
     const uint64_t start = (uint64_t)iter - len; /* one past the chunk's first byte */
     uint64_t at = 0;
-    sbfr_link *l = start >= 1 ? locate(c, start - 1, &at) : NULL;
-    if (l == NULL)
+    const long i = start >= 1 ? locate(c, start - 1, &at) : -1;
+    if (i < 0)
         return SBFR_ERR_NO_LINK;
-    if (len > sbfr_link_bytes(l) - at)
+    if (len > sbfr_link_bytes(&c->links[i]) - at)
         return SBFR_ERR_TOO_BIG;
-    return sbf_write_data(l->f, at, buf, len) == SBF_OK ? NULL : SBFR_ERR_BAD_DATA;
+    return sbf_write_data(sbfr_link_writable(c, (uint32_t)i), at, buf, len) == SBF_OK
+               ? NULL : SBFR_ERR_BAD_DATA;
 }

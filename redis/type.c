@@ -86,25 +86,25 @@ static const char *load_link2(RedisModuleIO *io, sbfr_chain *c, uint64_t *items)
         k > UINT32_MAX || seed > UINT32_MAX || bits == 0 || bits > SBF_MAX_BITS ||
         !sbfr_valid_link(capacity, error) || it > (uint64_t)INT64_MAX - *items)
         return "bad sub-filter header";
-    sbfr_link l;
+    sbf_filter *f;
     const char *why = "";
-    if (sbfr_link_make(&l, (int)layout, bits, (uint32_t)k, (uint32_t)seed, &why) != SBF_OK)
+    if (sbfr_link_make(&f, (int)layout, bits, (uint32_t)k, (uint32_t)seed, &why) != SBF_OK)
         return why;
     size_t n = 0;
     char *b = RedisModule_LoadStringBuffer(io, &n);
     const uint64_t sum = RedisModule_LoadUnsigned(io);
     if (RedisModule_IsIOError(io) || b == NULL || n != bits / 8 || XXH3_64bits(b, n) != sum ||
-        sbf_write_data(l.f, 0, b, n) != SBF_OK) {
+        sbf_write_data(f, 0, b, n) != SBF_OK) {
         RedisModule_Free(b);
-        sbf_free(l.f);
+        sbf_free(f);
         return "bad sub-filter data";
     }
     RedisModule_Free(b);
-    l.capacity = capacity;
-    l.error = error;
-    l.items = it;
+    if (sbfr_chain_attach(c, f, capacity, error, it, &why) != SBF_OK) {
+        sbf_free(f);
+        return why;
+    }
     *items += it;
-    sbfr_chain_attach(c, &l);
     return NULL;
 }
 
@@ -114,7 +114,7 @@ static const char *load_link2(RedisModuleIO *io, sbfr_chain *c, uint64_t *items)
 static const char *load_link1(RedisModuleIO *io, sbfr_chain *c, uint64_t capacity, double error,
                               uint64_t items, int present)
 {
-    sbfr_link l;
+    sbf_filter *f = NULL;
     const char *why = "";
     if (present) {
         size_t n = 0;
@@ -123,29 +123,24 @@ static const char *load_link1(RedisModuleIO *io, sbfr_chain *c, uint64_t capacit
             RedisModule_Free(b);
             return "short read";
         }
-        memset(&l, 0, sizeof l);
         struct sbf_info inf;
-        int rc = sbf_deserialize_ex(&l.f, b, n, sbfr_cfg.alloc);
+        int rc = sbf_deserialize_ex(&f, b, n, sbfr_cfg.alloc);
         RedisModule_Free(b);
-        if (rc != SBF_OK || sbf_info(l.f, &inf) != SBF_OK || inf.layout != c->layout) {
-            sbf_free(l.f);
+        if (rc != SBF_OK || sbf_info(f, &inf) != SBF_OK || inf.layout != c->layout) {
+            sbf_free(f);
             return rc != SBF_OK ? sbf_strerror(rc) : "layout differs";
         }
-        l.layout = inf.layout;
-        l.bits = inf.bits;
-        l.k = inf.k;
-        l.seed = inf.seed;
     } else {
         uint64_t bits = 0;
         uint32_t k = 0;
         if (sbf_size(c->layout, capacity, error, &bits, &k) != SBF_OK ||
-            sbfr_link_make(&l, c->layout, bits, k, 0, &why) != SBF_OK)
+            sbfr_link_make(&f, c->layout, bits, k, 0, &why) != SBF_OK)
             return "cannot make a missing sub-filter";
     }
-    l.capacity = capacity;
-    l.error = error;
-    l.items = items;
-    sbfr_chain_attach(c, &l);
+    if (sbfr_chain_attach(c, f, capacity, error, items, &why) != SBF_OK) {
+        sbf_free(f);
+        return why;
+    }
     return NULL;
 }
 
@@ -193,10 +188,7 @@ static void *rdb_load(RedisModuleIO *io, int encver)
         return load_fail(io, NULL, "short read");
     if (!sbfr_valid_chain(layout, expansion, error, nlinks))
         return load_fail(io, NULL, "bad header");
-    sbfr_chain *c = sbfr_chain_alloc((uint32_t)nlinks);
-    c->layout = (int)layout;
-    c->expansion = (uint32_t)expansion;
-    c->error = error;
+    sbfr_chain *c = sbfr_chain_alloc((int)layout, (uint32_t)expansion, error);
     if (encver == 1) {
         if (rdb_load1(io, c, nlinks) == NULL)
             return NULL;

@@ -523,6 +523,7 @@ static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
 
 #include "pipeline.h"
 #include "pipe_key.h"
+#include "pipe_table.h"
 /* Hashes of many keys in lanes (simd/lanes.h): native AVX2 only. The
  * portable build of them measured 1.3-5x slower than the scalar references
  * on x86-64 (SIMDe emulates the 64-bit lane arithmetic with SSE2), so its
@@ -536,9 +537,7 @@ static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
 const sbfi_kernels sbfi_kernels_avx2 = {
     SBFI_ID_AVX2,
     .hash_u64 = hash_u64,
-    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
-    /* single keys and SBF_CONCURRENT (issue 8) */
-    PIPE_HOT_ENTRIES,
+    .ops = &pipe_ops,  /* simd/pipe_table.h */
     /* hashes of many keys: lanes where they win (simd/lanes_avx2.h) */
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,
@@ -550,9 +549,7 @@ const sbfi_kernels sbfi_kernels_avx2 = {
 const sbfi_kernels sbfi_kernels_simde = {
     SBFI_ID_SIMDE,
     .hash_u64 = hash_u64,
-    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
-    /* single keys and SBF_CONCURRENT (issue 8) */
-    PIPE_HOT_ENTRIES,
+    .ops = &pipe_ops,  /* simd/pipe_table.h */
 #if defined(SBFI_SIMDE_LANES)
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,

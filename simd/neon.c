@@ -301,14 +301,13 @@ static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 
 #include "pipeline.h"
 #include "pipe_key.h"
+#include "pipe_table.h"
 #include "lanes_neon.h"
 
 const sbfi_kernels sbfi_kernels_neon = {
     SBFI_ID_NEON,
     .hash_u64 = hash_u64,
-    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
-    /* single keys and SBF_CONCURRENT (issue 8) */
-    PIPE_HOT_ENTRIES,
+    .ops = &pipe_ops,  /* simd/pipe_table.h */
     /* hashes of many keys: lanes where they win (simd/lanes_neon.h) */
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,

@@ -12,9 +12,8 @@
 /* The keys pipe_key8 and pipe_keyn (below) do not take: every key of
  * classic, SBF_CONCURRENT and parquet filters, counting filters' keys that
  * are not 8 bytes long, and every key on ISAs without the header's vector
- * probes. Hash (MurmurHash3, the u64 path inline for 8-byte
- * keys; or, for the *_xxh64 entries of parquet filters, XXH64 of the key's
- * bytes; an ISA without them leaves src/scalar.c's sbfi_*_key_any bound), the
+ * probes. The hash stage (sbfi_key_hash: MurmurHash3, the u64 path inline
+ * for 8-byte keys; or a 64-bit stage's h mapped to (h1, h2)), the
  * block from one multiply-shift, the ISA's vector probe; an add first asks
  * whether every bit is already set (its return value, and no store when
  * it is), except a counting add, which tells from the words it loads.
@@ -100,7 +99,6 @@ PIPE_INLINE int pipe_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2,
  * -> 3.39-3.44). */
 #if SBF_INL_AVX512 || SBF_INL_AVX2
 #  define PIPE_KEY8 1
-#  define PIPE_KEY_ALL_ATTR __attribute__((noinline)) /* its frame stays out */
 PIPE_INLINE int pipe_keyh(const sbf_filter *f, uint64_t h1, sbf_inl_h2 h2,
                           const int fam, const int is_add)
 {
@@ -170,7 +168,6 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
 }
 #else
 #  define PIPE_KEY8 0
-#  define PIPE_KEY_ALL_ATTR PIPE_KEY_INLINE_ALL
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
                           const int is_add, const int vh)
 {
@@ -186,13 +183,15 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
 }
 #endif
 
-/* the families whose plain filters take the header's probes */
+/* the families whose plain filters take the header's probes (FAST8: for
+ * 8-byte MurmurHash3 keys, counting too, pipe_key8) */
 #define PIPE_KEY_FAST(fam) \
     (PIPE_KEY8 && ((fam) == SBFI_KERN_BLOCKED || (fam) == SBFI_KERN_SPLIT))
+#define PIPE_KEY_FAST8(fam) (PIPE_KEY_FAST(fam) || (PIPE_KEY8 && (fam) == SBFI_KERN_COUNTING))
 
-/* One key: its hash stage (`hash`, a constant: MurmurHash3, the u64 path
- * inline for 8-byte keys; or a 64-bit stage's h, sbfi_h64_one, mapped by
- * sbfi_xxh64_pair), then the probe: the header's (pipe_keyh) for plain
+/* One key: hash -> (block, bits) -> probe. Its hash stage (`hash`, a
+ * constant: the two cases of src/sbf_internal.h's sbfi_key_hash), then the
+ * probe: the header's (pipe_keyh) for plain
  * blocked and split-block filters where this ISA has it, pipe_hashed
  * otherwise. Tried: XXH3 of 8 bytes in a vector on AVX-512
  * (vpternlogq, two vpmullq, h2 one vpshufd, as MurmurHash3's vector form):
@@ -216,119 +215,171 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
     return pipe_hashed(f, h1, h2, fam, is_add, atomic);
 }
 
-/* The plain entries: 8-byte keys of the blocked and split-block families
- * take pipe_key8 with no stack frame (the rest of pipe_key, whose aligned
- * block copy needs one, is a separate function); the counting family's
- * 8-byte keys take pipe_key8 too, other lengths of blocked and split-block
- * pipe_keyn. */
-#define PIPE_KEY_INLINE_ALL __attribute__((always_inline)) inline
-#define PIPE_MUR SBFI_HASH_MURMUR3
-/* add_key_<sfx><name> and contains_key_<sfx><name>: pipe_key for one
- * (atomic, hash), the add counted by `count` (sbfi_count_plain/_atomic). */
-#define PIPE_KEY_PAIR(fam, name, sfx, attr, atomic, hash, count)               \
-    attr static int add_key_##sfx##name(sbf_filter *f, const void *key,       \
-                                        size_t len)                            \
+/* ---------------------------------------------------------- the entries
+ * The one-key and hashed entries of the ops (simd/pipe_table.h), named
+ * <op>_<family>_<hash>[_atomic|_vh]. Each line below defines the functions
+ * it names, for one (family, hash stage, mode): all of them are pipe_key
+ * (or pipe_hashed) with those three constants.
+ *
+ * A plain entry whose 8-byte keys have an inline path (PIPE_KEY_SPLIT: the
+ * 64-bit stages, and MurmurHash3 where this ISA has the header's probes)
+ * takes them with the length a constant (no call, no stack frame) and
+ * tail-calls its keyn_ half for other lengths (PIPE_KEY_STR_ATTR: out of
+ * line, so the 8-byte path keeps its small frame). The others are pipe_key
+ * whole. SBF_CONCURRENT entries (_atomic) are pipe_key with atomic = 1. */
+
+/* 8-byte keys of a plain entry: MurmurHash3 through pipe_key8 (the header's
+ * probes, vh: the hash's vector form) where the family has it, else
+ * pipe_key with the length a constant. */
+PIPE_INLINE int pipe_key8_entry(const sbf_filter *f, const void *key, const int fam,
+                                const int hash, const int is_add, const int vh)
+{
+    if (hash == SBFI_HASH_MURMUR3 && PIPE_KEY_FAST8(fam))
+        return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, is_add, vh);
+    return pipe_key(f, key, 8, fam, is_add, 0, hash);
+}
+
+/* Other lengths of a plain entry: MurmurHash3 of the bytes in registers
+ * (pipe_keyn) where the family has the header's probes, else pipe_key. */
+PIPE_INLINE int pipe_keyn_entry(const sbf_filter *f, const void *key, size_t len,
+                                const int fam, const int hash, const int is_add)
+{
+    if (hash == SBFI_HASH_MURMUR3 && PIPE_KEY_FAST(fam))
+        return pipe_keyn(f, key, len, fam, is_add);
+    return pipe_key(f, key, len, fam, is_add, 0, hash);
+}
+
+#define PIPE_KEY_SPLIT(fam, hash) ((hash) != SBFI_HASH_MURMUR3 || PIPE_KEY_FAST8(fam))
+#if defined(__GNUC__)
+#  define PIPE_MAYBE_UNUSED __attribute__((unused))
+#else
+#  define PIPE_MAYBE_UNUSED
+#endif
+
+/* name: the plain add; name_n: its other lengths */
+#define PIPE_ADD_KEY(name, name_n, fam, hash)                                  \
+    PIPE_KEY_STR_ATTR PIPE_MAYBE_UNUSED static int name_n(sbf_filter *f,       \
+                                                          const void *key,     \
+                                                          size_t len)          \
     {                                                                          \
-        return count(f, pipe_key(f, key, len, fam, 1, atomic, hash));          \
+        return sbfi_count_plain(f, pipe_keyn_entry(f, key, len, fam, hash, 1)); \
     }                                                                          \
-    attr static int contains_key_##sfx##name(const sbf_filter *f,             \
-                                             const void *key, size_t len)      \
+    static int name(sbf_filter *f, const void *key, size_t len)                \
     {                                                                          \
-        return pipe_key(f, key, len, fam, 0, atomic, hash);                    \
+        if (!PIPE_KEY_SPLIT(fam, hash))                                        \
+            return sbfi_count_plain(f, pipe_key(f, key, len, fam, 1, 0, hash)); \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return sbfi_count_plain(f, pipe_key8_entry(f, key, fam, hash, 1, 0)); \
+        return name_n(f, key, len);                                            \
     }
-#define PIPE_KEY_FAST8(fam) (PIPE_KEY_FAST(fam) || (PIPE_KEY8 && (fam) == SBFI_KERN_COUNTING))
-/* The one-key entries of a 64-bit stage `hash` (sfx its name): plain
- * add_key_<sfx><name> / contains_key_<sfx><name> take 8-byte keys with the
- * length a constant (the stage's 8-byte hash inline, no call: no stack
- * frame) and tail-call the keyn_ form for other lengths; the atomic pair. */
-#define PIPE_KEY_H64(fam, name, sfx, hash)                                     \
-    PIPE_KEY_PAIR(fam, name, n_##sfx, PIPE_KEY_STR_ATTR, 0, hash, sbfi_count_plain) \
-    static int add_key_##sfx##name(sbf_filter *f, const void *key, size_t len) \
+#define PIPE_CONTAINS_KEY(name, name_n, fam, hash)                             \
+    PIPE_KEY_STR_ATTR PIPE_MAYBE_UNUSED static int name_n(const sbf_filter *f, \
+                                                          const void *key,     \
+                                                          size_t len)          \
     {                                                                          \
+        return pipe_keyn_entry(f, key, len, fam, hash, 0);                     \
+    }                                                                          \
+    static int name(const sbf_filter *f, const void *key, size_t len)          \
+    {                                                                          \
+        if (!PIPE_KEY_SPLIT(fam, hash))                                        \
+            return pipe_key(f, key, len, fam, 0, 0, hash);                     \
         if (SBFI_LIKELY(len == 8))                                             \
-            return sbfi_count_plain(f, pipe_key(f, key, 8, fam, 1, 0, hash));  \
-        return add_key_n_##sfx##name(f, key, len);                             \
-    }                                                                          \
-    static int contains_key_##sfx##name(const sbf_filter *f, const void *key,  \
-                                        size_t len)                            \
+            return pipe_key8_entry(f, key, fam, hash, 0, 0);                   \
+        return name_n(f, key, len);                                            \
+    }
+#define PIPE_ADD_KEY_ATOMIC(name, fam, hash)                                   \
+    static int name(sbf_filter *f, const void *key, size_t len)                \
     {                                                                          \
-        if (SBFI_LIKELY(len == 8))                                             \
-            return pipe_key(f, key, 8, fam, 0, 0, hash);                       \
-        return contains_key_n_##sfx##name(f, key, len);                        \
-    }                                                                          \
-    PIPE_KEY_PAIR(fam, name, atomic_##sfx, , 1, hash, sbfi_count_atomic)
+        return sbfi_count_atomic(f, pipe_key(f, key, len, fam, 1, 1, hash));   \
+    }
+#define PIPE_CONTAINS_KEY_ATOMIC(name, fam, hash)                              \
+    static int name(const sbf_filter *f, const void *key, size_t len)          \
+    {                                                                          \
+        return pipe_key(f, key, len, fam, 0, 1, hash);                         \
+    }
 
-#define PIPE_KEY_ENTRIES(fam, name, all_attr)                                  \
-    PIPE_KEY_PAIR(fam, name, all_, all_attr, 0, PIPE_MUR, sbfi_count_plain)    \
-    PIPE_KEY_STR_ATTR static int add_keyn_##name(sbf_filter *f, const void *key, \
-                                                 size_t len)                   \
-    {                                                                          \
-        return sbfi_count_plain(f, pipe_keyn(f, key, len, fam, 1));            \
-    }                                                                          \
-    PIPE_KEY_STR_ATTR static int contains_keyn_##name(const sbf_filter *f,     \
-                                                      const void *key, size_t len) \
-    {                                                                          \
-        return pipe_keyn(f, key, len, fam, 0);                                 \
-    }                                                                          \
-    static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
-    {                                                                          \
-        if (PIPE_KEY_FAST8(fam) && SBFI_LIKELY(len == 8))                      \
-            return sbfi_count_plain(                                           \
-                f, pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1, 0)); \
-        if (PIPE_KEY_FAST(fam))                                                \
-            return add_keyn_##name(f, key, len);                               \
-        return add_key_all_##name(f, key, len);                                \
-    }                                                                          \
-    static int contains_key_##name(const sbf_filter *f, const void *key,       \
-                                   size_t len)                                 \
-    {                                                                          \
-        if (PIPE_KEY_FAST8(fam) && SBFI_LIKELY(len == 8))                      \
-            return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 0, 0); \
-        if (PIPE_KEY_FAST(fam))                                                \
-            return contains_keyn_##name(f, key, len);                          \
-        return contains_key_all_##name(f, key, len);                           \
-    }                                                                          \
-    PIPE_KEY_PAIR(fam, name, atomic_, , 1, PIPE_MUR, sbfi_count_atomic)        \
-    PIPE_KEY_H64(fam, name, xxh64_, SBFI_HASH_XXH64)                           \
-    PIPE_KEY_H64(fam, name, xxh3_, SBFI_HASH_XXH3)
+/* MurmurHash3_x64_128 (classic, blocked, split-block, counting) */
+PIPE_ADD_KEY(add_key_classic_murmur3, add_keyn_classic_murmur3, SBFI_KERN_CLASSIC, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY(contains_key_classic_murmur3, contains_keyn_classic_murmur3, SBFI_KERN_CLASSIC, SBFI_HASH_MURMUR3)
+PIPE_ADD_KEY(add_key_blocked_murmur3, add_keyn_blocked_murmur3, SBFI_KERN_BLOCKED, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY(contains_key_blocked_murmur3, contains_keyn_blocked_murmur3, SBFI_KERN_BLOCKED, SBFI_HASH_MURMUR3)
+PIPE_ADD_KEY(add_key_split_murmur3, add_keyn_split_murmur3, SBFI_KERN_SPLIT, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY(contains_key_split_murmur3, contains_keyn_split_murmur3, SBFI_KERN_SPLIT, SBFI_HASH_MURMUR3)
+PIPE_ADD_KEY(add_key_counting_murmur3, add_keyn_counting_murmur3, SBFI_KERN_COUNTING, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY(contains_key_counting_murmur3, contains_keyn_counting_murmur3, SBFI_KERN_COUNTING, SBFI_HASH_MURMUR3)
+PIPE_ADD_KEY_ATOMIC(add_key_classic_murmur3_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_classic_murmur3_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_MURMUR3)
+PIPE_ADD_KEY_ATOMIC(add_key_blocked_murmur3_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_blocked_murmur3_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_MURMUR3)
+PIPE_ADD_KEY_ATOMIC(add_key_split_murmur3_atomic, SBFI_KERN_SPLIT, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_split_murmur3_atomic, SBFI_KERN_SPLIT, SBFI_HASH_MURMUR3)
+PIPE_ADD_KEY_ATOMIC(add_key_counting_murmur3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_MURMUR3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_murmur3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_MURMUR3)
 
-/* (classic has no fast path: its catch-all stays inline) */
-PIPE_KEY_ENTRIES(SBFI_KERN_CLASSIC, classic, PIPE_KEY_INLINE_ALL)
-PIPE_KEY_ENTRIES(SBFI_KERN_BLOCKED, blocked, PIPE_KEY_ALL_ATTR)
-PIPE_KEY_ENTRIES(SBFI_KERN_SPLIT, split, PIPE_KEY_ALL_ATTR)
-PIPE_KEY_ENTRIES(SBFI_KERN_COUNTING, counting, PIPE_KEY_ALL_ATTR)
+/* XXH64 (parquet) */
+PIPE_ADD_KEY(add_key_classic_xxh64, add_keyn_classic_xxh64, SBFI_KERN_CLASSIC, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY(contains_key_classic_xxh64, contains_keyn_classic_xxh64, SBFI_KERN_CLASSIC, SBFI_HASH_XXH64)
+PIPE_ADD_KEY(add_key_blocked_xxh64, add_keyn_blocked_xxh64, SBFI_KERN_BLOCKED, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY(contains_key_blocked_xxh64, contains_keyn_blocked_xxh64, SBFI_KERN_BLOCKED, SBFI_HASH_XXH64)
+PIPE_ADD_KEY(add_key_split_xxh64, add_keyn_split_xxh64, SBFI_KERN_SPLIT, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY(contains_key_split_xxh64, contains_keyn_split_xxh64, SBFI_KERN_SPLIT, SBFI_HASH_XXH64)
+PIPE_ADD_KEY(add_key_counting_xxh64, add_keyn_counting_xxh64, SBFI_KERN_COUNTING, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY(contains_key_counting_xxh64, contains_keyn_counting_xxh64, SBFI_KERN_COUNTING, SBFI_HASH_XXH64)
+PIPE_ADD_KEY_ATOMIC(add_key_classic_xxh64_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_classic_xxh64_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_XXH64)
+PIPE_ADD_KEY_ATOMIC(add_key_blocked_xxh64_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_blocked_xxh64_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_XXH64)
+PIPE_ADD_KEY_ATOMIC(add_key_split_xxh64_atomic, SBFI_KERN_SPLIT, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_split_xxh64_atomic, SBFI_KERN_SPLIT, SBFI_HASH_XXH64)
+PIPE_ADD_KEY_ATOMIC(add_key_counting_xxh64_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH64)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_xxh64_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH64)
+
+/* XXH3_64bits (the *-xxh3 layouts) */
+PIPE_ADD_KEY(add_key_classic_xxh3, add_keyn_classic_xxh3, SBFI_KERN_CLASSIC, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY(contains_key_classic_xxh3, contains_keyn_classic_xxh3, SBFI_KERN_CLASSIC, SBFI_HASH_XXH3)
+PIPE_ADD_KEY(add_key_blocked_xxh3, add_keyn_blocked_xxh3, SBFI_KERN_BLOCKED, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY(contains_key_blocked_xxh3, contains_keyn_blocked_xxh3, SBFI_KERN_BLOCKED, SBFI_HASH_XXH3)
+PIPE_ADD_KEY(add_key_split_xxh3, add_keyn_split_xxh3, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY(contains_key_split_xxh3, contains_keyn_split_xxh3, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
+PIPE_ADD_KEY(add_key_counting_xxh3, add_keyn_counting_xxh3, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY(contains_key_counting_xxh3, contains_keyn_counting_xxh3, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
+PIPE_ADD_KEY_ATOMIC(add_key_classic_xxh3_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_classic_xxh3_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_XXH3)
+PIPE_ADD_KEY_ATOMIC(add_key_blocked_xxh3_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_blocked_xxh3_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_XXH3)
+PIPE_ADD_KEY_ATOMIC(add_key_split_xxh3_atomic, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_split_xxh3_atomic, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
+PIPE_ADD_KEY_ATOMIC(add_key_counting_xxh3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_xxh3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
 
 #if SBF_INL_AVX512
-/* add_key_vh_<name>, contains_key_vh_<name>: 8-byte keys hashed in the
- * vector form (pipe_hash8), other lengths as add_key_/contains_key_. */
-#  define PIPE_KEY_VH_ENTRIES(fam, name)                                       \
-    static int add_key_vh_##name(sbf_filter *f, const void *key, size_t len)  \
+/* MurmurHash3 entries with 8-byte keys hashed in the vector form
+ * (pipe_hash8), other lengths as the plain entry's (name_n) */
+#  define PIPE_KEY_VH 1
+#  define PIPE_ADD_KEY_VH(name, name_n, fam)                                   \
+    static int name(sbf_filter *f, const void *key, size_t len)                \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
             return sbfi_count_plain(                                           \
                 f, pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1, 1)); \
-        return add_key_##name(f, key, len);                                    \
-    }                                                                          \
-    static int contains_key_vh_##name(const sbf_filter *f, const void *key,    \
-                                      size_t len)                              \
+        return name_n(f, key, len);                                            \
+    }
+#  define PIPE_CONTAINS_KEY_VH(name, name_n, fam)                              \
+    static int name(const sbf_filter *f, const void *key, size_t len)          \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
             return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 0, 1); \
-        return contains_key_##name(f, key, len);                               \
+        return name_n(f, key, len);                                            \
     }
-PIPE_KEY_VH_ENTRIES(SBFI_KERN_BLOCKED, blocked)
-PIPE_KEY_VH_ENTRIES(SBFI_KERN_SPLIT, split)
-PIPE_KEY_VH_ENTRIES(SBFI_KERN_COUNTING, counting)
-/* (classic hashes no 8-byte key differently: its entries stay NULL) */
-#  define PIPE_HOT_VH                                                          \
-    , .add_key_vh = { [SBFI_KERN_BLOCKED] = add_key_vh_blocked,                \
-                      [SBFI_KERN_SPLIT] = add_key_vh_split,                    \
-                      [SBFI_KERN_COUNTING] = add_key_vh_counting },            \
-    .contains_key_vh = { [SBFI_KERN_BLOCKED] = contains_key_vh_blocked,        \
-                         [SBFI_KERN_SPLIT] = contains_key_vh_split,            \
-                         [SBFI_KERN_COUNTING] = contains_key_vh_counting }
+/* (classic hashes no 8-byte key differently: it has no _vh entries) */
+PIPE_ADD_KEY_VH(add_key_blocked_murmur3_vh, add_keyn_blocked_murmur3, SBFI_KERN_BLOCKED)
+PIPE_CONTAINS_KEY_VH(contains_key_blocked_murmur3_vh, contains_keyn_blocked_murmur3, SBFI_KERN_BLOCKED)
+PIPE_ADD_KEY_VH(add_key_split_murmur3_vh, add_keyn_split_murmur3, SBFI_KERN_SPLIT)
+PIPE_CONTAINS_KEY_VH(contains_key_split_murmur3_vh, contains_keyn_split_murmur3, SBFI_KERN_SPLIT)
+PIPE_ADD_KEY_VH(add_key_counting_murmur3_vh, add_keyn_counting_murmur3, SBFI_KERN_COUNTING)
+PIPE_CONTAINS_KEY_VH(contains_key_counting_murmur3_vh, contains_keyn_counting_murmur3, SBFI_KERN_COUNTING)
 #else
-#  define PIPE_HOT_VH
+#  define PIPE_KEY_VH 0
 #endif
 
 /* A key whose hash the caller holds (sbf_add_hash, sbf_contains_hash): the
@@ -345,53 +396,34 @@ PIPE_INLINE int pipe_hashed_plain(const sbf_filter *f, uint64_t h1, uint64_t h2,
     return pipe_hashed(f, h1, h2, fam, is_add, 0);
 }
 
-#define PIPE_HASHED_ENTRIES(fam, name)                                         \
-    static int add_hashed_##name(sbf_filter *f, uint64_t h1, uint64_t h2)     \
+#define PIPE_ADD_HASHED(name, fam, atomic)                                     \
+    static int name(sbf_filter *f, uint64_t h1, uint64_t h2)                   \
     {                                                                          \
-        return pipe_hashed_plain(f, h1, h2, fam, 1);                           \
-    }                                                                          \
-    static int contains_hashed_##name(const sbf_filter *f, uint64_t h1,        \
-                                      uint64_t h2)                             \
+        return atomic ? pipe_hashed(f, h1, h2, fam, 1, 1)                      \
+                      : pipe_hashed_plain(f, h1, h2, fam, 1);                  \
+    }
+#define PIPE_CONTAINS_HASHED(name, fam, atomic)                                \
+    static int name(const sbf_filter *f, uint64_t h1, uint64_t h2)             \
     {                                                                          \
-        return pipe_hashed_plain(f, h1, h2, fam, 0);                           \
-    }                                                                          \
-    static int add_hashed_atomic_##name(sbf_filter *f, uint64_t h1,            \
-                                        uint64_t h2)                           \
-    {                                                                          \
-        return pipe_hashed(f, h1, h2, fam, 1, 1);                              \
-    }                                                                          \
-    static int contains_hashed_atomic_##name(const sbf_filter *f, uint64_t h1, \
-                                             uint64_t h2)                      \
-    {                                                                          \
-        return pipe_hashed(f, h1, h2, fam, 0, 1);                              \
+        return atomic ? pipe_hashed(f, h1, h2, fam, 0, 1)                      \
+                      : pipe_hashed_plain(f, h1, h2, fam, 0);                  \
     }
 
-PIPE_HASHED_ENTRIES(SBFI_KERN_CLASSIC, classic)
-PIPE_HASHED_ENTRIES(SBFI_KERN_BLOCKED, blocked)
-PIPE_HASHED_ENTRIES(SBFI_KERN_SPLIT, split)
-PIPE_HASHED_ENTRIES(SBFI_KERN_COUNTING, counting)
-
-/* The [hash][family] arrays of the 64-bit stages' one-key entries,
- * prefix<stage>_<family>: a new stage is one line here and two
- * PIPE_KEY_PAIR lines in PIPE_KEY_ENTRIES. */
-#define PIPE_BY_HASH64(prefix)                                                 \
-    { [SBFI_HASH_XXH64] = PIPE_BY_FAMILY(prefix##xxh64_),                      \
-      [SBFI_HASH_XXH3] = PIPE_BY_FAMILY(prefix##xxh3_) }
-
-/* The single-key group of each file's table (issue 8). */
-#define PIPE_HOT_ENTRIES                                                       \
-    .add_key = PIPE_BY_FAMILY(add_key_),                                       \
-    .contains_key = PIPE_BY_FAMILY(contains_key_),                             \
-    .add_key_atomic = PIPE_BY_FAMILY(add_key_atomic_),                         \
-    .contains_key_atomic = PIPE_BY_FAMILY(contains_key_atomic_),               \
-    .add_key_h64 = PIPE_BY_HASH64(add_key_),                                   \
-    .contains_key_h64 = PIPE_BY_HASH64(contains_key_),                         \
-    .add_key_atomic_h64 = PIPE_BY_HASH64(add_key_atomic_),                     \
-    .contains_key_atomic_h64 = PIPE_BY_HASH64(contains_key_atomic_),           \
-    .add_hashed = PIPE_BY_FAMILY(add_hashed_),                                 \
-    .contains_hashed = PIPE_BY_FAMILY(contains_hashed_),                       \
-    .add_hashed_atomic = PIPE_BY_FAMILY(add_hashed_atomic_),                   \
-    .contains_hashed_atomic = PIPE_BY_FAMILY(contains_hashed_atomic_)          \
-    PIPE_HOT_VH
+PIPE_ADD_HASHED(add_hashed_classic, SBFI_KERN_CLASSIC, 0)
+PIPE_CONTAINS_HASHED(contains_hashed_classic, SBFI_KERN_CLASSIC, 0)
+PIPE_ADD_HASHED(add_hashed_blocked, SBFI_KERN_BLOCKED, 0)
+PIPE_CONTAINS_HASHED(contains_hashed_blocked, SBFI_KERN_BLOCKED, 0)
+PIPE_ADD_HASHED(add_hashed_split, SBFI_KERN_SPLIT, 0)
+PIPE_CONTAINS_HASHED(contains_hashed_split, SBFI_KERN_SPLIT, 0)
+PIPE_ADD_HASHED(add_hashed_counting, SBFI_KERN_COUNTING, 0)
+PIPE_CONTAINS_HASHED(contains_hashed_counting, SBFI_KERN_COUNTING, 0)
+PIPE_ADD_HASHED(add_hashed_classic_atomic, SBFI_KERN_CLASSIC, 1)
+PIPE_CONTAINS_HASHED(contains_hashed_classic_atomic, SBFI_KERN_CLASSIC, 1)
+PIPE_ADD_HASHED(add_hashed_blocked_atomic, SBFI_KERN_BLOCKED, 1)
+PIPE_CONTAINS_HASHED(contains_hashed_blocked_atomic, SBFI_KERN_BLOCKED, 1)
+PIPE_ADD_HASHED(add_hashed_split_atomic, SBFI_KERN_SPLIT, 1)
+PIPE_CONTAINS_HASHED(contains_hashed_split_atomic, SBFI_KERN_SPLIT, 1)
+PIPE_ADD_HASHED(add_hashed_counting_atomic, SBFI_KERN_COUNTING, 1)
+PIPE_CONTAINS_HASHED(contains_hashed_counting_atomic, SBFI_KERN_COUNTING, 1)
 
 #endif /* SBFI_PIPE_KEY_H */

@@ -429,52 +429,40 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
     return count;
 }
 
-/* The table entries: add (keys that changed the filter; changed[i] too
- * when changed is not NULL) and contains, plain and SBF_CONCURRENT, per
- * kernel family. */
-#define PIPE_BATCH_ENTRIES(fam, name)                                          \
-    static size_t add_batch_##name(sbf_filter *f, const sbfi_keys *keys,      \
-                                   size_t n, uint8_t *changed)                 \
+/* The batch entries of the ops (simd/pipe_table.h): add (the keys that
+ * changed the filter; changed[i] too when changed is not NULL) and
+ * contains, per kernel family, plain and SBF_CONCURRENT (atomic). Each line
+ * below defines the function it names. */
+#define PIPE_ADD_BATCH(name, fam, atomic)                                      \
+    static size_t name(sbf_filter *f, const sbfi_keys *keys, size_t n,         \
+                       uint8_t *changed)                                       \
     {                                                                          \
         if (changed != NULL)                                                   \
-            return pipe_run(f, keys, n, changed, fam, PIPE_ADD_TELL, 0);       \
-        return pipe_run(f, keys, n, NULL, fam, PIPE_ADD, 0);                   \
-    }                                                                          \
-    static size_t contains_batch_##name(const sbf_filter *f,                   \
-                                        const sbfi_keys *keys, size_t n,       \
-                                        uint8_t *out)                          \
+            return pipe_run(f, keys, n, changed, fam, PIPE_ADD_TELL, atomic);  \
+        return pipe_run(f, keys, n, NULL, fam, PIPE_ADD, atomic);              \
+    }
+#define PIPE_CONTAINS_BATCH(name, fam, atomic)                                 \
+    static size_t name(const sbf_filter *f, const sbfi_keys *keys, size_t n,   \
+                       uint8_t *out)                                           \
     {                                                                          \
-        return pipe_run(f, keys, n, out, fam, 0, 0);                           \
-    }                                                                          \
-    static size_t add_batch_atomic_##name(sbf_filter *f, const sbfi_keys *keys, \
-                                          size_t n, uint8_t *changed)          \
-    {                                                                          \
-        if (changed != NULL)                                                   \
-            return pipe_run(f, keys, n, changed, fam, PIPE_ADD_TELL, 1);       \
-        return pipe_run(f, keys, n, NULL, fam, PIPE_ADD, 1);                   \
-    }                                                                          \
-    static size_t contains_batch_atomic_##name(const sbf_filter *f,            \
-                                               const sbfi_keys *keys, size_t n, \
-                                               uint8_t *out)                   \
-    {                                                                          \
-        return pipe_run(f, keys, n, out, fam, 0, 1);                           \
+        return pipe_run(f, keys, n, out, fam, 0, atomic);                      \
     }
 
-PIPE_BATCH_ENTRIES(SBFI_KERN_CLASSIC, classic)
-PIPE_BATCH_ENTRIES(SBFI_KERN_BLOCKED, blocked)
-PIPE_BATCH_ENTRIES(SBFI_KERN_SPLIT, split)
-PIPE_BATCH_ENTRIES(SBFI_KERN_COUNTING, counting)
-
-/* An array indexed by kernel family from functions prefix<family name>. */
-#define PIPE_BY_FAMILY(prefix)                                                 \
-    { [SBFI_KERN_CLASSIC] = prefix##classic, [SBFI_KERN_BLOCKED] = prefix##blocked, \
-      [SBFI_KERN_SPLIT] = prefix##split, [SBFI_KERN_COUNTING] = prefix##counting }
-
-/* The batch group of each file's table. */
-#define PIPE_BATCH_TABLE                                                       \
-    .add_batch = PIPE_BY_FAMILY(add_batch_),                                   \
-    .contains_batch = PIPE_BY_FAMILY(contains_batch_),                         \
-    .add_batch_atomic = PIPE_BY_FAMILY(add_batch_atomic_),                     \
-    .contains_batch_atomic = PIPE_BY_FAMILY(contains_batch_atomic_)
+PIPE_ADD_BATCH(add_batch_classic, SBFI_KERN_CLASSIC, 0)
+PIPE_ADD_BATCH(add_batch_blocked, SBFI_KERN_BLOCKED, 0)
+PIPE_ADD_BATCH(add_batch_split, SBFI_KERN_SPLIT, 0)
+PIPE_ADD_BATCH(add_batch_counting, SBFI_KERN_COUNTING, 0)
+PIPE_CONTAINS_BATCH(contains_batch_classic, SBFI_KERN_CLASSIC, 0)
+PIPE_CONTAINS_BATCH(contains_batch_blocked, SBFI_KERN_BLOCKED, 0)
+PIPE_CONTAINS_BATCH(contains_batch_split, SBFI_KERN_SPLIT, 0)
+PIPE_CONTAINS_BATCH(contains_batch_counting, SBFI_KERN_COUNTING, 0)
+PIPE_ADD_BATCH(add_batch_classic_atomic, SBFI_KERN_CLASSIC, 1)
+PIPE_ADD_BATCH(add_batch_blocked_atomic, SBFI_KERN_BLOCKED, 1)
+PIPE_ADD_BATCH(add_batch_split_atomic, SBFI_KERN_SPLIT, 1)
+PIPE_ADD_BATCH(add_batch_counting_atomic, SBFI_KERN_COUNTING, 1)
+PIPE_CONTAINS_BATCH(contains_batch_classic_atomic, SBFI_KERN_CLASSIC, 1)
+PIPE_CONTAINS_BATCH(contains_batch_blocked_atomic, SBFI_KERN_BLOCKED, 1)
+PIPE_CONTAINS_BATCH(contains_batch_split_atomic, SBFI_KERN_SPLIT, 1)
+PIPE_CONTAINS_BATCH(contains_batch_counting_atomic, SBFI_KERN_COUNTING, 1)
 
 #endif /* SBFI_PIPELINE_H */

@@ -50,6 +50,7 @@ const char *sbf_strerror(int code)
     case SBF_E_FLAGS: return "unknown bit in sbf_params.flags";
     case SBF_E_ODD_BLOCKS: return "fold: the filter's block count is odd (or one block)";
     case SBF_E_LOCKED: return "file is locked by another process";
+    case SBF_E_FULL: return "the non-scaling filter holds its capacity";
     default: return "unknown error code";
     }
 }
@@ -58,36 +59,17 @@ const char *sbf_strerror(int code)
 
 int sbfi_bind(sbf_filter *f, uint32_t flags)
 {
-    const int l = f->lay->kernel; /* the kernels of the layout's family */
-    const sbfi_kernels *kt = f->kt;
+    int mode = SBFI_MODE_PLAIN;
     if (flags & SBF_CONCURRENT) {
         SBFI_RETURN_IF(f->stripes == NULL, SBF_E_FLAGS); /* sbfi_make's */
-        f->add1 = kt->add_key_atomic[l];
-        f->contains1 = kt->contains_key_atomic[l];
-        f->addn = kt->add_batch_atomic[l];
-        f->containsn = kt->contains_batch_atomic[l];
-    } else {
-        /* the 8-byte hash's vector form where this CPU or this filter's size
-         * asks for it (sbfi_hash8_vec) */
-        const int vh = kt->add_key_vh[l] != NULL && kt->contains_key_vh[l] != NULL &&
-                       (sbfi_hash8_vec() || f->bytes >= SBF_INL_HASH8_VEC_BYTES);
-        f->add1 = vh ? kt->add_key_vh[l] : kt->add_key[l];
-        f->contains1 = vh ? kt->contains_key_vh[l] : kt->contains_key[l];
-        f->addn = kt->add_batch[l];
-        f->containsn = kt->contains_batch[l];
+        mode = SBFI_MODE_CONCURRENT;
+    } else if (sbfi_hash8_vec() || f->bytes >= SBF_INL_HASH8_VEC_BYTES) {
+        mode = SBFI_MODE_HASH8_VEC; /* where this CPU or this size asks for it */
     }
-    if (f->hash != SBFI_HASH_MURMUR3) { /* the single-key kernels above hash with MurmurHash3 */
-        const int conc = (flags & SBF_CONCURRENT) != 0, h = f->hash;
-        sbfi_key_add_fn a = conc ? kt->add_key_atomic_h64[h][l] : kt->add_key_h64[h][l];
-        sbfi_key_contains_fn q = conc ? kt->contains_key_atomic_h64[h][l]
-                                      : kt->contains_key_h64[h][l];
-        if (a == NULL || q == NULL) {
-            a = sbfi_add_key_any;
-            q = sbfi_contains_key_any;
-        }
-        f->add1 = a;
-        f->contains1 = q;
-    }
+    /* the ISA's ops of the layout's hash stage and kernel family */
+    f->ops = (*f->kt->ops)[f->hash][f->lay->kernel][mode];
+    f->add1 = f->ops->add_key;
+    f->contains1 = f->ops->contains_key;
     f->flags = flags;
     return SBF_OK;
 }
@@ -110,14 +92,14 @@ int sbf_add(sbf_filter *f, const void *key, size_t len)
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    return f->add1(f, key, len); /* it counts keys_added (sbfi_count_plain) */
+    return f->add1(f, key, len); /* f->ops->add_key: it counts keys_added */
 }
 
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 {
     SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    return f->contains1(f, key, len);
+    return f->contains1(f, key, len); /* f->ops->contains_key */
 }
 
 int sbf_remove(sbf_filter *f, const void *key, size_t len)
@@ -143,8 +125,8 @@ int sbf_remove(sbf_filter *f, const void *key, size_t len)
 
 /* ---------------------------------------------------------------- batches
  * Every form goes to the one pipeline (simd/pipeline.h) bound at creation:
- * f->addn / f->containsn, the filter's ISA and kernel family, atomic for
- * SBF_CONCURRENT. */
+ * f->ops->add_batch / contains_batch: the filter's ISA, hash stage and
+ * kernel family, atomic for SBF_CONCURRENT. */
 
 int sbf_is_error(size_t r)
 {
@@ -156,7 +138,7 @@ int sbf_is_error(size_t r)
 static size_t add_keys(sbf_filter *f, const sbfi_keys *k, size_t n, uint8_t *out)
 {
     SBFI_ASSERT(sbfi_filter_ok(f));
-    const size_t changed = n ? f->addn(f, k, n, out) : 0;
+    const size_t changed = n ? f->ops->add_batch(f, k, n, out) : 0;
     sbfi_count_added(f, changed);
     return changed;
 }
@@ -177,7 +159,7 @@ size_t sbf_contains_u64(const sbf_filter *f, const uint64_t *keys, size_t n,
         return SIZE_MAX;
     SBFI_ASSERT(sbfi_filter_ok(f));
     const sbfi_keys k = { .kind = SBFI_KEYS_U64, .u64 = keys };
-    return n ? f->containsn(f, &k, n, out) : 0;
+    return n ? f->ops->contains_batch(f, &k, n, out) : 0;
 }
 
 static int check_ptrs(const void *const *keys, const size_t *lens, size_t n)
@@ -206,7 +188,7 @@ size_t sbf_contains_batch(const sbf_filter *f, const void *const *keys,
     if (f == NULL || check_ptrs(keys, lens, n) != SBF_OK)
         return SIZE_MAX;
     const sbfi_keys k = { .kind = SBFI_KEYS_PTRS, .ptrs = keys, .lens = lens };
-    return n ? f->containsn(f, &k, n, out) : 0;
+    return n ? f->ops->contains_batch(f, &k, n, out) : 0;
 }
 
 /* Packed keys: offsets non-decreasing; data NULL only when all are empty. */
@@ -271,7 +253,7 @@ size_t sbf_contains_keys(const sbf_filter *f, const sbf_keys *keys, uint8_t *out
     if (rc != SBF_OK)
         return (size_t)rc;
     SBFI_ASSERT(sbfi_filter_ok(f));
-    return keys->n ? f->containsn(f, &k, keys->n, out) : 0;
+    return keys->n ? f->ops->contains_batch(f, &k, keys->n, out) : 0;
 }
 
 /* ------------------------------------------------------- info and set ops */

@@ -81,28 +81,9 @@ int sbf_hash_pairs(const sbf_filter *f, const void *const *keys, const size_t *l
     SBFI_RETURN_IF(keys_u64 == NULL && (keys == NULL || lens == NULL), SBF_E_NULL);
     if (keys_u64 == NULL)
         SBFI_FORWARD_IF_ERROR(keys_ok(keys, lens, n));
-    const sbfi_kernels *kt = f->kt;
-    switch (f->lay->hash) {
-    case SBFI_HASH_MURMUR3:
-        if (keys_u64 != NULL)
-            kt->hash_u64(keys_u64, n, f->seed, h1, h2);
-        else
-            kt->hash_bytes(keys, lens, n, f->seed, h1, h2);
-        return SBF_OK;
-    case SBFI_HASH_XXH64:
-        if (keys_u64 != NULL)
-            kt->xxh64_u64(keys_u64, n, h1);
-        else
-            kt->xxh64_bytes(keys, lens, n, h1);
-        break;
-    default: /* SBFI_HASH_XXH3 */
-        if (keys_u64 != NULL)
-            kt->xxh3_u64(keys_u64, n, f->xxh3_flip8, h1);
-        else
-            kt->xxh3_bytes(keys, lens, n, f->seed, h1);
-        break;
-    }
-    for (size_t i = 0; i < n; i++) /* h1 held the 64-bit hash */
-        sbf_parquet_pair(h1[i], &h1[i], &h2[i]);
+    if (keys_u64 != NULL) /* the filter's stage, as its batches hash */
+        sbfi_stage_u64(f->kt, f, f->lay->hash, keys_u64, n, h1, h2);
+    else
+        sbfi_stage_bytes(f->kt, f, f->lay->hash, keys, lens, n, h1, h2);
     return SBF_OK;
 }

@@ -4,8 +4,8 @@
  * as a layout" says, then the split-block family's probes with the
  * filter's salts (the spec's). Keys (single, batches of every form) go
  * through the layout's XXH64 hash stage in the one batch pipeline
- * (simd/pipeline.h) and, one at a time, the ISA's *_key_xxh64 entries
- * (simd/pipe_key.h; SBF_CONCURRENT: src/scalar.c's sbfi_*_key_any).
+ * (simd/pipeline.h) and, one at a time, the ISA's add_key_split_xxh64 /
+ * contains_key_split_xxh64 (and _atomic) entries (simd/pipe_key.h).
  */
 #include "sbf_internal.h"
 #include "parquet_int.h"
@@ -16,14 +16,6 @@
 static inline void pq_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
 {
     sbf_parquet_pair(h, h1, h2); /* include/simdbloom_inline.h */
-}
-
-/* The spec's block of h: ((h >> 32) * z) >> 32, as 8 32-bit words. */
-static inline uint32_t *pq_block(const sbf_filter *f, uint64_t h)
-{
-    const uint64_t b = ((h >> 32) * f->nblocks) >> 32;
-    SBFI_ASSERT(b < f->nblocks && f->block_bytes == 32);
-    return (uint32_t *)(void *)f->words + b * 8;
 }
 
 /* block_check / block_insert of BloomFilter.md on x = (uint32_t)h, with the
@@ -44,18 +36,25 @@ static inline void pq_insert(uint32_t *blk, const uint32_t *salt, uint32_t x)
 
 #define PQ_AHEAD 16u /* blocks prefetched ahead of the probe */
 
-/* Plain filters: each block prefetched PQ_AHEAD keys before its probe. */
-static size_t by_hash_plain(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out,
-                            int is_add)
+/* The spec's block of h, ((h >> 32) * z) >> 32, in a bitset of z = nblocks
+ * 32-byte blocks, as 8 32-bit words. */
+static inline uint32_t *pq_block_of(uint32_t *words, uint64_t nblocks, uint64_t h)
 {
-    const uint32_t *salt = f->salt;
+    return words + (((h >> 32) * nblocks) >> 32) * 8;
+}
+
+/* Plain filters (and bare bitsets): each block prefetched PQ_AHEAD keys
+ * before its probe. */
+static size_t by_hash_words(uint32_t *words, uint64_t nb, const uint32_t *salt,
+                            const uint64_t *h, size_t n, uint8_t *out, int is_add)
+{
     size_t found = 0;
     for (size_t i = 0; i < n && i < PQ_AHEAD; i++)
-        SBFI_PREFETCH(pq_block(f, h[i]));
+        SBFI_PREFETCH(pq_block_of(words, nb, h[i]));
     for (size_t i = 0; i < n; i++) {
         if (i + PQ_AHEAD < n)
-            SBFI_PREFETCH(pq_block(f, h[i + PQ_AHEAD]));
-        uint32_t *blk = pq_block(f, h[i]);
+            SBFI_PREFETCH(pq_block_of(words, nb, h[i + PQ_AHEAD]));
+        uint32_t *blk = pq_block_of(words, nb, h[i]);
         if (is_add) { /* found: how many keys changed the filter (keys_added) */
             found += (size_t)!pq_check(blk, salt, (uint32_t)h[i]);
             pq_insert(blk, salt, (uint32_t)h[i]);
@@ -67,6 +66,26 @@ static size_t by_hash_plain(sbf_filter *f, const uint64_t *h, size_t n, uint8_t 
             out[i] = (uint8_t)r;
     }
     return found;
+}
+
+static size_t by_hash_plain(sbf_filter *f, const uint64_t *h, size_t n, uint8_t *out,
+                            int is_add)
+{
+    SBFI_ASSERT(f->block_bytes == 32);
+    return by_hash_words((uint32_t *)(void *)f->words, f->nblocks, f->salt, h, n, out, is_add);
+}
+
+size_t sbf_parquet_bitset_contains(const void *bitset, size_t bytes, const uint64_t *h,
+                                   size_t n, uint8_t *out)
+{
+    if (bitset == NULL || (h == NULL && n != 0))
+        return (size_t)SBF_E_NULL;
+    if (bytes == 0 || bytes % 32 != 0 || bytes / 32 > UINT32_MAX ||
+        (uintptr_t)bitset % sizeof(uint32_t) != 0)
+        return (size_t)SBF_E_PARAM;
+    const sbfi_layout *d = sbfi_layout_of(SBF_PARQUET);
+    /* probes only read: the cast serves the shared loop */
+    return by_hash_words((uint32_t *)(uintptr_t)bitset, bytes / 32, d->salt, h, n, out, 0);
 }
 
 /* n hashes: add them (returns how many changed the filter), or probe them

@@ -73,6 +73,7 @@ static inline void sbfi_assert_fail(const char *cond, const char *file, int line
 /* ------------------------------------------------------------ kernel table */
 
 typedef struct sbfi_kernels sbfi_kernels;
+typedef struct sbfi_ops sbfi_ops;
 
 /* A batch of keys, in one of the forms the public batch functions take
  * (sbf_keys): the one pipeline (simd/pipeline.h) reads every form. */
@@ -124,18 +125,16 @@ struct sbf_filter {
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
     int added_unknown;      /* keys_added is not known (Guava import, union) */
     const sbfi_kernels *kt; /* kernels chosen at creation */
-    /* Hot paths bound at creation (sbfi_bind): single keys and batches of
-     * every key form, the atomic variants when the filter is SBF_CONCURRENT.
-     * addn returns how many keys changed the filter (set a bit, or raised a
-     * counter from 0), and writes changed[i] per key when changed is not
-     * NULL. */
-    uint32_t flags;                        /* sbf_params.flags */
+    uint32_t flags;         /* sbf_params.flags */
+    /* What this filter runs, bound at creation (sbfi_bind): its ISA's ops
+     * of its hash stage, kernel family and mode (plain, SBF_CONCURRENT, or
+     * plain with the 8-byte hash's vector form), one pointer; add1 and
+     * contains1 are its one-key entries, copied, so that sbf_add and
+     * sbf_contains load one pointer, not two (one instruction of about 60
+     * on every one-key path: bench-check). */
+    const sbfi_ops *ops;
     int (*add1)(sbf_filter *f, const void *key, size_t len);
     int (*contains1)(const sbf_filter *f, const void *key, size_t len);
-    size_t (*addn)(sbf_filter *f, const sbfi_keys *keys, size_t n,
-                   uint8_t *changed);
-    size_t (*containsn)(const sbf_filter *f, const sbfi_keys *keys, size_t n,
-                        uint8_t *out);
     uint64_t *stripes;      /* SBF_CONCURRENT: per-thread keys_added counts */
     /* --- memory (src/lifecycle.c): one owner, one encoding --- */
     int mem;                /* SBFI_MEM_*: who owns words */
@@ -186,52 +185,47 @@ typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
                                     size_t n, uint64_t *h);
 
 /*
- * One table per ISA: its identity (name, sbf_isa, the CPU features it
- * needs) and its kernels. Kernel entries are indexed by kernel family
- * (SBFI_KERN_*, the descriptor's `kernel`), not by layout: layouts of one
- * family share kernels. Every entry is non-NULL (an ISA without a special
- * kernel for a family points at the scalar one). `out` of contains may be
- * NULL (count only).
- *
- * Tables are defined with designated initializers (`.hash_u64 = ...`), so
- * a new entry is one line in this struct and one in each table. The
- * identity comes from the SBFI_ID_* macros below, which the registry in
- * src/dispatch.c also uses for an ISA that is not compiled into this build
- * (a table with no kernels: it has a name, and forcing it is
- * SBF_E_ISA_UNAVAILABLE).
+ * What a filter runs: one set of operations per (ISA, hash stage, kernel
+ * family, mode). sbfi_bind (src/filter.c) points f->ops at one of them and
+ * every public call goes through it: sbf_add -> f->ops->add_key, sbf_add_u64
+ * and every batch -> f->ops->add_batch, sbf_add_hash -> f->ops->add_hashed.
+ * The functions are named <op>_<family>[_<hash>][_atomic|_vh]; each ISA's
+ * sets are listed once, in simd/pipe_table.h (the scalar reference's too),
+ * and each name there is defined by one line that names it in full
+ * (simd/pipeline.h, simd/pipe_key.h, src/scalar.c).
  */
+struct sbfi_ops {
+    sbfi_key_add_fn add_key;             /* one key: hash stage + probe; counts keys_added */
+    sbfi_key_contains_fn contains_key;
+    sbfi_add_fn add_batch;               /* n >= 1 keys of any form: the one pipeline */
+    sbfi_contains_fn contains_batch;
+    sbfi_hashed_add_fn add_hashed;       /* the key's (h1, h2) given: the probe alone; */
+    sbfi_hashed_contains_fn contains_hashed; /* adds do not count keys_added */
+};
+
+/* The modes of a filter's ops: plain, SBF_CONCURRENT (word fetch-or / CAS,
+ * relaxed loads), and plain with 8-byte keys hashed in the vector form
+ * (AVX-512 MurmurHash3, SBF_INLINE_HASH8_VEC: sbfi_bind takes it where the
+ * CPU or the filter's size asks for it; elsewhere it is the plain set). */
+enum { SBFI_MODE_PLAIN = 0, SBFI_MODE_CONCURRENT = 1, SBFI_MODE_HASH8_VEC = 2, SBFI_NMODES = 3 };
+
+/*
+ * One table per ISA: its identity (name, sbf_isa, the CPU features it
+ * needs), its ops, indexed [hash stage][kernel family][mode] (layouts of
+ * one family and hash share them), and the hashes of many keys in lanes.
+ * Every entry is non-NULL (an ISA without a special kernel points at the
+ * scalar one). The identity comes from the SBFI_ID_* macros below, which
+ * the registry in src/dispatch.c also uses for an ISA that is not compiled
+ * into this build (a table with no kernels: it has a name, and forcing it
+ * is SBF_E_ISA_UNAVAILABLE).
+ */
+typedef const sbfi_ops *const sbfi_ops_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES];
 struct sbfi_kernels {
     const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */
     uint32_t features;       /* SBFI_CPU_* bits it requires of the CPU (and OS) */
     sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
-    sbfi_add_fn add_batch[SBFI_NKERNELS];          /* the one pipeline */
-    sbfi_contains_fn contains_batch[SBFI_NKERNELS];
-    /* --- single keys and SBF_CONCURRENT: kept as one group --- */
-    sbfi_key_add_fn add_key[SBFI_NKERNELS];           /* hash + probe, no switch */
-    sbfi_key_contains_fn contains_key[SBFI_NKERNELS];
-    /* the same with 8-byte keys hashed in the vector form (AVX-512's, which
-     * SBF_INLINE_HASH8_VEC describes); NULL: add_key/contains_key serve.
-     * sbfi_bind (src/filter.c) chooses per filter, no test per call. */
-    sbfi_key_add_fn add_key_vh[SBFI_NKERNELS];
-    sbfi_key_contains_fn contains_key_vh[SBFI_NKERNELS];
-    sbfi_key_add_fn add_key_atomic[SBFI_NKERNELS];    /* word fetch-or / CAS */
-    sbfi_key_contains_fn contains_key_atomic[SBFI_NKERNELS]; /* relaxed loads */
-    /* the same for a layout of a 64-bit hash stage, [f->hash][family]
-     * (the SBFI_HASH_MURMUR3 row is the entries above); NULL:
-     * sbfi_*_key_any */
-    sbfi_key_add_fn add_key_h64[SBFI_NHASH][SBFI_NKERNELS];
-    sbfi_key_contains_fn contains_key_h64[SBFI_NHASH][SBFI_NKERNELS];
-    sbfi_key_add_fn add_key_atomic_h64[SBFI_NHASH][SBFI_NKERNELS];
-    sbfi_key_contains_fn contains_key_atomic_h64[SBFI_NHASH][SBFI_NKERNELS];
-    sbfi_add_fn add_batch_atomic[SBFI_NKERNELS];
-    sbfi_contains_fn contains_batch_atomic[SBFI_NKERNELS];
-    /* a key's hash given (sbf_add_hash, sbf_contains_hash): the probe alone;
-     * adds do not count keys_added (the caller does) */
-    sbfi_hashed_add_fn add_hashed[SBFI_NKERNELS];
-    sbfi_hashed_contains_fn contains_hashed[SBFI_NKERNELS];
-    sbfi_hashed_add_fn add_hashed_atomic[SBFI_NKERNELS];
-    sbfi_hashed_contains_fn contains_hashed_atomic[SBFI_NKERNELS];
+    const sbfi_ops_table *ops; /* (*ops)[hash][family][mode]: simd/pipe_table.h */
     /* --- hashes of many keys in SIMD lanes --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
@@ -302,15 +296,12 @@ int sbfi_contains_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2);
 
 void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2);
 
-/* Single keys of layouts hashed by another stage than MurmurHash3. */
-int sbfi_add_key_any(sbf_filter *f, const void *key, size_t len);
-int sbfi_contains_key_any(const sbf_filter *f, const void *key, size_t len);
 /* SBF_CONCURRENT. Atomic twins of the per-key operations, the
  * scalar definition the atomic kernels of every ISA reproduce. */
 int sbfi_add_hashed_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
 int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2);
 void sbfi_counting_remove_atomic(sbf_filter *f, uint64_t h1, uint64_t h2);
-/* Binds f's hot-path pointers for `flags` from f->kt (src/filter.c).
+/* Binds f->ops for `flags` from f->kt (src/filter.c).
  * Allocates nothing: sbfi_make gives a concurrent filter its keys_added
  * stripes (SBF_E_FLAGS without them). */
 int sbfi_bind(sbf_filter *f, uint32_t flags);
@@ -318,7 +309,7 @@ int sbfi_bind(sbf_filter *f, uint32_t flags);
 uint64_t sbfi_keys_added(const sbf_filter *f);
 void sbfi_count_added(sbf_filter *f, uint64_t n);
 /* One add that returned r (1: it changed the filter) counted in keys_added,
- * by the add1 kernels themselves (so sbf_add stays one tail call): plain
+ * by the add_key kernels themselves (so sbf_add stays one tail call): plain
  * filters in f->added, concurrent ones in the calling thread's stripe. */
 static inline int sbfi_count_plain(sbf_filter *f, int r)
 {
@@ -599,9 +590,28 @@ static inline void sbfi_xxh64_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
     *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
 }
 
-/* The 64-bit hash h of one key under a 64-bit hash stage (`hash`, f's:
- * the one place a stage's one-key hash is chosen; pipe_key passes a
- * constant). 8-byte keys inline. */
+/* ------------------------------------------------------ the hash stages
+ *
+ * A hash stage turns keys into the (h1, h2) pairs every probe reads (h1:
+ * the block, by multiply-shift; h2: the 32-bit lanes the salts multiply).
+ * MurmurHash3 gives both; a 64-bit stage (XXH64, XXH3) gives one h, mapped
+ * by sbfi_xxh64_pair. Each stage is written here and nowhere else: one case
+ * in each of the functions below (one key: sbfi_h64_one / sbfi_key_hash;
+ * many u64 keys: sbfi_stage_u64; many byte strings: sbfi_stage_bytes), on
+ * its lanes (the table's entries: simd/lanes*.h, src/lanes.c). The one-key
+ * kernels pass `hash` as a constant (one kernel per stage: simd/pipe_key.h,
+ * src/scalar.c); sbf_hash_pairs passes f's. (simd/pipeline.h's pipe_hash
+ * still has its own branch per stage: routed through these, the batch
+ * kernels' code changed and bench-check counted 1-17% more instructions on
+ * avx2, simde and scalar rows.)
+ */
+#if defined(__GNUC__)
+#  define SBFI_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#  define SBFI_ALWAYS_INLINE static inline
+#endif
+
+/* The 64-bit h of one key under a 64-bit stage; 8-byte keys inline. */
 static inline uint64_t sbfi_h64_one(const sbf_filter *f, int hash, const void *key,
                                     size_t len)
 {
@@ -621,8 +631,19 @@ static inline uint64_t sbfi_h64_one(const sbf_filter *f, int hash, const void *k
     return h;
 }
 
-/* (h1, h2) of one key under the filter's hash stage (its layout's: the
- * u64 path above for MurmurHash3; XXH64 mapped by sbfi_xxh64_pair). */
+/* One key: (h1, h2) under stage `hash` (MurmurHash3: the u64 path above
+ * for 8-byte keys). */
+SBFI_ALWAYS_INLINE void sbfi_key_hash(const sbf_filter *f, const int hash, const void *key,
+                                      size_t len, uint64_t *h1, uint64_t *h2)
+{
+    if (hash == SBFI_HASH_MURMUR3) {
+        sbfi_hash_key(key, len, f->seed, h1, h2);
+        return;
+    }
+    sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), h1, h2);
+}
+
+/* The same under the filter's own stage (f->hash, tested per call). */
 static inline void sbfi_hash_one(const sbf_filter *f, const void *key, size_t len,
                                  uint64_t *h1, uint64_t *h2)
 {
@@ -631,6 +652,38 @@ static inline void sbfi_hash_one(const sbf_filter *f, const void *key, size_t le
         return;
     }
     sbfi_xxh64_pair(sbfi_h64_one(f, f->hash, key, len), h1, h2);
+}
+
+/* n >= 1 u64 keys (8 LE bytes each): (h1[i], h2[i]) under stage `hash`,
+ * with the lanes of table kt. (The batch pipeline fuses MurmurHash3 of u64
+ * keys with its addressing, pipe_stage; it calls this for the others.) */
+static inline void sbfi_stage_u64(const sbfi_kernels *kt, const sbf_filter *f, int hash,
+                                  const uint64_t *keys, size_t n, uint64_t *h1,
+                                  uint64_t *h2)
+{
+    switch (hash) {
+    case SBFI_HASH_MURMUR3: kt->hash_u64(keys, n, f->seed, h1, h2); return;
+    case SBFI_HASH_XXH64: kt->xxh64_u64(keys, n, h1); break;
+    default: SBFI_ASSERT(hash == SBFI_HASH_XXH3);
+             kt->xxh3_u64(keys, n, f->xxh3_flip8, h1); break;
+    }
+    for (size_t i = 0; i < n; i++) /* h1 held the 64-bit h */
+        sbfi_xxh64_pair(h1[i], &h1[i], &h2[i]);
+}
+
+/* n >= 1 byte strings (keys[i], lens[i] bytes; NULL only when empty). */
+static inline void sbfi_stage_bytes(const sbfi_kernels *kt, const sbf_filter *f, int hash,
+                                    const void *const *keys, const size_t *lens, size_t n,
+                                    uint64_t *h1, uint64_t *h2)
+{
+    switch (hash) {
+    case SBFI_HASH_MURMUR3: kt->hash_bytes(keys, lens, n, f->seed, h1, h2); return;
+    case SBFI_HASH_XXH64: kt->xxh64_bytes(keys, lens, n, h1); break;
+    default: SBFI_ASSERT(hash == SBFI_HASH_XXH3);
+             kt->xxh3_bytes(keys, lens, n, f->seed, h1); break;
+    }
+    for (size_t i = 0; i < n; i++)
+        sbfi_xxh64_pair(h1[i], &h1[i], &h2[i]);
 }
 
 /* The 512-bit mask (8 words) with bit (prod[i] >> shift) << scale set for

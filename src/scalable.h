@@ -20,21 +20,31 @@ typedef struct sbfi_sub {
 struct sbf_scalable {
     sbf_scalable_params p; /* defaults resolved */
     int readonly;          /* a mapping (sbf_scalable_map) */
+    int counting;          /* counter cells: a multiset, never grows */
+    int custom;            /* adopted sub-filters the schedule would not make */
     uint32_t n;            /* sub-filters */
-    sbfi_sub subs[SBF_SCALABLE_MAX_FILTERS];
+    uint32_t nspare;       /* made in advance (sbf_scalable_add_all), after subs[n - 1] */
+    uint32_t cap;          /* entries allocated in subs */
+    sbfi_sub *subs;
 };
 
 /* Parameters with defaults resolved: SBF_OK or the create error. */
 int sbfi_scalable_check(const sbf_scalable_params *p);
-/* Capacity and rate of sub-filter i: SBF_OK, SBF_E_TOO_LARGE, SBF_E_K. */
+/* Capacity and rate of sub-filter i of the geometric schedule (what format
+ * 3 holds): SBF_OK, SBF_E_TOO_LARGE, SBF_E_K. */
 int sbfi_scalable_sub_params(const sbf_scalable_params *p, uint32_t i, uint64_t *capacity,
                              double *fpp);
-/* Bits and k of sub-filter i (sbf_size of its capacity and rate). */
+/* Bits and k of sub-filter i of the geometric schedule (sbf_size of its
+ * capacity and rate). */
 int sbfi_scalable_geometry(const sbf_scalable_params *p, uint32_t i, uint64_t *bits,
                            uint32_t *k);
 /* An empty scalable filter (no sub-filter), or NULL. */
 sbf_scalable *sbfi_scalable_new(const sbf_scalable_params *p, int readonly);
-/* Appends f (taken on success) with its key count. */
-int sbfi_scalable_attach(sbf_scalable *s, sbf_filter *f, uint64_t items);
+/* Appends f (taken on success) with its capacity, rate and key count. */
+int sbfi_scalable_attach(sbf_scalable *s, sbf_filter *f, uint64_t items, uint64_t capacity,
+                         double fpp);
+/* Whether format 3 holds s (its parameters and sub-filters as the
+ * geometric schedule makes them). */
+int sbfi_scalable_file_ok(const sbf_scalable *s);
 
 #endif

@@ -27,7 +27,7 @@
 #define SUM_AT (PAGE - 8)       /* header checksum: XXH3-64 of bytes 0..4087 */
 #define VERSION 3u
 
-_Static_assert(TABLE + ENTRY * SBF_SCALABLE_MAX_FILTERS <= SUM_AT, "the table fits the header");
+_Static_assert(TABLE + ENTRY * SBF_SCALABLE_FILE_MAX_FILTERS <= SUM_AT, "the table fits the header");
 
 static uint64_t align_page(uint64_t x)
 {
@@ -113,8 +113,9 @@ int sbf_scalable_serialize(const sbf_scalable *s, void **buf, size_t *len)
     if (len != NULL)
         *len = 0;
     SBFI_RETURN_IF(s == NULL || buf == NULL || len == NULL, SBF_E_NULL);
+    SBFI_RETURN_IF(!sbfi_scalable_file_ok(s), SBF_E_UNSUPPORTED);
     unsigned char *hdrs = malloc(PAGE * (size_t)(s->n + 1));
-    sbfi_piece pc[1 + 3 * SBF_SCALABLE_MAX_FILTERS];
+    sbfi_piece pc[1 + 3 * SBF_SCALABLE_FILE_MAX_FILTERS];
     SBFI_RETURN_IF(hdrs == NULL, SBF_E_NOMEM);
     size_t np;
     uint64_t total;
@@ -141,9 +142,10 @@ int sbf_scalable_save(const sbf_scalable *s, const char *path)
 {
     SBFI_RETURN_IF(s == NULL || path == NULL, SBF_E_NULL);
     SBFI_RETURN_IF(path[0] == '\0', SBF_E_PARAM);
+    SBFI_RETURN_IF(!sbfi_scalable_file_ok(s), SBF_E_UNSUPPORTED);
     unsigned char *hdrs = malloc(PAGE * (size_t)(s->n + 1));
     SBFI_RETURN_IF(hdrs == NULL, SBF_E_NOMEM);
-    sbfi_piece pc[1 + 3 * SBF_SCALABLE_MAX_FILTERS];
+    sbfi_piece pc[1 + 3 * SBF_SCALABLE_FILE_MAX_FILTERS];
     size_t np;
     uint64_t total;
     int rc = pieces_of(s, hdrs, pc, &np, &total);
@@ -204,9 +206,9 @@ static int parse_v3(const unsigned char *h, uint64_t total, sbf_scalable_params 
     p->tightening = bits_f64(sbfi_get_le64(h + 40));
     const int rc = sbfi_scalable_check(p);
     SBFI_RETURN_IF(rc == SBF_E_LAYOUT, SBF_E_LAYOUT);
-    SBFI_RETURN_IF(rc != SBF_OK, SBF_E_FORMAT);
+    SBFI_RETURN_IF(rc != SBF_OK || p->growth < 2 || p->growth > 1024, SBF_E_FORMAT);
     *n = sbfi_get_le32(h + 48);
-    SBFI_RETURN_IF(*n == 0 || *n > SBF_SCALABLE_MAX_FILTERS, SBF_E_FORMAT);
+    SBFI_RETURN_IF(*n == 0 || *n > SBF_SCALABLE_FILE_MAX_FILTERS, SBF_E_FORMAT);
     SBFI_RETURN_IF(!all_zero(h + 52, TABLE - 52), SBF_E_FORMAT);
     SBFI_RETURN_IF(!all_zero(h + TABLE + ENTRY * *n, SUM_AT - TABLE - ENTRY * *n),
                    SBF_E_FORMAT);
@@ -252,9 +254,9 @@ static int read_all(const source *r, int mode, unsigned flags, sbf_scalable **ou
     unsigned char *sh = h + PAGE; /* a sub-filter's header, then padding */
     sbf_scalable_params p;
     uint32_t n = 0;
-    uint64_t off[SBF_SCALABLE_MAX_FILTERS], len[SBF_SCALABLE_MAX_FILTERS],
-        items[SBF_SCALABLE_MAX_FILTERS];
-    sbfi_header hd[SBF_SCALABLE_MAX_FILTERS];
+    uint64_t off[SBF_SCALABLE_FILE_MAX_FILTERS], len[SBF_SCALABLE_FILE_MAX_FILTERS],
+        items[SBF_SCALABLE_FILE_MAX_FILTERS];
+    sbfi_header hd[SBF_SCALABLE_FILE_MAX_FILTERS];
     sbf_scalable *s = NULL;
     int rc = read_at(r, h, 8, 0);
     if (rc == SBF_OK && memcmp(h, "SBF1", 4) != 0)
@@ -302,8 +304,12 @@ static int read_all(const source *r, int mode, unsigned flags, sbf_scalable **ou
             rc = read_at(r, f->words, hd[i].bytes, data_off);
         if (rc == SBF_OK && !(mode == MODE_MAP && (flags & SBF_MAP_NO_VERIFY)))
             rc = sbfi_data_check(&hd[i], NULL, f->words);
+        uint64_t cap = 0;
+        double fpp = 0;
         if (rc == SBF_OK)
-            rc = sbfi_scalable_attach(s, f, items[i]);
+            rc = sbfi_scalable_sub_params(&p, i, &cap, &fpp);
+        if (rc == SBF_OK)
+            rc = sbfi_scalable_attach(s, f, items[i], cap, fpp);
         if (rc != SBF_OK)
             sbf_free(f);
     }

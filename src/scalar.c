@@ -8,9 +8,19 @@
  */
 #include "sbf_internal.h"
 
+/* The SBF_CONCURRENT per-key operations below stay whole functions, called
+ * by the one-key entries: inlined into them, gcc split them (partial
+ * inlining) and the concurrent split-block add took 6 instructions more
+ * (bench-check). */
+#if defined(__GNUC__)
+#  define SCALAR_OP static __attribute__((noinline))
+#else
+#  define SCALAR_OP static
+#endif
+
 /* ------------------------------------------------------------- per key */
 
-static int classic_add(sbf_filter *f, uint64_t h1, uint64_t h2)
+static int add_hashed_classic(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     const uint64_t m = f->bits;
     uint64_t c = h1;
@@ -25,7 +35,7 @@ static int classic_add(sbf_filter *f, uint64_t h1, uint64_t h2)
     return changed;
 }
 
-static int classic_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
+static int contains_hashed_classic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     const uint64_t m = f->bits;
     uint64_t c = h1;
@@ -38,7 +48,7 @@ static int classic_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
     return 1;
 }
 
-static int blocked_add(sbf_filter *f, uint64_t h1, uint64_t h2)
+static int add_hashed_blocked(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     uint64_t *blk = sbfi_block_ptr(f, h1);
     uint64_t m[8], missing = 0;
@@ -63,12 +73,12 @@ static int blocked_probe(const uint32_t *salt, const uint64_t *blk, uint32_t k,
     return (int)(all & 1);
 }
 
-static int blocked_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
+static int contains_hashed_blocked(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     return blocked_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
 }
 
-static int split_add(sbf_filter *f, uint64_t h1, uint64_t h2)
+static int add_hashed_split(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     uint32_t *blk = (uint32_t *)sbfi_block_ptr(f, h1);
     uint32_t m[16], missing = 0;
@@ -90,13 +100,13 @@ static int split_probe(const uint32_t *salt, const uint64_t *blk64, uint32_t k,
     return (int)(all & 1);
 }
 
-static int split_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
+static int contains_hashed_split(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     return split_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
 }
 
 /* Each distinct counter of the key once: walk the set bits of its mask. */
-static int counting_add(sbf_filter *f, uint64_t h1, uint64_t h2)
+static int add_hashed_counting(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     unsigned char *blk = (unsigned char *)sbfi_block_ptr(f, h1);
     uint64_t m[2];
@@ -124,7 +134,7 @@ static int counting_probe(const uint32_t *salt, const uint64_t *blk64, uint32_t 
     return all;
 }
 
-static int counting_contains(const sbf_filter *f, uint64_t h1, uint64_t h2)
+static int contains_hashed_counting(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     return counting_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
 }
@@ -154,7 +164,7 @@ void sbfi_counting_remove(sbf_filter *f, uint64_t h1, uint64_t h2)
  * exactly as the plain kernels say, from this thread's view.
  */
 
-static int classic_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+SCALAR_OP int add_hashed_classic_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     const uint64_t m = f->bits;
     uint64_t c = h1;
@@ -170,7 +180,7 @@ static int classic_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
     return changed;
 }
 
-static int classic_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+SBFI_ALWAYS_INLINE int contains_hashed_classic_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     const uint64_t m = f->bits;
     uint64_t c = h1;
@@ -197,7 +207,7 @@ static void counting_inc(const sbf_filter *f, uint64_t h2, uint64_t inc[8])
 
 /* The plain probe of a block family on a copy of the block taken with
  * relaxed loads. */
-static int block_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2,
+SBFI_ALWAYS_INLINE int block_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2,
                                  int (*probe)(const uint32_t *, const uint64_t *,
                                               uint32_t, uint64_t))
 {
@@ -206,24 +216,24 @@ static int block_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2,
     return probe(f->salt, copy, f->k, h2);
 }
 
-static int blocked_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+SBFI_ALWAYS_INLINE int contains_hashed_blocked_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     return block_contains_atomic(f, h1, h2, blocked_probe);
 }
 
-static int split_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+SBFI_ALWAYS_INLINE int contains_hashed_split_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     return block_contains_atomic(f, h1, h2, split_probe);
 }
 
-static int counting_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
+SBFI_ALWAYS_INLINE int contains_hashed_counting_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     return block_contains_atomic(f, h1, h2, counting_probe);
 }
 
-static int blocked_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+SCALAR_OP int add_hashed_blocked_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    if (blocked_contains_atomic(f, h1, h2))
+    if (contains_hashed_blocked_atomic(f, h1, h2))
         return 0;
     uint64_t m[8];
     sbfi_blocked_mask(f->salt, h2, f->k, m);
@@ -232,9 +242,9 @@ static int blocked_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
 }
 
 /* The split-block bits as whole words: k/2 of them. */
-static int split_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+SCALAR_OP int add_hashed_split_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    if (split_contains_atomic(f, h1, h2))
+    if (contains_hashed_split_atomic(f, h1, h2))
         return 0;
     uint32_t s[16];
     uint64_t m[8];
@@ -245,9 +255,9 @@ static int split_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
     return 1;
 }
 
-static int counting_add_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
+SCALAR_OP int add_hashed_counting_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    const int present = counting_contains_atomic(f, h1, h2);
+    const int present = contains_hashed_counting_atomic(f, h1, h2);
     uint64_t inc[8];
     counting_inc(f, h2, inc);
     sbfi_inc_words_atomic(sbfi_block_ptr(f, h1), inc);
@@ -277,14 +287,14 @@ static const struct {
     sbfi_hashed_add_fn add, add_atomic;
     sbfi_hashed_contains_fn contains, contains_atomic;
 } family[SBFI_NKERNELS] = {
-    [SBFI_KERN_CLASSIC] = { classic_add, classic_add_atomic, classic_contains,
-                            classic_contains_atomic },
-    [SBFI_KERN_BLOCKED] = { blocked_add, blocked_add_atomic, blocked_contains,
-                            blocked_contains_atomic },
-    [SBFI_KERN_SPLIT] = { split_add, split_add_atomic, split_contains,
-                          split_contains_atomic },
-    [SBFI_KERN_COUNTING] = { counting_add, counting_add_atomic, counting_contains,
-                             counting_contains_atomic },
+    [SBFI_KERN_CLASSIC] = { add_hashed_classic, add_hashed_classic_atomic, contains_hashed_classic,
+                            contains_hashed_classic_atomic },
+    [SBFI_KERN_BLOCKED] = { add_hashed_blocked, add_hashed_blocked_atomic, contains_hashed_blocked,
+                            contains_hashed_blocked_atomic },
+    [SBFI_KERN_SPLIT] = { add_hashed_split, add_hashed_split_atomic, contains_hashed_split,
+                          contains_hashed_split_atomic },
+    [SBFI_KERN_COUNTING] = { add_hashed_counting, add_hashed_counting_atomic, contains_hashed_counting,
+                             contains_hashed_counting_atomic },
 };
 
 int sbfi_add_hashed(sbf_filter *f, uint64_t h1, uint64_t h2)
@@ -308,48 +318,72 @@ int sbfi_contains_hashed_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 }
 
 /* ------------------------------------------------------------ single keys
- * Table entries: hash (the u64 path for 8-byte keys) and the family's probe,
- * with no switch on the layout. */
+ * The one-key entries of the ops (simd/pipe_table.h): the hash stage
+ * (sbfi_key_hash, `hash` a constant) and the family's probe above. Each
+ * line defines the two functions it names. */
 
-#define KEY_ENTRIES(name, add_op, contains_op, count)                          \
-    static int add_key_##name(sbf_filter *f, const void *key, size_t len)     \
+#define SCALAR_KEY_PAIR(add_name, contains_name, add_op, contains_op, hash, count) \
+    static int add_name(sbf_filter *f, const void *key, size_t len)            \
     {                                                                          \
         uint64_t h1, h2;                                                       \
-        sbfi_hash_key(key, len, f->seed, &h1, &h2);                            \
+        sbfi_key_hash(f, hash, key, len, &h1, &h2);                            \
         return count(f, add_op(f, h1, h2)); /* keys_added */                   \
     }                                                                          \
-    static int contains_key_##name(const sbf_filter *f, const void *key,       \
-                                   size_t len)                                 \
+    static int contains_name(const sbf_filter *f, const void *key, size_t len) \
     {                                                                          \
         uint64_t h1, h2;                                                       \
-        sbfi_hash_key(key, len, f->seed, &h1, &h2);                            \
+        sbfi_key_hash(f, hash, key, len, &h1, &h2);                            \
         return contains_op(f, h1, h2);                                         \
     }
 
-KEY_ENTRIES(classic, classic_add, classic_contains, sbfi_count_plain)
-KEY_ENTRIES(blocked, blocked_add, blocked_contains, sbfi_count_plain)
-KEY_ENTRIES(split, split_add, split_contains, sbfi_count_plain)
-KEY_ENTRIES(counting, counting_add, counting_contains, sbfi_count_plain)
-KEY_ENTRIES(atomic, sbfi_add_hashed_atomic, sbfi_contains_hashed_atomic, sbfi_count_atomic)
-
-/* Single keys of a layout whose hash stage is not MurmurHash3 (sbfi_bind
- * binds these for it, so the MurmurHash3 kernels test nothing per key):
- * the layout's hash, then the family's reference operation. */
-int sbfi_add_key_any(sbf_filter *f, const void *key, size_t len)
-{
-    uint64_t h1, h2;
-    sbfi_hash_one(f, key, len, &h1, &h2);
-    return (f->flags & SBF_CONCURRENT) ? sbfi_count_atomic(f, sbfi_add_hashed_atomic(f, h1, h2))
-                                       : sbfi_count_plain(f, sbfi_add_hashed(f, h1, h2));
-}
-
-int sbfi_contains_key_any(const sbf_filter *f, const void *key, size_t len)
-{
-    uint64_t h1, h2;
-    sbfi_hash_one(f, key, len, &h1, &h2);
-    return (f->flags & SBF_CONCURRENT) ? sbfi_contains_hashed_atomic(f, h1, h2)
-                                       : sbfi_contains_hashed(f, h1, h2);
-}
+SCALAR_KEY_PAIR(add_key_classic_murmur3, contains_key_classic_murmur3,
+                add_hashed_classic, contains_hashed_classic, SBFI_HASH_MURMUR3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_blocked_murmur3, contains_key_blocked_murmur3,
+                add_hashed_blocked, contains_hashed_blocked, SBFI_HASH_MURMUR3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_split_murmur3, contains_key_split_murmur3,
+                add_hashed_split, contains_hashed_split, SBFI_HASH_MURMUR3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_counting_murmur3, contains_key_counting_murmur3,
+                add_hashed_counting, contains_hashed_counting, SBFI_HASH_MURMUR3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_classic_murmur3_atomic, contains_key_classic_murmur3_atomic,
+                add_hashed_classic_atomic, contains_hashed_classic_atomic, SBFI_HASH_MURMUR3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_blocked_murmur3_atomic, contains_key_blocked_murmur3_atomic,
+                add_hashed_blocked_atomic, contains_hashed_blocked_atomic, SBFI_HASH_MURMUR3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_split_murmur3_atomic, contains_key_split_murmur3_atomic,
+                add_hashed_split_atomic, contains_hashed_split_atomic, SBFI_HASH_MURMUR3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_counting_murmur3_atomic, contains_key_counting_murmur3_atomic,
+                add_hashed_counting_atomic, contains_hashed_counting_atomic, SBFI_HASH_MURMUR3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_classic_xxh64, contains_key_classic_xxh64,
+                add_hashed_classic, contains_hashed_classic, SBFI_HASH_XXH64, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_blocked_xxh64, contains_key_blocked_xxh64,
+                add_hashed_blocked, contains_hashed_blocked, SBFI_HASH_XXH64, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_split_xxh64, contains_key_split_xxh64,
+                add_hashed_split, contains_hashed_split, SBFI_HASH_XXH64, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_counting_xxh64, contains_key_counting_xxh64,
+                add_hashed_counting, contains_hashed_counting, SBFI_HASH_XXH64, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_classic_xxh64_atomic, contains_key_classic_xxh64_atomic,
+                add_hashed_classic_atomic, contains_hashed_classic_atomic, SBFI_HASH_XXH64, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_blocked_xxh64_atomic, contains_key_blocked_xxh64_atomic,
+                add_hashed_blocked_atomic, contains_hashed_blocked_atomic, SBFI_HASH_XXH64, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_split_xxh64_atomic, contains_key_split_xxh64_atomic,
+                add_hashed_split_atomic, contains_hashed_split_atomic, SBFI_HASH_XXH64, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_counting_xxh64_atomic, contains_key_counting_xxh64_atomic,
+                add_hashed_counting_atomic, contains_hashed_counting_atomic, SBFI_HASH_XXH64, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_classic_xxh3, contains_key_classic_xxh3,
+                add_hashed_classic, contains_hashed_classic, SBFI_HASH_XXH3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_blocked_xxh3, contains_key_blocked_xxh3,
+                add_hashed_blocked, contains_hashed_blocked, SBFI_HASH_XXH3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_split_xxh3, contains_key_split_xxh3,
+                add_hashed_split, contains_hashed_split, SBFI_HASH_XXH3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_counting_xxh3, contains_key_counting_xxh3,
+                add_hashed_counting, contains_hashed_counting, SBFI_HASH_XXH3, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_classic_xxh3_atomic, contains_key_classic_xxh3_atomic,
+                add_hashed_classic_atomic, contains_hashed_classic_atomic, SBFI_HASH_XXH3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_blocked_xxh3_atomic, contains_key_blocked_xxh3_atomic,
+                add_hashed_blocked_atomic, contains_hashed_blocked_atomic, SBFI_HASH_XXH3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_split_xxh3_atomic, contains_key_split_xxh3_atomic,
+                add_hashed_split_atomic, contains_hashed_split_atomic, SBFI_HASH_XXH3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_counting_xxh3_atomic, contains_key_counting_xxh3_atomic,
+                add_hashed_counting_atomic, contains_hashed_counting_atomic, SBFI_HASH_XXH3, sbfi_count_atomic)
 
 /* ------------------------------------------------------------- batches
  * The one pipeline (simd/pipeline.h) with the reference's probes as its
@@ -444,23 +478,12 @@ static inline int pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2, ui
 
 #include "../simd/pipeline.h"
 
+#include "../simd/pipe_table.h"
+
 const sbfi_kernels sbfi_kernels_scalar = {
     SBFI_ID_SCALAR,
     .hash_u64 = sbfi_hash_u64_scalar,
-    PIPE_BATCH_TABLE,  /* simd/pipeline.h */
-    /* single keys and SBF_CONCURRENT */
-    .add_key = PIPE_BY_FAMILY(add_key_),
-    .contains_key = PIPE_BY_FAMILY(contains_key_),
-    .add_key_atomic = { add_key_atomic, add_key_atomic, add_key_atomic, add_key_atomic },
-    .contains_key_atomic = { contains_key_atomic, contains_key_atomic, contains_key_atomic,
-                             contains_key_atomic },
-#define HASHED_ROW(op) { [SBFI_KERN_CLASSIC] = classic_##op, [SBFI_KERN_BLOCKED] = blocked_##op, \
-                         [SBFI_KERN_SPLIT] = split_##op, [SBFI_KERN_COUNTING] = counting_##op }
-    .add_hashed = HASHED_ROW(add),
-    .contains_hashed = HASHED_ROW(contains),
-    .add_hashed_atomic = HASHED_ROW(add_atomic),
-    .contains_hashed_atomic = HASHED_ROW(contains_atomic),
-#undef HASHED_ROW
+    .ops = &pipe_ops, /* simd/pipe_table.h */
     /* hashes of many keys (src/lanes.c) */
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,

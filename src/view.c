@@ -43,11 +43,12 @@ static void fill(const sbf_filter *f, sbf_view *v)
     v->filter = (sbf_filter *)(uintptr_t)f; /* adds only through writable views */
     v->k = f->k;
     v->seed = f->seed;
+    v->xxh3_flip = sbf_xxh3_flip8(f->seed); /* once here, not per key */
     v->lanes = f->lanes;
     v->layout = f->layout;
     v->query = inline_kind(f);
     v->add = SBF_VIEW_CALL;
-    v->key_contains = f->contains1; /* builds without vector flags call them */
+    v->key_contains = f->ops->contains_key; /* builds without vector flags call them */
     /* a plain filter counts its adds in f->added (a concurrent one in
      * stripes): inline adds raise it, and sbf_view_counting takes only a
      * view that has it */
@@ -70,7 +71,7 @@ int sbf_view_get_writable(sbf_filter *f, sbf_view *out)
     fill(f, out);
     out->writable = 1;
     out->add = out->query;
-    out->key_add = f->add1;
+    out->key_add = f->ops->add_key;
     return SBF_OK;
 }
 
@@ -78,9 +79,7 @@ int sbf_add_hash(sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f)); /* NULL, or a file mapping */
     SBFI_ASSERT(sbfi_filter_ok(f));
-    const int l = f->lay->kernel; /* the ISA's probe of the filter's family */
-    const int r = (f->flags & SBF_CONCURRENT) ? f->kt->add_hashed_atomic[l](f, h1, h2)
-                                              : f->kt->add_hashed[l](f, h1, h2);
+    const int r = f->ops->add_hashed(f, h1, h2); /* the probe of f's ISA, family, mode */
     sbfi_count_added(f, (uint64_t)r); /* keys_added: adds that changed the filter */
     return r;
 }
@@ -89,7 +88,5 @@ int sbf_contains_hash(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
     SBFI_RETURN_IF(f == NULL, SBF_E_NULL);
     SBFI_ASSERT(sbfi_filter_ok(f));
-    const int l = f->lay->kernel;
-    return (f->flags & SBF_CONCURRENT) ? f->kt->contains_hashed_atomic[l](f, h1, h2)
-                                       : f->kt->contains_hashed[l](f, h1, h2);
+    return f->ops->contains_hashed(f, h1, h2);
 }

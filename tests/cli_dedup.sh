@@ -69,6 +69,22 @@ for opts in "--expected 50000 --fpp 0.02" "--initial 5000 --fpp 0.02" "--json-fi
     expect 0 "$SBF" dedup $opts --threads $t d4.jsonl; same out t1.out
   done
 done
+# the parallel decision against the exact answer (no false positive at
+# 1e-9), on every layout whose blocks it splits, and the --filter file it
+# leaves: byte for byte the one-thread file (its key count included)
+for lay in blocked split-block parquet blocked-xxh3 split-block-xxh3; do
+  for t in 1 2 5; do
+    rm -f th$t.sbf
+    expect 0 "$SBF" dedup --expected 10000 --fpp 1e-9 --layout $lay --threads $t --filter th$t.sbf d1.txt; same out d1.want
+  done
+  cmp -s th1.sbf th2.sbf && cmp -s th1.sbf th5.sbf && ok || bad "$lay: --threads changed the filter file"
+done
+# a pipe is read, a file mapped: the same bytes; standard input mapped from
+# where an earlier reader left it
+cat d4.jsonl | "$SBF" dedup --json-field url --expected 60000 --threads 3 > piped.out 2> err
+expect 0 "$SBF" dedup --json-field url --expected 60000 --threads 1 d4.jsonl; same out piped.out
+tail -n +10001 d1.txt > d1.tail; ref d1.tail > d1.tail.want
+(head -n 10000 > /dev/null; "$SBF" dedup --fpp 1e-9 --threads 2) < d1.txt > out 2> err; same out d1.tail.want
 expect 0 "$SBF" dedup --json-field url --fpp 1e-9 --expected 60000 d4.jsonl
 [ "$(wc -l < out)" = 50000 ] && ok || bad "json keys: $(wc -l < out) lines"
 
@@ -99,6 +115,16 @@ expect 0 "$SBF" dedup --filter nf.sbf --no-add r2.txt
 [ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "--no-add: $(head -n2 out)"
 expect 0 "$SBF" dedup --filter nf.sbf --no-add --count r2.txt; [ "$(cat out)" = 2500 ] && ok || bad "--no-add twice: $(cat out)"
 same nf.sbf seen.keep
+# a probed filter is mapped; block-sorted batches (forced here for a small
+# filter) and threads answer the same
+for t in 1 2 3; do
+  SBF_DEDUP_SORTED_BYTES=0 expect 0 "$SBF" dedup --filter nf.sbf --no-add --threads $t r2.txt
+  [ "$(head -n1 out)" = r-5001 ] && [ "$(wc -l < out)" = 2500 ] && ok || bad "--no-add sorted, $t threads: $(head -n2 out)"
+done
+SBF_DEDUP_SORTED_BYTES=0 expect 0 "$SBF" dedup --filter nf.sbf --no-add --verify --threads 2 d1.txt; cp out nv.out
+expect 0 "$SBF" dedup --filter nf.sbf --no-add d1.txt; same out nv.out
+SBF_DEDUP_SORTED_BYTES=lots expect 1 "$SBF" dedup --filter nf.sbf --no-add r2.txt; has err "SBF_DEDUP_SORTED_BYTES"
+expect 2 "$SBF" dedup --verify r2.txt; has err "--verify is for --no-add"
 expect 2 "$SBF" dedup --no-add r2.txt; has err "--no-add needs --filter"
 # killed while reading: the file is the last complete run's, and no
 # temporary file is left
@@ -166,6 +192,65 @@ for t in 2 4; do
 done
 expect 0 "$SBF" dedup --ngrams 8 --expected 500000 --threads 3 n2.jsonl; cp out n3.out
 expect 0 "$SBF" dedup --ngrams 8 --expected 500000 n2.jsonl; same out n3.out
+# --paragraphs: each paragraph (between \n escapes) decided alone; a
+# document is written without its duplicate paragraphs, or not at all
+printf '%s\n' '{"text":"alpha beta gamma delta\nepsilon zeta eta theta"}' \
+  '{"text":"new words one two\nepsilon zeta eta theta","id":2}' \
+  '{"text":"epsilon zeta eta theta\nalpha beta gamma delta"}' \
+  '{"id":4,"text":"x y\n\nz w","k":2}' \
+  '{"text":"caf\u00e9 — ok\nepsilon zeta eta theta"}' > p1.jsonl
+expect 0 "$SBF" dedup --ngrams 2 --paragraphs p1.jsonl
+printf '%s\n' '{"text":"alpha beta gamma delta\nepsilon zeta eta theta"}' \
+  '{"text":"new words one two","id":2}' '{"id":4,"text":"x y\n\nz w","k":2}' \
+  '{"text":"caf\u00e9 — ok"}' > p1.want
+same out p1.want
+has err "5 lines: 4 new, 1 seen before; 11 paragraphs, 4 duplicate"
+expect 0 "$SBF" dedup --ngrams 2 --paragraphs --invert p1.jsonl
+printf '%s\n' '{"text":"epsilon zeta eta theta","id":2}' \
+  '{"text":"epsilon zeta eta theta\nalpha beta gamma delta"}' '{"text":"epsilon zeta eta theta"}' > p1.inv
+same out p1.inv
+# --annotate: every document, with the fraction of its n-grams seen before
+# and the duplicate spans in characters of the decoded text
+expect 0 "$SBF" dedup --ngrams 2 --paragraphs --annotate p1.jsonl
+/usr/bin/python3 - out <<'PY' && ok || bad "--annotate --paragraphs: $(cat out)"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1], encoding='utf-8')]
+want = [(0, []), (0.5, ["epsilon zeta eta theta"]),
+        (1, ["epsilon zeta eta theta", "alpha beta gamma delta"]), (0, []),
+        (3 / 5, ["epsilon zeta eta theta"])]
+assert len(docs) == 5, docs
+for d, (frac, spans) in zip(docs, want):
+    assert abs(d["sbf_duplicate_fraction"] - frac) < 1e-5, d
+    assert [d["text"][a:b] for a, b in d["sbf_duplicate_spans"]] == spans, d
+assert docs[1]["id"] == 2 and docs[3]["k"] == 2
+PY
+expect 0 "$SBF" dedup --ngrams 2 --annotate p1.jsonl
+/usr/bin/python3 -c '
+import json, sys
+d = [json.loads(l) for l in open("out", encoding="utf-8")]
+sys.exit(0 if [x["sbf_duplicate_spans"] for x in d] == [[], [], [[0, 45]], [], []]
+         and abs(d[1]["sbf_duplicate_fraction"] - 3 / 7) < 1e-5 else 1)' \
+  && ok || bad "--annotate (documents): $(cat out)"
+# an object cut short after its text is written as read; CRLF keeps its \r
+printf '{"text":"one two three"\n{"text":"one two three"}\r\n' > p3.jsonl
+expect 0 "$SBF" dedup --ngrams 2 --annotate p3.jsonl
+printf '{"text":"one two three"\n{"text":"one two three","sbf_duplicate_fraction":1,"sbf_duplicate_spans":[[0,13]]}\r\n' > p3.want
+same out p3.want
+# threads: the same bytes for paragraphs and annotations, fixed and growing
+awk 'BEGIN { srand(4); for (d = 0; d < 3000; d++) { printf "{\"id\": %d, \"text\": \"", d;
+  for (p = 0; p < 4; p++) { base = int(rand() * 400); printf "%s", (p ? "\\n" : "");
+    for (w = 0; w < 30; w++) printf "%sw%d", (w ? " " : ""), (base * 7 + w) % 3000 }
+  printf "\"}\n" } }' > p2.jsonl
+for opts in "--paragraphs" "--paragraphs --annotate" "--annotate" "--paragraphs --expected 400000" "--paragraphs --annotate --expected 400000"; do
+  expect 0 "$SBF" dedup --ngrams 5 $opts --threads 1 p2.jsonl; cp out pt1.out
+  for t in 2 3 5; do
+    expect 0 "$SBF" dedup --ngrams 5 $opts --threads $t p2.jsonl; same out pt1.out
+  done
+done
+grep -c '"sbf_duplicate_spans":\[\]' pt1.out > /dev/null && grep -c '"sbf_duplicate_spans":\[\[' pt1.out > /dev/null && ok || bad "annotations: no mix of duplicate and new"
+expect 2 "$SBF" dedup --paragraphs p1.jsonl; has err "--paragraphs and --annotate are for --ngrams"
+expect 2 "$SBF" dedup --ngrams 2 --annotate --invert p1.jsonl
+expect 2 "$SBF" dedup --ngrams 2 --annotate --tsv-field 1 p1.jsonl
 expect 2 "$SBF" dedup --threshold 0.5 n2.jsonl; has err "--threshold is for --ngrams"
 expect 2 "$SBF" dedup --ngrams 0 n2.jsonl
 expect 2 "$SBF" dedup --ngrams 3 --shard 0/2 --expected 10 n2.jsonl

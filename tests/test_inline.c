@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "inline_ops.h"
 
+#include <stddef.h>
 #include <unistd.h>
 
 /* The compiled-in vector paths this CPU runs; NULL past the end. */
@@ -213,10 +214,38 @@ Test(inline, kinds, .description = "views of the plain filters of every layout p
             cr_assert_eq(v.query, want, "layout %d k %u flags %u: kind %u, want %u",
                          geoms[gi].layout, geoms[gi].k, flags, v.query, want);
             cr_assert_eq(v.add, want);
+            /* the XXH3 layouts' 8-byte hash takes the flip the library
+             * made once: xxHash's, from the filter's seed */
+            cr_assert_eq(v.xxh3_flip, sbf_xxh3_flip8(geoms[gi].seed));
+            uint64_t key = 0x0123456789abcdefu;
+            if (geoms[gi].layout >= SBF_SPLIT_BLOCK_XXH3 && geoms[gi].layout <= SBF_COUNTING_XXH3)
+                cr_assert_eq(sbf_xxh3_u64_flip(key, v.xxh3_flip),
+                             sbf_xxh3_64(&key, 8, geoms[gi].seed));
             sbf_free(f);
         }
     }
     sbf_isa_set(SBF_ISA_AUTO);
+}
+
+Test(inline, view_abi, .description = "sbf_view's size and fields' places, which programs compiled against this header read") {
+    /* the library fills what the caller's code reads: a change here is an
+     * ABI change (a new soname), never an edit that passes unnoticed */
+    cr_assert_eq(sizeof(sbf_view), 96u);
+    cr_assert_eq(offsetof(sbf_view, words), 0u);
+    cr_assert_eq(offsetof(sbf_view, nblocks), 8u);
+    cr_assert_eq(offsetof(sbf_view, salt), 16u);
+    cr_assert_eq(offsetof(sbf_view, filter), 24u);
+    cr_assert_eq(offsetof(sbf_view, added), 32u);
+    cr_assert_eq(offsetof(sbf_view, k), 40u);
+    cr_assert_eq(offsetof(sbf_view, seed), 44u);
+    cr_assert_eq(offsetof(sbf_view, lanes), 48u);
+    cr_assert_eq(offsetof(sbf_view, layout), 52u);
+    cr_assert_eq(offsetof(sbf_view, query), 56u);
+    cr_assert_eq(offsetof(sbf_view, add), 60u);
+    cr_assert_eq(offsetof(sbf_view, writable), 64u);
+    cr_assert_eq(offsetof(sbf_view, key_contains), 72u);
+    cr_assert_eq(offsetof(sbf_view, key_add), 80u);
+    cr_assert_eq(offsetof(sbf_view, xxh3_flip), 88u);
 }
 
 static void check_variant(int which)

@@ -309,6 +309,18 @@ Test(parquet_layout, by_hash, .description = "sbf_add_xxh64 / sbf_contains_xxh64
     }
     cr_assert_eq(c, want);
     cr_assert_lt(c, 1000); /* some random probes are absent */
+    /* the bare bitset answers the same, with no filter object */
+    uint8_t out2[1000];
+    cr_assert_eq(sbf_parquet_bitset_contains(sbf_data(a, NULL), 64 * 32, probe, 1000, out2), c);
+    cr_assert_arr_eq(out, out2, 1000);
+    cr_assert_eq(sbf_parquet_bitset_contains(sbf_data(a, NULL), 64 * 32, probe, 1000, NULL), c);
+    cr_assert_eq(sbf_parquet_bitset_contains(sbf_data(a, NULL), 40, probe, 1, out2),
+                 (size_t)SBF_E_PARAM);
+    cr_assert_eq(sbf_parquet_bitset_contains(sbf_data(a, NULL), 0, probe, 1, out2),
+                 (size_t)SBF_E_PARAM);
+    cr_assert_eq(sbf_parquet_bitset_contains((const char *)sbf_data(a, NULL) + 1, 32, probe, 1,
+                                             out2), (size_t)SBF_E_PARAM);
+    cr_assert_eq(sbf_parquet_bitset_contains(NULL, 32, probe, 1, out2), (size_t)SBF_E_NULL);
     sbf_filter *s8 = tu_make(SBF_SPLIT_BLOCK, 0, 0, 64 * 256, 8, 0);
     cr_assert_eq(sbf_add_xxh64(s8, h, 1), SBF_E_UNSUPPORTED);
     cr_assert_eq(sbf_contains_xxh64(s8, h, 1, out), (size_t)SBF_E_UNSUPPORTED);

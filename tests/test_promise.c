@@ -35,14 +35,18 @@ static void wilson(double x, double n, double *lo, double *hi)
 }
 
 Test(promise, small_filters_keep_the_asked_rate,
-     .description = "every layout at n = 1, 10, 100, 1000 and rates 1e-2, 1e-3, 1e-4, 2^22 "
+     .description = "every layout at n = 1, 10, 100, 1000 and rates 1e-2, 1e-3, 1e-4 (classic "
+                    "also 1e-6), 2^22 "
                     "probes per cell over 64..1024 key sets: measured within the formula's "
                     "interval (classic: not above its bound, the bound within 3x) and not above "
                     "the asked rate", .timeout = 120)
 {
     static const int layouts[] = {SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING};
     static const uint64_t ns[] = {1, 10, 100, 1000};
-    static const double rates[] = {1e-2, 1e-3, 1e-4};
+    /* 1e-6 for classic only (its sizing grows most there: Guava's size for
+     * n = 1 measured 1.3e-2); ~4 false positives per cell catch only a
+     * gross miss, the simulations of doc/promises.md do the rest */
+    static const double rates[] = {1e-2, 1e-3, 1e-4, 1e-6};
     enum { PROBES = 1 << 22, BATCH = 4096 };
     uint64_t *keys = malloc(sizeof(uint64_t) * BATCH);
     cr_assert_not_null(keys);
@@ -51,6 +55,8 @@ Test(promise, small_filters_keep_the_asked_rate,
         for (unsigned ni = 0; ni < sizeof ns / sizeof *ns; ni++)
             for (unsigned ri = 0; ri < sizeof rates / sizeof *rates; ri++) {
                 const int layout = layouts[li];
+                if (rates[ri] < 1e-4 && layout != SBF_CLASSIC)
+                    continue;
                 const uint64_t n = ns[ni];
                 const double rate = rates[ri];
                 /* classic's rate depends on rare keys (an h2 with many

@@ -213,9 +213,12 @@ Test(scalable, refusals, .description = "arguments checked; a sub-filter that ca
     p.layout = 99;
     cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_LAYOUT);
     p.layout = SBF_BLOCKED;
-    p.growth = 1;
+    p.growth = 32769;
     cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_PARAM);
     p.growth = 2;
+    p.schedule = 2;
+    cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_PARAM);
+    p.schedule = 0;
     p.tightening = 1;
     cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_PARAM);
     p.tightening = 0.5;
@@ -494,4 +497,371 @@ Test(scalable, hash_pairs_are_the_layouts, .description = "sbf_hash_pairs gives 
         sbf_free(a);
         sbf_free(b);
     }
+}
+
+/* ------------------------------------------- what the Redis module uses */
+
+static sbf_scalable *make_p(int layout, uint64_t initial, double fpp, uint32_t growth,
+                            int schedule, uint32_t flags)
+{
+    sbf_scalable_params p = { 0 };
+    p.layout = layout;
+    p.initial_n = initial;
+    p.fpp = fpp;
+    p.growth = growth;
+    p.schedule = schedule;
+    p.flags = flags;
+    sbf_scalable *s;
+    cr_assert_eq(sbf_scalable_create(&s, &p), SBF_OK);
+    return s;
+}
+
+Test(scalable, shared_schedule, .description = "SBF_SCHEDULE_SHARED: sub-filter i is sized "
+     "for fpp/((i+1)(i+2)), the sum stays below fpp at every depth, growth 1 and 2 keep the "
+     "measured rate under the asked one", .timeout = 120)
+{
+    static const uint32_t growths[] = { 1, 2 };
+    for (size_t g = 0; g < 2; g++) {
+        sbf_scalable *s = make_p(SBF_BLOCKED, 100, 0.01, growths[g], SBF_SCHEDULE_SHARED, 0);
+        add_range(s, 0, growths[g] == 1 ? 6000 : 100000);
+        const uint32_t n = sbf_scalable_filters(s);
+        cr_assert_geq(n, growths[g] == 1 ? 55 : 9, "%u sub-filters", n);
+        double sum = 0;
+        uint64_t cap = 100;
+        for (uint32_t i = 0; i < n; i++) {
+            struct sbf_scalable_sub u;
+            cr_assert_eq(sbf_scalable_sub_info(s, i, &u), SBF_OK);
+            cr_assert_float_eq(u.fpp, 0.01 / ((i + 1.0) * (i + 2.0)), 1e-12 * u.fpp, "sub %u", i);
+            cr_assert_eq(u.capacity, cap);
+            uint64_t bits;
+            uint32_t k = 0;
+            cr_assert_eq(sbf_size(SBF_BLOCKED, cap, u.fpp, &bits, &k), SBF_OK);
+            cr_assert(u.bits == bits && u.k == k, "sub %u: geometry by sbf_size", i);
+            sum += u.fpp;
+            cr_assert_lt(sum, 0.01);
+            cap *= growths[g];
+        }
+        struct sbf_scalable_info in;
+        sbf_scalable_info(s, &in);
+        cr_assert_leq(in.fpp_bound, 0.01);
+        const uint64_t probes = 400000;
+        const uint64_t fp = probe_range(s, UINT64_C(1) << 41, probes);
+        /* 0.01 is about 9 sigma above any rate the bound allows */
+        cr_assert_lt((double)fp / probes, 0.01, "growth %u: %llu of %llu", growths[g],
+                     (unsigned long long)fp, (unsigned long long)probes);
+        cr_assert_lt(fabs((double)fp / probes - in.fpp_bound), 0.002);
+        struct sbf_scalable_sub nx;
+        cr_assert_eq(sbf_scalable_next(s, &nx), SBF_OK);
+        cr_assert_eq(nx.index, n);
+        cr_assert_null(nx.filter);
+        cr_assert_float_eq(nx.fpp, 0.01 / ((n + 1.0) * (n + 2.0)), 1e-12 * nx.fpp);
+        sbf_scalable_free(s);
+    }
+}
+
+Test(scalable, nonscaling, .description = "SBF_SCALABLE_NONSCALING: one sub-filter with the "
+     "whole rate; a new key past its capacity is SBF_E_FULL, a present one still 0")
+{
+    sbf_scalable *s = make_p(SBF_BLOCKED, 100, 0.01, 0, SBF_SCHEDULE_SHARED,
+                             SBF_SCALABLE_NONSCALING);
+    struct sbf_scalable_sub u;
+    cr_assert_eq(sbf_scalable_sub_info(s, 0, &u), SBF_OK);
+    cr_assert_eq(u.fpp, 0.01);
+    cr_assert_eq(sbf_scalable_sub_info(s, 1, &u), SBF_E_PARAM);
+    uint64_t fresh = 0, x = 0;
+    while (fresh < 100) {
+        const int r = sbf_scalable_add(s, &x, 8);
+        cr_assert(r == 0 || r == 1);
+        fresh += (uint64_t)r;
+        x++;
+    }
+    cr_assert_eq(sbf_scalable_add(s, &x, 8), SBF_E_FULL);
+    cr_assert_eq(sbf_scalable_count(s), 100);
+    const uint64_t old = 0;
+    cr_assert_eq(sbf_scalable_add(s, &old, 8), 0);
+    cr_assert_eq(sbf_scalable_filters(s), 1);
+    cr_assert_eq(sbf_scalable_next(s, &u), SBF_E_FULL);
+    cr_assert_str_neq(sbf_strerror(SBF_E_FULL), sbf_strerror(-9999));
+    cr_assert_eq(sbf_scalable_save(s, "/nonexistent/x"), SBF_E_UNSUPPORTED, "not format 3");
+    sbf_scalable_free(s);
+}
+
+Test(scalable, counting_multiset, .description = "a non-scaling counting filter counts every "
+     "add, says whether a key was new, takes removes; refused when it may grow")
+{
+    sbf_scalable *s = make_p(SBF_COUNTING, 10, 0.01, 0, 0, SBF_SCALABLE_NONSCALING);
+    cr_assert_eq(sbf_scalable_add(s, "a", 1), 1);
+    cr_assert_eq(sbf_scalable_add(s, "a", 1), 0);
+    cr_assert_eq(sbf_scalable_count(s), 2, "a multiset: both adds count");
+    cr_assert_eq(sbf_scalable_remove(s, "a", 1), SBF_OK);
+    cr_assert_eq(sbf_scalable_contains(s, "a", 1), 1, "one add left");
+    cr_assert_eq(sbf_scalable_remove(s, "a", 1), SBF_OK);
+    cr_assert_eq(sbf_scalable_contains(s, "a", 1), 0);
+    cr_assert_eq(sbf_scalable_remove(s, "a", 1), SBF_E_NOT_PRESENT);
+    cr_assert_eq(sbf_scalable_count(s), 0);
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(sbf_scalable_add(s, "b", 1), i == 0);
+    cr_assert_eq(sbf_scalable_add(s, "b", 1), 0, "present: counted past capacity");
+    cr_assert_eq(sbf_scalable_add(s, "new", 3), SBF_E_FULL);
+    sbf_scalable *t = make_p(SBF_BLOCKED, 10, 0.01, 0, 0, 0);
+    cr_assert_eq(sbf_scalable_remove(t, "a", 1), SBF_E_UNSUPPORTED);
+    sbf_scalable_free(t);
+    sbf_scalable_free(s);
+    sbf_scalable_params p = { 0 };
+    p.layout = SBF_COUNTING;
+    p.fpp = 0.01;
+    cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_UNSUPPORTED);
+    p.flags = SBF_SCALABLE_NONSCALING | 4;
+    cr_assert_eq(sbf_scalable_create(&s, &p), SBF_E_FLAGS);
+}
+
+/* Adds keys [from, from+n) one by one to a and as one all-or-nothing batch
+ * to b; checks the answers agree. */
+static size_t all_vs_single(sbf_scalable *a, sbf_scalable *b, int from, int n)
+{
+    char (*buf)[16] = malloc((size_t)n * 16);
+    const void **ptr = malloc((size_t)n * sizeof *ptr);
+    size_t *len = malloc((size_t)n * sizeof *len);
+    uint8_t *added = malloc((size_t)n);
+    for (int i = 0; i < n; i++) {
+        len[i] = (size_t)snprintf(buf[i], 16, "k%d", from + (i % (n - n / 5 + 1)));
+        ptr[i] = buf[i];
+    }
+    const size_t r = sbf_scalable_add_all(b, ptr, len, (size_t)n, added);
+    if (!sbf_is_error(r))
+        for (int i = 0; i < n; i++)
+            cr_assert_eq(added[i], sbf_scalable_add(a, ptr[i], len[i]), "key %d", i);
+    free(buf);
+    free(ptr);
+    free(len);
+    free(added);
+    return r;
+}
+
+static void *track_alloc(void *opaque, size_t size);
+static void track_free(void *opaque, void *ptr);
+static long long live_allocs, live_bytes;
+static int refuse_after;
+static int check_calls;
+static int refusing_check(void *arg, const struct sbf_scalable_sub *nx, int rc)
+{
+    uint64_t *bits_before = arg; /* of the filter asking */
+    check_calls++;
+    if (rc != SBF_OK)
+        return rc;
+    cr_assert_eq(nx->bits_before, *bits_before, "sub %u: bits before it", nx->index);
+    if ((int)nx->index >= refuse_after)
+        return SBF_E_NOMEM;
+    *bits_before += nx->bits;
+    return SBF_OK;
+}
+
+Test(scalable, add_all, .description = "all or nothing: growth made in advance answers as "
+     "single adds; a refused growth (grow_check) or a full non-scaling filter changes nothing; "
+     "a non-scaling filter takes exactly what fits, repeats counted once")
+{
+    sbf_scalable_params p = { 0 };
+    p.layout = SBF_SPLIT_BLOCK;
+    p.initial_n = 30;
+    p.fpp = 0.05;
+    p.schedule = SBF_SCHEDULE_SHARED;
+    p.grow_check = refusing_check;
+    static const sbf_allocator al = { track_alloc, track_free, NULL };
+    p.allocator = &al;
+    refuse_after = 1000;
+    check_calls = 0;
+    uint64_t before_a = 0, before_b = 0;
+    sbf_scalable *a, *b;
+    p.grow_arg = &before_a;
+    cr_assert_eq(sbf_scalable_create(&a, &p), SBF_OK);
+    cr_assert_eq(check_calls, 1, "asked for the first sub-filter too");
+    p.grow_arg = &before_b;
+    cr_assert_eq(sbf_scalable_create(&b, &p), SBF_OK);
+    const size_t r = all_vs_single(a, b, 0, 500);
+    cr_assert(!sbf_is_error(r) && r > 300, "%zu", r);
+    cr_assert_eq(sbf_scalable_filters(a), sbf_scalable_filters(b));
+    for (uint32_t i = 0; i < sbf_scalable_filters(a); i++) {
+        size_t la, lb;
+        const void *da = sbf_data(sbf_scalable_filter(a, i), &la);
+        const void *db = sbf_data(sbf_scalable_filter(b, i), &lb);
+        cr_assert(la == lb && memcmp(da, db, la) == 0, "sub %u: same bytes", i);
+    }
+    /* growth refused half-way: nothing changes */
+    const uint32_t n = sbf_scalable_filters(b);
+    struct sbf_scalable_sub last;
+    sbf_scalable_sub_info(b, n - 1, &last);
+    before_b = last.bits_before + last.bits; /* the spares made and dropped before */
+    const uint64_t count = sbf_scalable_count(b);
+    const long long filters_live = live_allocs;
+    refuse_after = (int)n + 1;
+    const size_t e = all_vs_single(a, b, 1000, 2000);
+    cr_assert(sbf_is_error(e));
+    cr_assert_eq(-(int)(SIZE_MAX - e) - 1, SBF_E_NOMEM);
+    cr_assert_eq(sbf_scalable_filters(b), n);
+    cr_assert_eq(sbf_scalable_count(b), count);
+    cr_assert_eq(live_allocs, filters_live, "spares freed");
+    cr_assert_eq(sbf_scalable_contains(b, "k1500", 5), 0);
+    sbf_scalable_free(a);
+    sbf_scalable_free(b);
+    cr_assert_eq(live_allocs, 0);
+
+    /* non-scaling: 3 distinct of 5 fit a capacity of 3 exactly */
+    sbf_scalable *c = make_p(SBF_BLOCKED, 3, 0.01, 0, 0, SBF_SCALABLE_NONSCALING);
+    const void *ks[5] = { "a", "b", "c", "d", "e" };
+    size_t ls[5] = { 1, 1, 1, 1, 1 };
+    uint8_t out[5];
+    size_t x = sbf_scalable_add_all(c, ks, ls, 5, out);
+    cr_assert(sbf_is_error(x) && -(int)(SIZE_MAX - x) - 1 == SBF_E_FULL);
+    cr_assert_eq(sbf_scalable_count(c), 0);
+    ks[3] = "a";
+    ks[4] = "b";
+    cr_assert_eq(sbf_scalable_add_all(c, ks, ls, 5, out), 3);
+    cr_assert(out[0] && out[1] && out[2] && !out[3] && !out[4]);
+    cr_assert_eq(sbf_scalable_add_all(c, ks, ls, 3, out), 0, "present keys need no room");
+    cr_assert_eq(sbf_scalable_add_all(c, ks, ls, 0, out), 0);
+    cr_assert(sbf_is_error(sbf_scalable_add_all(NULL, ks, ls, 1, out)));
+    sbf_scalable_free(c);
+}
+
+Test(scalable, adopt_rebuilds, .description = "a filter rebuilt from copies of another's "
+     "sub-filters (create_empty + adopt) answers as it, grows into the same sub-filters, and "
+     "is refused what hashes otherwise")
+{
+    sbf_scalable *a = make_p(SBF_BLOCKED, 50, 0.01, 3, SBF_SCHEDULE_SHARED, 0);
+    add_range(a, 0, 2000);
+    sbf_scalable_params p;
+    cr_assert_eq(sbf_scalable_params_of(a, &p), SBF_OK);
+    sbf_scalable *b;
+    cr_assert_eq(sbf_scalable_create_empty(&b, &p), SBF_OK);
+    cr_assert_eq(sbf_scalable_contains(b, "x", 1), 0, "an empty one holds nothing");
+    {
+        const void *k1[1] = { "x" };
+        const size_t l1[1] = { 1 };
+        uint64_t h1[2], h2[2];
+        cr_assert_eq(sbf_scalable_hash(b, k1, l1, NULL, 1, h1, h2), SBF_OK);
+        cr_assert_eq(sbf_scalable_hash(a, k1, l1, NULL, 1, h1 + 1, h2 + 1), SBF_OK);
+        cr_assert(h1[0] == h1[1] && h2[0] == h2[1], "an empty one hashes as its sub-filters will");
+    }
+    for (uint32_t i = 0; i < sbf_scalable_filters(a); i++) {
+        struct sbf_scalable_sub u;
+        sbf_scalable_sub_info(a, i, &u);
+        sbf_filter *f;
+        cr_assert_eq(sbf_copy(&f, u.filter), SBF_OK);
+        cr_assert_eq(sbf_scalable_adopt(b, f, u.capacity, u.fpp, u.keys), SBF_OK);
+    }
+    cr_assert_eq(sbf_scalable_count(b), sbf_scalable_count(a));
+    add_range(a, 5000, 20000);
+    add_range(b, 5000, 20000);
+    cr_assert_eq(sbf_scalable_filters(a), sbf_scalable_filters(b));
+    for (uint32_t i = 0; i < sbf_scalable_filters(a); i++) {
+        struct sbf_scalable_sub u, v;
+        sbf_scalable_sub_info(a, i, &u);
+        sbf_scalable_sub_info(b, i, &v);
+        cr_assert(u.capacity == v.capacity && u.fpp == v.fpp && u.bits == v.bits &&
+                  u.k == v.k && u.keys == v.keys, "sub %u", i);
+        size_t la, lb;
+        const void *da = sbf_data(u.filter, &la), *db = sbf_data(v.filter, &lb);
+        cr_assert(la == lb && memcmp(da, db, la) == 0, "sub %u: same bytes", i);
+    }
+    /* a writable sub-filter is the same object */
+    cr_assert_eq((const sbf_filter *)sbf_scalable_filter_writable(b, 0), sbf_scalable_filter(b, 0));
+    cr_assert_null(sbf_scalable_filter_writable(b, 99));
+    /* refusals */
+    sbf_filter *f = tu_make(SBF_BLOCKED, 100, 0.01, 0, 0, 5); /* another seed */
+    cr_assert_eq(sbf_scalable_adopt(b, f, 100, 0.01, 0), SBF_E_INCOMPATIBLE);
+    sbf_free(f);
+    f = tu_make(SBF_BLOCKED_XXH3, 100, 0.01, 0, 0, 0); /* another hash */
+    cr_assert_eq(sbf_scalable_adopt(b, f, 100, 0.01, 0), SBF_E_INCOMPATIBLE);
+    cr_assert_eq(sbf_scalable_adopt(b, f, 0, 0.01, 0), SBF_E_PARAM);
+    cr_assert_eq(sbf_scalable_adopt(b, f, 10, 1.0, 0), SBF_E_PARAM);
+    sbf_free(f);
+    f = tu_make(SBF_CLASSIC, 100, 0.01, 0, 0, 0); /* classic hashes as blocked: taken */
+    cr_assert_eq(sbf_scalable_adopt(b, f, 100, 0.001, 0), SBF_OK);
+    cr_assert_eq(sbf_scalable_add(b, "after-classic", 13), 1);
+    cr_assert_eq(sbf_scalable_contains(b, "after-classic", 13), 1);
+    void *buf;
+    size_t len;
+    cr_assert_eq(sbf_scalable_serialize(b, &buf, &len), SBF_E_UNSUPPORTED, "not format 3");
+    sbf_scalable_free(a);
+    sbf_scalable_free(b);
+    /* a geometric filter rebuilt as the schedule made it still saves */
+    sbf_scalable *g = make(SBF_BLOCKED, 100, 0.01), *h;
+    add_range(g, 0, 500);
+    cr_assert_eq(sbf_scalable_params_of(g, &p), SBF_OK);
+    cr_assert_eq(sbf_scalable_create_empty(&h, &p), SBF_OK);
+    for (uint32_t i = 0; i < sbf_scalable_filters(g); i++) {
+        struct sbf_scalable_sub u;
+        sbf_scalable_sub_info(g, i, &u);
+        cr_assert_eq(sbf_copy(&f, u.filter), SBF_OK);
+        cr_assert_eq(sbf_scalable_adopt(h, f, u.capacity, u.fpp, u.keys), SBF_OK);
+    }
+    void *b1, *b2;
+    size_t l1, l2;
+    cr_assert_eq(sbf_scalable_serialize(g, &b1, &l1), SBF_OK);
+    cr_assert_eq(sbf_scalable_serialize(h, &b2, &l2), SBF_OK);
+    cr_assert(l1 == l2 && memcmp(b1, b2, l1) == 0, "the same file bytes");
+    sbf_buffer_free(b1);
+    sbf_buffer_free(b2);
+    sbf_scalable_free(g);
+    sbf_scalable_free(h);
+}
+
+static void *track_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    char *p = calloc(1, size + 16); /* reads as zero: SBF_ZEROED holds */
+    cr_assert_not_null(p);
+    memcpy(p, &size, sizeof size);
+    live_allocs++;
+    live_bytes += (long long)size;
+    return p + 16;
+}
+static void track_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    size_t size;
+    memcpy(&size, (char *)ptr - 16, sizeof size);
+    live_allocs--;
+    live_bytes -= (long long)size;
+    free((char *)ptr - 16);
+}
+
+Test(scalable, allocator_copy_limits, .description = "every byte from the caller's allocator "
+     "(SBF_ZEROED) and back; a copy is independent; max_capacity refuses growth past it")
+{
+    static const sbf_allocator al = { track_alloc, track_free, NULL };
+    sbf_scalable_params p = { 0 };
+    p.layout = SBF_BLOCKED;
+    p.initial_n = 100;
+    p.fpp = 0.01;
+    p.growth = 4;
+    p.allocator = &al;
+    p.flags = SBF_ZEROED;
+    p.max_capacity = 1600;
+    sbf_scalable *s, *c;
+    cr_assert_eq(sbf_scalable_create(&s, &p), SBF_OK);
+    uint64_t k = 0, fresh = 0; /* 100 + 400 + 1600 = 2100 */
+    int r = 0;
+    while ((r = sbf_scalable_add(s, &k, 8)) >= 0 && k < 10000) {
+        fresh += (uint64_t)r;
+        k++;
+    }
+    cr_assert_eq(r, SBF_E_TOO_LARGE, "6400 > max_capacity");
+    cr_assert_eq(fresh, 2100);
+    cr_assert_eq(sbf_scalable_filters(s), 3);
+    cr_assert_eq(live_bytes > 0 && (size_t)live_bytes <= sbf_scalable_memory_usage(s), 1);
+    struct sbf_scalable_sub nx;
+    cr_assert_eq(sbf_scalable_next(s, &nx), SBF_E_TOO_LARGE);
+    cr_assert_eq(nx.capacity, 6400);
+    cr_assert_eq(nx.fpp, 0, "not reached");
+    cr_assert_eq(sbf_scalable_copy(&c, s), SBF_OK);
+    cr_assert_eq(sbf_scalable_count(c), sbf_scalable_count(s));
+    for (uint64_t i = 0; i < k; i++)
+        cr_assert_eq(sbf_scalable_contains(c, &i, 8), 1);
+    sbf_scalable_free(s);
+    for (uint64_t i = 0; i < k; i++)
+        cr_assert_eq(sbf_scalable_contains(c, &i, 8), 1, "the copy outlives its source");
+    sbf_scalable_free(c);
+    cr_assert_eq(live_allocs, 0);
+    cr_assert_eq(live_bytes, 0);
 }

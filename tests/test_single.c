@@ -139,7 +139,7 @@ Test(single, null_key, .description = "a NULL key of length 0 is the empty key o
     sbf_free(b);
 }
 
-Test(single, tables, .description = "every compiled-in table fills the single-key and SBF_CONCURRENT group for every layout") {
+Test(single, tables, .description = "every compiled-in table fills every entry of its ops, for every hash stage, family and mode") {
     size_t n;
     const sbfi_kernels *const *reg = sbfi_registry(&n);
     cr_assert_gt(n, 0);
@@ -147,10 +147,20 @@ Test(single, tables, .description = "every compiled-in table fills the single-ke
         const sbfi_kernels *kt = sbfi_kernels_for(reg[i]->isa);
         if (kt == NULL)
             continue; /* a placeholder, not compiled in */
-        for (int l = 0; l < SBFI_NKERNELS; l++)
-            cr_assert(kt->add_key[l] && kt->contains_key[l] && kt->add_key_atomic[l] &&
-                          kt->contains_key_atomic[l] && kt->add_batch_atomic[l] &&
-                          kt->contains_batch_atomic[l],
-                      "%s layout %d: a NULL single-key or concurrent entry", kt->name, l);
+        cr_assert_not_null(kt->ops, "%s: no ops", kt->name);
+        for (int h = 0; h < SBFI_NHASH; h++)
+            for (int l = 0; l < SBFI_NKERNELS; l++)
+                for (int m = 0; m < SBFI_NMODES; m++) {
+                    const sbfi_ops *o = (*kt->ops)[h][l][m];
+                    cr_assert(o && o->add_key && o->contains_key && o->add_batch &&
+                                  o->contains_batch && o->add_hashed && o->contains_hashed,
+                              "%s hash %d family %d mode %d: a NULL entry", kt->name, h, l, m);
+                    /* the concurrent mode's ops are other functions than the plain ones */
+                    if (m == SBFI_MODE_CONCURRENT)
+                        cr_assert(o->add_key != (*kt->ops)[h][l][SBFI_MODE_PLAIN]->add_key &&
+                                      o->add_batch != (*kt->ops)[h][l][SBFI_MODE_PLAIN]->add_batch,
+                                  "%s hash %d family %d: concurrent ops are the plain ones",
+                                  kt->name, h, l);
+                }
     }
 }

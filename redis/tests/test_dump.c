@@ -160,11 +160,9 @@ Test(dump, floor_links_travel,
 {
     const char *why = "";
     sbfr_chain *a = filled(SBF_SPLIT_BLOCK, 10, 1, 30);
-    sbfr_link l; /* what an older module made past the floor */
+    sbf_filter *l; /* what an older module made past the floor */
     cr_assert_eq(sbfr_link_make(&l, SBFR_FLOOR_LAYOUT, 640, 20, 0, &why), SBF_OK);
-    l.capacity = 10;
-    l.error = 1e-7;
-    sbfr_chain_attach(a, &l);
+    cr_assert_eq(sbfr_chain_attach(a, l, 10, 1e-7, 0, &why), SBF_OK);
     for (int i = 0; i < 5; i++) {
         char b[32];
         snprintf(b, sizeof b, "t%d", i);

@@ -1,0 +1,155 @@
+/*
+ * The ops of one ISA (src/sbf_internal.h's sbfi_ops): for every (hash stage,
+ * kernel family, mode), the functions a filter of that kind runs, listed by
+ * name. Included at the end of each ISA file (simd/avx512.c, avx2.c,
+ * neon.c) and of src/scalar.c, after the lines that define those names:
+ * simd/pipeline.h (add_batch_*, contains_batch_*) and simd/pipe_key.h
+ * (add_key_*, contains_key_*, add_hashed_*, contains_hashed_*), or
+ * src/scalar.c's own. The table's entry is `.ops = &pipe_ops`; sbfi_bind
+ * (src/filter.c) points f->ops at pipe_ops[hash][family][mode].
+ *
+ * Every set is positional, in sbfi_ops' order: add_key, contains_key,
+ * add_batch, contains_batch, add_hashed, contains_hashed. A new hash stage
+ * is its four families' two sets here (plain, _atomic) and a row of
+ * pipe_ops; a new family the same for every stage.
+ */
+#ifndef SBFI_PIPE_TABLE_H
+#define SBFI_PIPE_TABLE_H
+
+static const sbfi_ops ops_classic_murmur3 = {
+    add_key_classic_murmur3, contains_key_classic_murmur3,
+    add_batch_classic, contains_batch_classic, add_hashed_classic, contains_hashed_classic };
+static const sbfi_ops ops_classic_murmur3_atomic = {
+    add_key_classic_murmur3_atomic, contains_key_classic_murmur3_atomic,
+    add_batch_classic_atomic, contains_batch_classic_atomic, add_hashed_classic_atomic,
+    contains_hashed_classic_atomic };
+static const sbfi_ops ops_blocked_murmur3 = {
+    add_key_blocked_murmur3, contains_key_blocked_murmur3,
+    add_batch_blocked, contains_batch_blocked, add_hashed_blocked, contains_hashed_blocked };
+static const sbfi_ops ops_blocked_murmur3_atomic = {
+    add_key_blocked_murmur3_atomic, contains_key_blocked_murmur3_atomic,
+    add_batch_blocked_atomic, contains_batch_blocked_atomic, add_hashed_blocked_atomic,
+    contains_hashed_blocked_atomic };
+static const sbfi_ops ops_split_murmur3 = {
+    add_key_split_murmur3, contains_key_split_murmur3,
+    add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+static const sbfi_ops ops_split_murmur3_atomic = {
+    add_key_split_murmur3_atomic, contains_key_split_murmur3_atomic,
+    add_batch_split_atomic, contains_batch_split_atomic, add_hashed_split_atomic,
+    contains_hashed_split_atomic };
+static const sbfi_ops ops_counting_murmur3 = {
+    add_key_counting_murmur3, contains_key_counting_murmur3,
+    add_batch_counting, contains_batch_counting, add_hashed_counting, contains_hashed_counting };
+static const sbfi_ops ops_counting_murmur3_atomic = {
+    add_key_counting_murmur3_atomic, contains_key_counting_murmur3_atomic,
+    add_batch_counting_atomic, contains_batch_counting_atomic, add_hashed_counting_atomic,
+    contains_hashed_counting_atomic };
+static const sbfi_ops ops_classic_xxh64 = {
+    add_key_classic_xxh64, contains_key_classic_xxh64,
+    add_batch_classic, contains_batch_classic, add_hashed_classic, contains_hashed_classic };
+static const sbfi_ops ops_classic_xxh64_atomic = {
+    add_key_classic_xxh64_atomic, contains_key_classic_xxh64_atomic,
+    add_batch_classic_atomic, contains_batch_classic_atomic, add_hashed_classic_atomic,
+    contains_hashed_classic_atomic };
+static const sbfi_ops ops_blocked_xxh64 = {
+    add_key_blocked_xxh64, contains_key_blocked_xxh64,
+    add_batch_blocked, contains_batch_blocked, add_hashed_blocked, contains_hashed_blocked };
+static const sbfi_ops ops_blocked_xxh64_atomic = {
+    add_key_blocked_xxh64_atomic, contains_key_blocked_xxh64_atomic,
+    add_batch_blocked_atomic, contains_batch_blocked_atomic, add_hashed_blocked_atomic,
+    contains_hashed_blocked_atomic };
+static const sbfi_ops ops_split_xxh64 = {
+    add_key_split_xxh64, contains_key_split_xxh64,
+    add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+static const sbfi_ops ops_split_xxh64_atomic = {
+    add_key_split_xxh64_atomic, contains_key_split_xxh64_atomic,
+    add_batch_split_atomic, contains_batch_split_atomic, add_hashed_split_atomic,
+    contains_hashed_split_atomic };
+static const sbfi_ops ops_counting_xxh64 = {
+    add_key_counting_xxh64, contains_key_counting_xxh64,
+    add_batch_counting, contains_batch_counting, add_hashed_counting, contains_hashed_counting };
+static const sbfi_ops ops_counting_xxh64_atomic = {
+    add_key_counting_xxh64_atomic, contains_key_counting_xxh64_atomic,
+    add_batch_counting_atomic, contains_batch_counting_atomic, add_hashed_counting_atomic,
+    contains_hashed_counting_atomic };
+static const sbfi_ops ops_classic_xxh3 = {
+    add_key_classic_xxh3, contains_key_classic_xxh3,
+    add_batch_classic, contains_batch_classic, add_hashed_classic, contains_hashed_classic };
+static const sbfi_ops ops_classic_xxh3_atomic = {
+    add_key_classic_xxh3_atomic, contains_key_classic_xxh3_atomic,
+    add_batch_classic_atomic, contains_batch_classic_atomic, add_hashed_classic_atomic,
+    contains_hashed_classic_atomic };
+static const sbfi_ops ops_blocked_xxh3 = {
+    add_key_blocked_xxh3, contains_key_blocked_xxh3,
+    add_batch_blocked, contains_batch_blocked, add_hashed_blocked, contains_hashed_blocked };
+static const sbfi_ops ops_blocked_xxh3_atomic = {
+    add_key_blocked_xxh3_atomic, contains_key_blocked_xxh3_atomic,
+    add_batch_blocked_atomic, contains_batch_blocked_atomic, add_hashed_blocked_atomic,
+    contains_hashed_blocked_atomic };
+static const sbfi_ops ops_split_xxh3 = {
+    add_key_split_xxh3, contains_key_split_xxh3,
+    add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+static const sbfi_ops ops_split_xxh3_atomic = {
+    add_key_split_xxh3_atomic, contains_key_split_xxh3_atomic,
+    add_batch_split_atomic, contains_batch_split_atomic, add_hashed_split_atomic,
+    contains_hashed_split_atomic };
+static const sbfi_ops ops_counting_xxh3 = {
+    add_key_counting_xxh3, contains_key_counting_xxh3,
+    add_batch_counting, contains_batch_counting, add_hashed_counting, contains_hashed_counting };
+static const sbfi_ops ops_counting_xxh3_atomic = {
+    add_key_counting_xxh3_atomic, contains_key_counting_xxh3_atomic,
+    add_batch_counting_atomic, contains_batch_counting_atomic, add_hashed_counting_atomic,
+    contains_hashed_counting_atomic };
+
+/* MurmurHash3 with 8-byte keys hashed in the vector form (AVX-512:
+ * PIPE_KEY_VH, simd/pipe_key.h); elsewhere that mode is the plain set. */
+#if defined(PIPE_KEY_VH) && PIPE_KEY_VH
+static const sbfi_ops ops_blocked_murmur3_vh = {
+    add_key_blocked_murmur3_vh, contains_key_blocked_murmur3_vh,
+    add_batch_blocked, contains_batch_blocked, add_hashed_blocked, contains_hashed_blocked };
+static const sbfi_ops ops_split_murmur3_vh = {
+    add_key_split_murmur3_vh, contains_key_split_murmur3_vh,
+    add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+static const sbfi_ops ops_counting_murmur3_vh = {
+    add_key_counting_murmur3_vh, contains_key_counting_murmur3_vh,
+    add_batch_counting, contains_batch_counting, add_hashed_counting, contains_hashed_counting };
+#  define PIPE_OPS_VH(vh, plain) (&(vh))
+#else
+#  define PIPE_OPS_VH(vh, plain) (&(plain))
+#endif
+
+/* [hash][family][mode]: plain, SBF_CONCURRENT, plain with the vector 8-byte hash */
+static const sbfi_ops *const pipe_ops[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES] = {
+    [SBFI_HASH_MURMUR3] = {
+        [SBFI_KERN_CLASSIC] = { &ops_classic_murmur3, &ops_classic_murmur3_atomic,
+                         &ops_classic_murmur3 },
+        [SBFI_KERN_BLOCKED] = { &ops_blocked_murmur3, &ops_blocked_murmur3_atomic,
+                         PIPE_OPS_VH(ops_blocked_murmur3_vh, ops_blocked_murmur3) },
+        [SBFI_KERN_SPLIT] = { &ops_split_murmur3, &ops_split_murmur3_atomic,
+                         PIPE_OPS_VH(ops_split_murmur3_vh, ops_split_murmur3) },
+        [SBFI_KERN_COUNTING] = { &ops_counting_murmur3, &ops_counting_murmur3_atomic,
+                         PIPE_OPS_VH(ops_counting_murmur3_vh, ops_counting_murmur3) },
+    },
+    [SBFI_HASH_XXH64] = {
+        [SBFI_KERN_CLASSIC] = { &ops_classic_xxh64, &ops_classic_xxh64_atomic,
+                         &ops_classic_xxh64 },
+        [SBFI_KERN_BLOCKED] = { &ops_blocked_xxh64, &ops_blocked_xxh64_atomic,
+                         &ops_blocked_xxh64 },
+        [SBFI_KERN_SPLIT] = { &ops_split_xxh64, &ops_split_xxh64_atomic,
+                         &ops_split_xxh64 },
+        [SBFI_KERN_COUNTING] = { &ops_counting_xxh64, &ops_counting_xxh64_atomic,
+                         &ops_counting_xxh64 },
+    },
+    [SBFI_HASH_XXH3] = {
+        [SBFI_KERN_CLASSIC] = { &ops_classic_xxh3, &ops_classic_xxh3_atomic,
+                         &ops_classic_xxh3 },
+        [SBFI_KERN_BLOCKED] = { &ops_blocked_xxh3, &ops_blocked_xxh3_atomic,
+                         &ops_blocked_xxh3 },
+        [SBFI_KERN_SPLIT] = { &ops_split_xxh3, &ops_split_xxh3_atomic,
+                         &ops_split_xxh3 },
+        [SBFI_KERN_COUNTING] = { &ops_counting_xxh3, &ops_counting_xxh3_atomic,
+                         &ops_counting_xxh3 },
+    },
+};
+
+#endif /* SBFI_PIPE_TABLE_H */
