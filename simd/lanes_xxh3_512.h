@@ -18,7 +18,10 @@
  * suppresses its fault), so nothing outside a key is read; the mask is
  * the key's length's low byte compared with the byte positions (a length
  * of 256 or more gives a shorter mask, still inside the key: such keys are
- * hashed in scalar code anyway). Rows of 8 keys are transposed in
+ * hashed in scalar code anyway). The load of a key's end starts up to 64
+ * bytes before the key: when that lies in an unmapped page (a key at the
+ * start of a mapping) the suppressed fault may cost a microcode assist,
+ * never a wrong byte or a signal; an empty key (maybe NULL) reads nothing. Rows of 8 keys are transposed in
  * registers into their blocks (lanes5_t4's shuffles).
  *
  * Measured on this VM's Zen 5 (loaded; 4096 keys of 8..64 bytes, 32 a

@@ -204,14 +204,26 @@ static void xxh3_direct(const sbfi_kernels *kt)
             cr_assert_eq(h[len], (uint64_t)XXH3_64bits_withSeed(keys[len], len, seed),
                          "%s: %zu bytes, seed %u", kt->name, len, seed);
     }
+    /* empty keys given as NULL (the API allows it) among others */
+    const void *keys[19];
+    size_t lens[19];
+    uint64_t h[19];
+    for (size_t i = 0; i < 19; i++) {
+        lens[i] = i % 3 == 0 ? 0 : 8 + i * 3;
+        keys[i] = i % 3 == 0 ? NULL : heap + 384 * i;
+    }
+    kt->xxh3_bytes(keys, lens, 19, 77, h);
+    for (size_t i = 0; i < 19; i++)
+        cr_assert_eq(h[i], (uint64_t)XXH3_64bits_withSeed(keys[i] ? keys[i] : "", lens[i], 77),
+                     "%s: key %zu (%zu bytes%s)", kt->name, i, lens[i], keys[i] ? "" : ", NULL");
     free(heap);
     munmap(m, 2 * pg);
 }
 
 LANES_TEST(xxh3_bytes, "xxh3_bytes equals libxxhash's XXH3_64bits_withSeed: lengths 0..300, "
                        "random seeds, batches of 1..37, misaligned keys, keys ending at an "
-                       "unreadable page",
-           xxh3_direct(kt))
+                       "unreadable page, NULL empty keys",
+           xxh3_direct(kt); (void)why)
 
 LANES_TEST(batch_sizes, "batches of every size 0..45, 63..65, 100, 1000: lengths 0..20, 8..64, "
                         "80..120, 0..300",
