@@ -1444,7 +1444,8 @@ int cmd_dedup(int argc, char **argv)
     if (threads > 1 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
         (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL))) {
         d.parts = (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
-        d.pv = aligned_alloc(64, d.parts * sizeof *d.pv);
+        /* (C11: the size a multiple of the alignment; ASan checks it) */
+        d.pv = aligned_alloc(64, (d.parts * sizeof *d.pv + 63) & ~(size_t)63);
         if (d.pv == NULL)
             fail("out of memory");
         for (size_t p = 0; p < d.parts; p++) {
