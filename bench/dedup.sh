@@ -16,19 +16,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/sbf-dedup-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
-# URL-like lines: about half are new, the rest repeat an earlier line with a
-# heavy-tailed choice (recent and popular URLs repeat most), as a crawl
-# frontier does. mawk/gawk's srand(1) makes the file the same every run.
+# URL-like lines (bench/dedup_urls.awk: about half new, repeats heavy-tailed)
 echo "generating $LINES lines..." >&2
-awk -v n="$LINES" 'BEGIN {
-  srand(1); seen = 0
-  for (i = 0; i < n; i++) {
-    if (seen == 0 || rand() < 0.5) id = seen++
-    else { r = rand(); id = int(seen * (1 - r * r * r)); if (id >= seen) id = seen - 1 }
-    printf "https://www.site%d.example.com/%s/%d/page-%d.html?ref=%d\n", id % 7919, \
-      (id % 3 ? "news" : "shop"), int(id / 7919), id, id % 97
-  }
-}' > "$T/in.txt"
+awk -v n="$LINES" -f "$(dirname "$(realpath "$0")")/dedup_urls.awk" > "$T/in.txt"
 BYTES=$(stat -c %s "$T/in.txt")
 echo "input: $LINES lines, $BYTES bytes ($(nproc) CPUs: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1); load $(cut -d' ' -f1-3 /proc/loadavg))"
 

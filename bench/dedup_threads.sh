@@ -13,15 +13,7 @@ LINES=${2:-10000000}
 REPEAT=${3:-5}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbf-threads-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-awk -v n="$LINES" 'BEGIN {
-  srand(1); seen = 0
-  for (i = 0; i < n; i++) {
-    if (seen == 0 || rand() < 0.5) id = seen++
-    else { r = rand(); id = int(seen * (1 - r * r * r)); if (id >= seen) id = seen - 1 }
-    printf "https://www.site%d.example.com/%s/%d/page-%d.html?ref=%d\n", id % 7919, \
-      (id % 3 ? "news" : "shop"), int(id / 7919), id, id % 97
-  }
-}' > "$T/in.txt"
+awk -v n="$LINES" -f "$(dirname "$(realpath "$0")")/dedup_urls.awk" > "$T/in.txt"
 echo "input: $LINES lines, $(stat -c %s "$T/in.txt") bytes; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for kind in growing fixed; do
   size=(); [ $kind = fixed ] && size=(--expected "$LINES")
