@@ -221,7 +221,8 @@ int is_scalable_file(const char *path)
         return 0;
     const ssize_t r = read(fd, h, 8);
     close(fd);
-    return r == 8 && memcmp(h, "SBF1\3\0\0\0", 8) == 0;
+    return r == 8 && (memcmp(h, "SBF1\3\0\0\0", 8) == 0 || /* versions 3 and 4 */
+                      memcmp(h, "SBF1\4\0\0\0", 8) == 0);
 }
 
 sbf_scalable *open_scalable(const char *path)

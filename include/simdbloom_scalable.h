@@ -85,6 +85,17 @@ struct sbf_scalable_sub {
  * SBF_ZEROED (simdbloom.h), with an allocator whose memory reads as zero:
  * sub-filters are made without a pass over their memory. */
 #define SBF_SCALABLE_NONSCALING (UINT32_C(1) << 8)
+/* How a sub-filter of capacity c and rate fpp_i is sized. By default its
+ * layout's formula plus three standard deviations of one filter's spread
+ * around it (sbf_fpp_spread), both at c keys, must be <= fpp_i: the formula
+ * is the mean over filters, and a small sub-filter's rate spreads (18%
+ * above it at 1000 keys), so the whole stays under fpp for each filter,
+ * not only on average (tests/test_scalable.c `per_filter`; format 4
+ * files). SBF_SCALABLE_FORMULA: the formula alone (sbf_size of c, fpp_i),
+ * the rule of format-3 files (a loaded one keeps it as it grows) and of
+ * the Redis module's chains; fewer bits, and about one filter in seven of
+ * Almeida's schedule at 0.1% measured above fpp at 10^6 keys. */
+#define SBF_SCALABLE_FORMULA (UINT32_C(1) << 9)
 
 /* Zero means "default" for every field but fpp: `sbf_scalable_params p = {0};` */
 typedef struct sbf_scalable_params {

@@ -203,7 +203,9 @@ static sbf_scalable_params params(int layout, uint64_t capacity, double error,
     p.fpp = error;
     p.growth = expansion ? expansion : 2;
     p.seed = seed;
-    p.flags = expansion == 0 ? SBF_SCALABLE_NONSCALING : 0;
+    /* the formula rule (SBF_SCALABLE_FORMULA): the geometry every chain had,
+     * which the RDB, AOF and SCANDUMP forms do not record */
+    p.flags = SBF_SCALABLE_FORMULA | (expansion == 0 ? SBF_SCALABLE_NONSCALING : 0);
     p.schedule = SBF_SCHEDULE_SHARED;
     p.max_capacity = SBFR_MAX_LINK_CAPACITY;
     p.allocator = sbfr_cfg.alloc;

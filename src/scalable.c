@@ -19,7 +19,8 @@
 #define FILE_MAX_GROWTH 1024 /* format 3 */
 #define CHUNK 512     /* keys hashed at once on the stack */
 #define AHEAD 8       /* keys prefetched ahead of the probe */
-#define FLAGS_KNOWN (SBF_SCALABLE_NONSCALING | SBF_ZEROED)
+#define FLAGS_KNOWN (SBF_SCALABLE_NONSCALING | SBF_SCALABLE_FORMULA | SBF_ZEROED)
+#define SPREAD_Z 3.0  /* standard deviations of a sub-filter's spread budgeted */
 
 int sbfi_scalable_check(const sbf_scalable_params *p)
 {
@@ -55,14 +56,69 @@ int sbfi_scalable_sub_params(const sbf_scalable_params *p, uint32_t i, uint64_t 
     return SBF_OK;
 }
 
+/* Whether (bits, k) keeps rate e with its spread budgeted at n keys. */
+static int within(int layout, uint64_t n, double e, uint64_t bits, uint32_t k, double *over)
+{
+    const double f = sbf_fpp_layout(layout, n, bits, k);
+    const double sd = sbf_fpp_spread(layout, n, bits, k);
+    *over = f + SPREAD_Z * sd;
+    return *over <= e; /* NaN (a formula refused): not within */
+}
+
+int sbfi_scalable_size(const sbf_scalable_params *p, uint64_t capacity, double e,
+                       uint64_t *bits, uint32_t *k)
+{
+    *k = 0;
+    SBFI_FORWARD_IF_ERROR(sbf_size(p->layout, capacity, e, bits, k));
+    if (p->flags & SBF_SCALABLE_FORMULA)
+        return SBF_OK;
+    /* The formula is the mean over filters; one filter's rate spreads around
+     * it (18% at 1000 keys). Ask sbf_size for a lower rate t until the
+     * formula plus SPREAD_Z of the spread fits e, then take the largest t
+     * that still fits, within 1/256 of the last one refused. */
+    double over, ok_t = 0, bad_t = e;
+    uint64_t b = *bits;
+    uint32_t kk = *k;
+    if (within(p->layout, capacity, e, b, kk, &over))
+        return SBF_OK;
+    for (int it = 0; it < 64 && ok_t == 0; it++) {
+        double r = e / over;
+        r = !(r == r) ? 0.5 : r < 0.5 ? 0.5 : r > 0.98 ? 0.98 : r;
+        const double t = bad_t * r;
+        SBFI_RETURN_IF(!(t > 0), SBF_E_K);
+        kk = 0;
+        SBFI_FORWARD_IF_ERROR(sbf_size(p->layout, capacity, t, &b, &kk));
+        if (within(p->layout, capacity, e, b, kk, &over)) {
+            ok_t = t;
+            *bits = b;
+            *k = kk;
+        } else {
+            bad_t = t;
+        }
+    }
+    SBFI_RETURN_IF(ok_t == 0, SBF_E_K);
+    while (bad_t - ok_t > bad_t / 256) {
+        const double t = (ok_t + bad_t) / 2;
+        kk = 0;
+        SBFI_FORWARD_IF_ERROR(sbf_size(p->layout, capacity, t, &b, &kk));
+        if (within(p->layout, capacity, e, b, kk, &over)) {
+            ok_t = t;
+            *bits = b;
+            *k = kk;
+        } else {
+            bad_t = t;
+        }
+    }
+    return SBF_OK;
+}
+
 int sbfi_scalable_geometry(const sbf_scalable_params *p, uint32_t i, uint64_t *bits,
                            uint32_t *k)
 {
     uint64_t c;
     double e;
     SBFI_FORWARD_IF_ERROR(sbfi_scalable_sub_params(p, i, &c, &e));
-    *k = 0;
-    return sbf_size(p->layout, c, e, bits, k);
+    return sbfi_scalable_size(p, c, e, bits, k);
 }
 
 /* Where the probe of a key in sub-filter t reads: its block (words), or
@@ -175,7 +231,7 @@ static int plan(const sbf_scalable *s, uint32_t i, struct sbf_scalable_sub *o)
     SBFI_RETURN_IF(!(e > 0), SBF_E_K);
     uint64_t bits = 0;
     uint32_t k = 0;
-    SBFI_FORWARD_IF_ERROR(sbf_size(p->layout, o->capacity, e, &bits, &k));
+    SBFI_FORWARD_IF_ERROR(sbfi_scalable_size(p, o->capacity, e, &bits, &k));
     o->bits = bits;
     o->k = k;
     return SBF_OK;
@@ -284,16 +340,35 @@ void sbf_scalable_free(sbf_scalable *s)
     mem_free(&p, s);
 }
 
+int sbfi_scalable_hash_ok(const sbf_scalable_params *p, int layout)
+{
+    struct sbf_layout_info li, own_li;
+    if (sbf_layout_info(layout, 0, &li) != SBF_OK ||
+        sbf_layout_info(p->layout, 0, &own_li) != SBF_OK)
+        return 0;
+    if (layout == p->layout)
+        return 1;
+    const sbfi_layout *own = sbfi_layout_of(p->layout), *other = sbfi_layout_of(layout);
+    return own_li.cell_bits == 1 && li.cell_bits == 1 && own != NULL && other != NULL &&
+           own->hash == other->hash;
+}
+
 /* Whether f hashes keys as s's sub-filters do. */
 static int same_hash(const sbf_scalable *s, const sbf_filter *f)
 {
-    struct sbf_layout_info li;
-    if (f->seed != s->p.seed || sbf_layout_info(f->layout, 0, &li) != SBF_OK)
-        return 0;
-    if (f->layout == s->p.layout)
-        return 1;
-    const sbfi_layout *own = sbfi_layout_of(s->p.layout);
-    return !s->counting && li.cell_bits == 1 && own != NULL && own->hash == f->lay->hash;
+    return f->seed == s->p.seed && sbfi_scalable_hash_ok(&s->p, f->layout);
+}
+
+int sbfi_scalable_append(sbf_scalable *s, sbf_filter *f, uint64_t items, uint64_t capacity,
+                         double fpp)
+{
+    struct sbf_scalable_sub o;
+    const int planned = plan(s, s->n, &o) == SBF_OK;
+    const int rc = sbfi_scalable_attach(s, f, items, capacity, fpp);
+    if (rc == SBF_OK && !(planned && o.capacity == capacity && o.fpp == fpp &&
+                          o.bits == f->bits && o.k == f->k && f->layout == s->p.layout))
+        s->custom = 1;
+    return rc;
 }
 
 int sbf_scalable_adopt(sbf_scalable *s, sbf_filter *f, uint64_t capacity, double fpp,
@@ -306,18 +381,13 @@ int sbf_scalable_adopt(sbf_scalable *s, sbf_filter *f, uint64_t capacity, double
     SBFI_RETURN_IF(!same_hash(s, f), SBF_E_INCOMPATIBLE);
     SBFI_RETURN_IF(s->n >= 1 && (s->p.flags & SBF_SCALABLE_NONSCALING), SBF_E_INCOMPATIBLE);
     drop_spares(s);
-    struct sbf_scalable_sub o;
-    const int planned = plan(s, s->n, &o) == SBF_OK;
-    const int rc = sbfi_scalable_attach(s, f, keys, capacity, fpp);
-    if (rc == SBF_OK && !(planned && o.capacity == capacity && o.fpp == fpp &&
-                          o.bits == f->bits && o.k == f->k && f->layout == s->p.layout))
-        s->custom = 1;
-    return rc;
+    return sbfi_scalable_append(s, f, keys, capacity, fpp);
 }
 
 int sbfi_scalable_file_ok(const sbf_scalable *s)
 {
-    return !s->custom && s->p.flags == 0 && s->p.schedule == SBF_SCHEDULE_GEOMETRIC &&
+    return !s->custom && (s->p.flags & ~(uint32_t)SBF_ZEROED) == SBF_SCALABLE_FORMULA &&
+           s->p.schedule == SBF_SCHEDULE_GEOMETRIC &&
            s->p.growth >= 2 && s->p.growth <= FILE_MAX_GROWTH && s->n >= 1 &&
            s->n <= SBF_SCALABLE_FILE_MAX_FILTERS;
 }

@@ -34,6 +34,10 @@ int sbfi_scalable_check(const sbf_scalable_params *p);
  * 3 holds): SBF_OK, SBF_E_TOO_LARGE, SBF_E_K. */
 int sbfi_scalable_sub_params(const sbf_scalable_params *p, uint32_t i, uint64_t *capacity,
                              double *fpp);
+/* Bits and k of a sub-filter of this capacity and rate by p's rule:
+ * sbf_size, and unless SBF_SCALABLE_FORMULA its spread budgeted. */
+int sbfi_scalable_size(const sbf_scalable_params *p, uint64_t capacity, double e,
+                       uint64_t *bits, uint32_t *k);
 /* Bits and k of sub-filter i of the geometric schedule (sbf_size of its
  * capacity and rate). */
 int sbfi_scalable_geometry(const sbf_scalable_params *p, uint32_t i, uint64_t *bits,
@@ -43,6 +47,13 @@ sbf_scalable *sbfi_scalable_new(const sbf_scalable_params *p, int readonly);
 /* Appends f (taken on success) with its capacity, rate and key count. */
 int sbfi_scalable_attach(sbf_scalable *s, sbf_filter *f, uint64_t items, uint64_t capacity,
                          double fpp);
+/* Appends f as sbf_scalable_adopt does (marks s custom when the schedule
+ * would not have made it). */
+int sbfi_scalable_append(sbf_scalable *s, sbf_filter *f, uint64_t items, uint64_t capacity,
+                         double fpp);
+/* Whether a sub-filter of this layout (and p's seed) hashes keys as p's
+ * do: the same layout, or both 1-bit with the same hash stage. */
+int sbfi_scalable_hash_ok(const sbf_scalable_params *p, int layout);
 /* Whether format 3 holds s (its parameters and sub-filters as the
  * geometric schedule makes them). */
 int sbfi_scalable_file_ok(const sbf_scalable *s);

@@ -25,7 +25,6 @@
 #define TABLE 64u               /* offset of the table of sub-filters */
 #define ENTRY 32u               /* bytes per table entry */
 #define SUM_AT (PAGE - 8)       /* header checksum: XXH3-64 of bytes 0..4087 */
-#define VERSION 3u
 
 _Static_assert(TABLE + ENTRY * SBF_SCALABLE_FILE_MAX_FILTERS <= SUM_AT, "the table fits the header");
 
@@ -54,47 +53,88 @@ static uint64_t image_len(const sbf_filter *f)
     return PAGE + f->bytes;
 }
 
-/* The version-3 header of s (table of offsets, lengths and key counts). */
-static void header_v3(const sbf_scalable *s, unsigned char *h, uint64_t *total)
+/* Format 4's flags field (doc/format.md). */
+#define V4_NONSCALING 1u
+#define V4_FORMULA 2u
+#define V4_FLAGS (V4_NONSCALING | V4_FORMULA)
+#define V4_ENTRY 48u /* offset, length, keys, capacity, rate, reserved */
+
+/* The version a file of s has: 3 when format 3 holds it (its parameters,
+ * the formula rule and the sub-filters as the geometric schedule makes
+ * them: the bytes such a filter always had), else 4; 0: neither. */
+static uint32_t version_of(const sbf_scalable *s)
 {
-    memset(h, 0, PAGE);
+    if (sbfi_scalable_file_ok(s))
+        return 3;
+    return s->n >= 1 && s->n <= SBF_SCALABLE_MAX_FILTERS ? 4 : 0;
+}
+
+/* Bytes of the header: one page for version 3; version 4's table of L
+ * entries and the checksum, rounded up to pages. */
+static uint64_t header_len(uint32_t version, uint32_t n)
+{
+    return version == 3 ? PAGE : align_page(TABLE + (uint64_t)V4_ENTRY * n + 8);
+}
+
+/* The header of s (table of offsets, lengths and key counts; version 4
+ * also each sub-filter's capacity and rate). h holds header_len bytes. */
+static void header_of(const sbf_scalable *s, uint32_t version, unsigned char *h,
+                      uint64_t *total)
+{
+    const uint64_t hl = header_len(version, s->n);
+    memset(h, 0, (size_t)hl);
     memcpy(h, "SBF1", 4);
-    sbfi_put_le32(h + 4, VERSION);
+    sbfi_put_le32(h + 4, version);
     sbfi_put_le32(h + 8, (uint32_t)s->p.layout);
     sbfi_put_le32(h + 12, s->p.seed);
-    sbfi_put_le32(h + 16, 0); /* flags */
+    uint32_t fl = 0;
+    if (version == 4) {
+        fl |= (s->p.flags & SBF_SCALABLE_NONSCALING) ? V4_NONSCALING : 0;
+        fl |= (s->p.flags & SBF_SCALABLE_FORMULA) ? V4_FORMULA : 0;
+    }
+    sbfi_put_le32(h + 16, fl);
     sbfi_put_le32(h + 20, s->p.growth);
     sbfi_put_le64(h + 24, s->p.initial_n);
     sbfi_put_le64(h + 32, f64_bits(s->p.fpp));
     sbfi_put_le64(h + 40, f64_bits(s->p.tightening));
     sbfi_put_le32(h + 48, s->n);
-    uint64_t off = PAGE;
+    if (version == 4) {
+        sbfi_put_le32(h + 52, (uint32_t)s->p.schedule);
+        sbfi_put_le64(h + 56, hl);
+    }
+    const uint32_t entry = version == 3 ? ENTRY : V4_ENTRY;
+    uint64_t off = hl;
     for (uint32_t i = 0; i < s->n; i++) {
-        unsigned char *e = h + TABLE + ENTRY * i;
+        unsigned char *e = h + TABLE + entry * i;
         off = align_page(off);
         sbfi_put_le64(e, off);
         sbfi_put_le64(e + 8, image_len(s->subs[i].f));
         sbfi_put_le64(e + 16, s->subs[i].items);
+        if (version == 4) {
+            sbfi_put_le64(e + 24, s->subs[i].capacity);
+            sbfi_put_le64(e + 32, f64_bits(s->subs[i].fpp));
+        }
         off += image_len(s->subs[i].f);
     }
-    sbfi_put_le64(h + SUM_AT, (uint64_t)XXH3_64bits(h, SUM_AT));
+    sbfi_put_le64(h + hl - 8, (uint64_t)XXH3_64bits(h, (size_t)hl - 8));
     *total = off;
 }
 
 static const unsigned char zeros[PAGE];
 
 /* The pieces of the file: header, then per sub-filter its version-2
- * header, its data and the zeros up to the next page. hdrs holds 1 + n
- * pages. */
-static int pieces_of(const sbf_scalable *s, unsigned char *hdrs, sbfi_piece *pc, size_t *np,
-                     uint64_t *total)
+ * header, its data and the zeros up to the next page. hdrs holds
+ * header_len + n pages. */
+static int pieces_of(const sbf_scalable *s, uint32_t version, unsigned char *hdrs,
+                     sbfi_piece *pc, size_t *np, uint64_t *total)
 {
-    header_v3(s, hdrs, total);
+    const size_t hl = (size_t)header_len(version, s->n);
+    header_of(s, version, hdrs, total);
     size_t k = 0;
-    pc[k++] = (sbfi_piece){ hdrs, PAGE };
+    pc[k++] = (sbfi_piece){ hdrs, hl };
     for (uint32_t i = 0; i < s->n; i++) {
         const sbf_filter *f = s->subs[i].f;
-        unsigned char *h = hdrs + PAGE * (size_t)(i + 1);
+        unsigned char *h = hdrs + hl + PAGE * (size_t)i;
         SBFI_FORWARD_IF_ERROR(sbfi_header_v2(f, h));
         pc[k++] = (sbfi_piece){ h, PAGE };
         pc[k++] = (sbfi_piece){ f->words, f->bytes };
@@ -113,13 +153,14 @@ int sbf_scalable_serialize(const sbf_scalable *s, void **buf, size_t *len)
     if (len != NULL)
         *len = 0;
     SBFI_RETURN_IF(s == NULL || buf == NULL || len == NULL, SBF_E_NULL);
-    SBFI_RETURN_IF(!sbfi_scalable_file_ok(s), SBF_E_UNSUPPORTED);
-    unsigned char *hdrs = malloc(PAGE * (size_t)(s->n + 1));
-    sbfi_piece pc[1 + 3 * SBF_SCALABLE_FILE_MAX_FILTERS];
+    const uint32_t version = version_of(s);
+    SBFI_RETURN_IF(version == 0, SBF_E_UNSUPPORTED);
+    unsigned char *hdrs = malloc((size_t)header_len(version, s->n) + PAGE * (size_t)s->n);
     SBFI_RETURN_IF(hdrs == NULL, SBF_E_NOMEM);
+    sbfi_piece pc[1 + 3 * SBF_SCALABLE_MAX_FILTERS];
     size_t np;
     uint64_t total;
-    int rc = pieces_of(s, hdrs, pc, &np, &total);
+    int rc = pieces_of(s, version, hdrs, pc, &np, &total);
     unsigned char *p = NULL;
     if (rc == SBF_OK && total > SIZE_MAX - PAGE)
         rc = SBF_E_NOMEM;
@@ -142,13 +183,14 @@ int sbf_scalable_save(const sbf_scalable *s, const char *path)
 {
     SBFI_RETURN_IF(s == NULL || path == NULL, SBF_E_NULL);
     SBFI_RETURN_IF(path[0] == '\0', SBF_E_PARAM);
-    SBFI_RETURN_IF(!sbfi_scalable_file_ok(s), SBF_E_UNSUPPORTED);
-    unsigned char *hdrs = malloc(PAGE * (size_t)(s->n + 1));
+    const uint32_t version = version_of(s);
+    SBFI_RETURN_IF(version == 0, SBF_E_UNSUPPORTED);
+    unsigned char *hdrs = malloc((size_t)header_len(version, s->n) + PAGE * (size_t)s->n);
     SBFI_RETURN_IF(hdrs == NULL, SBF_E_NOMEM);
-    sbfi_piece pc[1 + 3 * SBF_SCALABLE_FILE_MAX_FILTERS];
+    sbfi_piece pc[1 + 3 * SBF_SCALABLE_MAX_FILTERS];
     size_t np;
     uint64_t total;
-    int rc = pieces_of(s, hdrs, pc, &np, &total);
+    int rc = pieces_of(s, version, hdrs, pc, &np, &total);
     if (rc == SBF_OK)
         rc = sbfi_save_pieces(path, pc, np);
     const int e = errno;
@@ -185,11 +227,19 @@ static int all_zero(const unsigned char *p, size_t n)
 
 enum { MODE_LOAD, MODE_MAP };
 
-/* The header: parameters and table checked against the total length. */
-static int parse_v3(const unsigned char *h, uint64_t total, sbf_scalable_params *p,
-                    uint32_t *n, uint64_t *off, uint64_t *len, uint64_t *items)
+/* What the header says of each sub-filter. */
+typedef struct entry {
+    uint64_t off, len, items, capacity;
+    double fpp;
+} entry;
+
+/* The header of a version-3 or -4 file (hl bytes at h, its length already
+ * checked against the version and L): parameters and table checked
+ * against the total length. */
+static int parse_header(const unsigned char *h, uint32_t version, uint64_t hl, uint64_t total,
+                        sbf_scalable_params *p, uint32_t *n, entry *t)
 {
-    SBFI_RETURN_IF(sbfi_get_le64(h + SUM_AT) != (uint64_t)XXH3_64bits(h, SUM_AT),
+    SBFI_RETURN_IF(sbfi_get_le64(h + hl - 8) != (uint64_t)XXH3_64bits(h, (size_t)hl - 8),
                    SBF_E_FORMAT);
     const uint16_t one = 1;
     SBFI_RETURN_IF(*(const unsigned char *)&one != 1, SBF_E_ENDIAN);
@@ -198,30 +248,54 @@ static int parse_v3(const unsigned char *h, uint64_t total, sbf_scalable_params 
     SBFI_RETURN_IF(layout > INT32_MAX, SBF_E_LAYOUT);
     p->layout = (int)layout;
     p->seed = sbfi_get_le32(h + 12);
-    p->flags = sbfi_get_le32(h + 16);
-    SBFI_RETURN_IF(p->flags != 0, SBF_E_FORMAT);
+    const uint32_t fl = sbfi_get_le32(h + 16);
+    if (version == 3) {
+        SBFI_RETURN_IF(fl != 0, SBF_E_FORMAT);
+        p->flags = SBF_SCALABLE_FORMULA; /* format 3's rule, also for growth */
+    } else {
+        SBFI_RETURN_IF((fl & ~V4_FLAGS) != 0, SBF_E_FORMAT);
+        p->flags = ((fl & V4_NONSCALING) ? SBF_SCALABLE_NONSCALING : 0) |
+                   ((fl & V4_FORMULA) ? SBF_SCALABLE_FORMULA : 0);
+        const uint32_t schedule = sbfi_get_le32(h + 52);
+        SBFI_RETURN_IF(schedule > 1, SBF_E_FORMAT);
+        p->schedule = (int)schedule;
+    }
     p->growth = sbfi_get_le32(h + 20);
     p->initial_n = sbfi_get_le64(h + 24);
     p->fpp = bits_f64(sbfi_get_le64(h + 32));
     p->tightening = bits_f64(sbfi_get_le64(h + 40));
     const int rc = sbfi_scalable_check(p);
     SBFI_RETURN_IF(rc == SBF_E_LAYOUT, SBF_E_LAYOUT);
-    SBFI_RETURN_IF(rc != SBF_OK || p->growth < 2 || p->growth > 1024, SBF_E_FORMAT);
-    *n = sbfi_get_le32(h + 48);
-    SBFI_RETURN_IF(*n == 0 || *n > SBF_SCALABLE_FILE_MAX_FILTERS, SBF_E_FORMAT);
-    SBFI_RETURN_IF(!all_zero(h + 52, TABLE - 52), SBF_E_FORMAT);
-    SBFI_RETURN_IF(!all_zero(h + TABLE + ENTRY * *n, SUM_AT - TABLE - ENTRY * *n),
+    SBFI_RETURN_IF(rc != SBF_OK, SBF_E_FORMAT);
+    SBFI_RETURN_IF(version == 3 && (p->growth < 2 || p->growth > 1024), SBF_E_FORMAT);
+    *n = sbfi_get_le32(h + 48); /* checked by the caller */
+    SBFI_RETURN_IF((p->flags & SBF_SCALABLE_NONSCALING) && *n != 1, SBF_E_FORMAT);
+    const uint32_t esz = version == 3 ? ENTRY : V4_ENTRY;
+    const uint64_t fixed_end = version == 3 ? 52 : 64;
+    SBFI_RETURN_IF(!all_zero(h + fixed_end, (size_t)(TABLE - fixed_end)), SBF_E_FORMAT);
+    SBFI_RETURN_IF(!all_zero(h + TABLE + esz * *n, (size_t)(hl - 8 - TABLE - esz * *n)),
                    SBF_E_FORMAT);
-    uint64_t at = PAGE;
+    uint64_t at = hl;
     for (uint32_t i = 0; i < *n; i++) {
-        const unsigned char *e = h + TABLE + ENTRY * i;
-        off[i] = sbfi_get_le64(e);
-        len[i] = sbfi_get_le64(e + 8);
-        items[i] = sbfi_get_le64(e + 16);
-        SBFI_RETURN_IF(off[i] != align_page(at) || sbfi_get_le64(e + 24) != 0, SBF_E_FORMAT);
-        SBFI_RETURN_IF(len[i] < PAGE || len[i] > (UINT64_C(1) << 40) ||
-                       items[i] > (uint64_t)INT64_MAX, SBF_E_FORMAT);
-        at = off[i] + len[i];
+        const unsigned char *e = h + TABLE + esz * i;
+        entry *x = &t[i];
+        x->off = sbfi_get_le64(e);
+        x->len = sbfi_get_le64(e + 8);
+        x->items = sbfi_get_le64(e + 16);
+        if (version == 3) {
+            SBFI_RETURN_IF(sbfi_get_le64(e + 24) != 0, SBF_E_FORMAT);
+            SBFI_RETURN_IF(sbfi_scalable_sub_params(p, i, &x->capacity, &x->fpp) != SBF_OK,
+                           SBF_E_FORMAT);
+        } else {
+            x->capacity = sbfi_get_le64(e + 24);
+            x->fpp = bits_f64(sbfi_get_le64(e + 32));
+            SBFI_RETURN_IF(sbfi_get_le64(e + 40) != 0 || x->capacity == 0 ||
+                           !(x->fpp > 0 && x->fpp < 1), SBF_E_FORMAT);
+        }
+        SBFI_RETURN_IF(x->off != align_page(at), SBF_E_FORMAT);
+        SBFI_RETURN_IF(x->len < PAGE || x->len > (UINT64_C(1) << 40) ||
+                       x->items > (uint64_t)INT64_MAX, SBF_E_FORMAT);
+        at = x->off + x->len;
     }
     SBFI_RETURN_IF(at > total, SBF_E_TRUNCATED);
     SBFI_RETURN_IF(at < total, SBF_E_TRAILING);
@@ -245,44 +319,74 @@ static int map_sub(int fd, uint64_t data_off, size_t bytes, sbfi_make_args *a)
     return SBF_OK;
 }
 
+/* The version and header length of a file whose first page is h:
+ * SBF_E_VERSION unless 3 or 4, SBF_E_FORMAT for a sub-filter count or
+ * header length out of range. */
+static int header_size(const unsigned char *h, uint32_t *version, uint64_t *hl)
+{
+    *version = sbfi_get_le32(h + 4);
+    SBFI_RETURN_IF(*version != 3 && *version != 4, SBF_E_VERSION);
+    const uint32_t n = sbfi_get_le32(h + 48);
+    const uint32_t most = *version == 3 ? SBF_SCALABLE_FILE_MAX_FILTERS : SBF_SCALABLE_MAX_FILTERS;
+    SBFI_RETURN_IF(n == 0 || n > most, SBF_E_FORMAT);
+    *hl = header_len(*version, n);
+    SBFI_RETURN_IF(*version == 4 && sbfi_get_le64(h + 56) != *hl, SBF_E_FORMAT);
+    return SBF_OK;
+}
+
+#define MAX_HEADER (TABLE + V4_ENTRY * SBF_SCALABLE_MAX_FILTERS + 8 + PAGE)
+
 static int read_all(const source *r, int mode, unsigned flags, sbf_scalable **out)
 {
     *out = NULL;
     SBFI_RETURN_IF(r->total < 8, SBF_E_TRUNCATED);
-    unsigned char *h = malloc(2 * PAGE);
-    SBFI_RETURN_IF(h == NULL, SBF_E_NOMEM);
-    unsigned char *sh = h + PAGE; /* a sub-filter's header, then padding */
+    unsigned char *h = malloc(MAX_HEADER + PAGE);
+    entry *t = malloc(SBF_SCALABLE_MAX_FILTERS * sizeof *t);
+    sbfi_header *hd = malloc(SBF_SCALABLE_MAX_FILTERS * sizeof *hd);
+    if (h == NULL || t == NULL || hd == NULL) {
+        free(h);
+        free(t);
+        free(hd);
+        return SBF_E_NOMEM;
+    }
+    unsigned char *sh = h + MAX_HEADER; /* a sub-filter's header, then padding */
     sbf_scalable_params p;
-    uint32_t n = 0;
-    uint64_t off[SBF_SCALABLE_FILE_MAX_FILTERS], len[SBF_SCALABLE_FILE_MAX_FILTERS],
-        items[SBF_SCALABLE_FILE_MAX_FILTERS];
-    sbfi_header hd[SBF_SCALABLE_FILE_MAX_FILTERS];
+    uint32_t n = 0, version = 0;
+    uint64_t hl = PAGE;
     sbf_scalable *s = NULL;
     int rc = read_at(r, h, 8, 0);
     if (rc == SBF_OK && memcmp(h, "SBF1", 4) != 0)
         rc = SBF_E_FORMAT;
-    if (rc == SBF_OK && sbfi_get_le32(h + 4) != VERSION)
+    if (rc == SBF_OK && sbfi_get_le32(h + 4) != 3 && sbfi_get_le32(h + 4) != 4)
         rc = SBF_E_VERSION;
     if (rc == SBF_OK)
         rc = read_at(r, h, PAGE, 0);
     if (rc == SBF_OK)
-        rc = parse_v3(h, r->total, &p, &n, off, len, items);
-    /* every sub-filter's header against the geometry its place gives */
+        rc = header_size(h, &version, &hl);
+    if (rc == SBF_OK && hl > PAGE)
+        rc = read_at(r, h + PAGE, (size_t)(hl - PAGE), PAGE);
+    if (rc == SBF_OK)
+        rc = parse_header(h, version, hl, r->total, &p, &n, t);
+    /* every sub-filter's header: format 3 against the geometry its place
+     * gives, format 4 against the header's hash */
     for (uint32_t i = 0; rc == SBF_OK && i < n; i++) {
-        rc = read_at(r, sh, PAGE, off[i]);
+        rc = read_at(r, sh, PAGE, t[i].off);
         if (rc == SBF_OK)
-            rc = sbfi_header_parse(sh, PAGE, len[i], &hd[i]);
+            rc = sbfi_header_parse(sh, PAGE, t[i].len, &hd[i]);
         if (rc == SBF_E_TRUNCATED || rc == SBF_E_TRAILING)
             rc = SBF_E_FORMAT; /* the table's length and the image's disagree */
         uint64_t bits;
         uint32_t k;
-        if (rc == SBF_OK && (hd[i].version != 2 || hd[i].layout != p.layout ||
-                             hd[i].seed != p.seed ||
-                             sbfi_scalable_geometry(&p, i, &bits, &k) != SBF_OK ||
-                             bits != hd[i].bits || k != hd[i].k))
+        if (rc == SBF_OK && (hd[i].version != 2 || hd[i].seed != p.seed))
+            rc = SBF_E_FORMAT;
+        if (rc == SBF_OK && version == 3 &&
+            (hd[i].layout != p.layout || sbfi_scalable_geometry(&p, i, &bits, &k) != SBF_OK ||
+             bits != hd[i].bits || k != hd[i].k))
+            rc = SBF_E_FORMAT;
+        if (rc == SBF_OK && version == 4 && !sbfi_scalable_hash_ok(&p, hd[i].layout))
             rc = SBF_E_FORMAT;
         /* the zeros between this image and the next */
-        const uint64_t end = off[i] + len[i], pad = i + 1 < n ? off[i + 1] - end : 0;
+        const uint64_t end = t[i].off + t[i].len, pad = i + 1 < n ? t[i + 1].off - end : 0;
         if (rc == SBF_OK && pad > 0) {
             rc = read_at(r, sh, (size_t)pad, end);
             if (rc == SBF_OK && !all_zero(sh, (size_t)pad))
@@ -294,7 +398,7 @@ static int read_all(const source *r, int mode, unsigned flags, sbf_scalable **ou
     for (uint32_t i = 0; rc == SBF_OK && i < n; i++) {
         sbfi_make_args a;
         sbfi_args_from(&a, &hd[i], NULL);
-        const uint64_t data_off = off[i] + PAGE;
+        const uint64_t data_off = t[i].off + PAGE;
         if (mode == MODE_MAP)
             rc = map_sub(r->fd, data_off, hd[i].bytes, &a);
         sbf_filter *f = NULL;
@@ -304,16 +408,14 @@ static int read_all(const source *r, int mode, unsigned flags, sbf_scalable **ou
             rc = read_at(r, f->words, hd[i].bytes, data_off);
         if (rc == SBF_OK && !(mode == MODE_MAP && (flags & SBF_MAP_NO_VERIFY)))
             rc = sbfi_data_check(&hd[i], NULL, f->words);
-        uint64_t cap = 0;
-        double fpp = 0;
         if (rc == SBF_OK)
-            rc = sbfi_scalable_sub_params(&p, i, &cap, &fpp);
-        if (rc == SBF_OK)
-            rc = sbfi_scalable_attach(s, f, items[i], cap, fpp);
+            rc = sbfi_scalable_append(s, f, t[i].items, t[i].capacity, t[i].fpp);
         if (rc != SBF_OK)
             sbf_free(f);
     }
     free(h);
+    free(t);
+    free(hd);
     if (rc != SBF_OK) {
         sbf_scalable_free(s);
         return rc;
