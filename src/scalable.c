@@ -81,9 +81,13 @@ int sbfi_scalable_size(const sbf_scalable_params *p, uint64_t capacity, double e
     uint32_t kk = *k;
     if (within(p->layout, capacity, e, b, kk, &over))
         return SBF_OK;
-    for (int it = 0; it < 64 && ok_t == 0; it++) {
+    uint64_t prev = 0;
+    for (int it = 0; it < 200 && ok_t == 0; it++) {
+        /* sbf_size's sizes are steps (granules, k): where a rate gave the
+         * same size as the one before, halve it */
         double r = e / over;
-        r = !(r == r) ? 0.5 : r < 0.5 ? 0.5 : r > 0.98 ? 0.98 : r;
+        r = !(r == r) || b == prev ? 0.5 : r < 0.5 ? 0.5 : r > 0.98 ? 0.98 : r;
+        prev = b;
         const double t = bad_t * r;
         SBFI_RETURN_IF(!(t > 0), SBF_E_K);
         kk = 0;
