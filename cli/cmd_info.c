@@ -73,7 +73,7 @@ static void print_text(const char *path, int fmt, const struct sbf_info *in, int
     printf("isa              %s\n", sbf_isa_name(in->isa));
 }
 
-/* A growing filter (format version 3): the whole, then each sub-filter. */
+/* A growing filter (format version 3 or 4): the whole, then each sub-filter. */
 static void print_scalable(const char *path, int json)
 {
     sbf_scalable *s = open_scalable(path);

@@ -14,7 +14,7 @@ static const char *const help_query =
     "our format or Guava's. Ours is mapped read-only and only the pages the\n"
     "keys need are read (the header's checksum is checked, the data's is\n"
     "not: --verify checks it first, reading the whole file; see sbf verify).\n"
-    "A growing filter (sbf dedup's, format 3) is mapped the same way.\n"
+    "A growing filter (sbf dedup's, format 3 or 4) is mapped the same way.\n"
     "\n" KEY_HELP;
 
 int cmd_query(int argc, char **argv)

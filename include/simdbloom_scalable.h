@@ -24,13 +24,15 @@ extern "C" {
  * Almeida, Baquero, Preguica, Hutchison, "Scalable Bloom Filters" (2007): a
  * list of sub-filters. Sub-filter i (from 0) holds up to
  *     capacity_i = initial_n * growth^i        keys and is sized, by its
- * layout's exact formula (sbf_size), for the rate
+ * layout's exact formula and that formula's spread over filters
+ * (SBF_SCALABLE_FORMULA below), for the rate
  *     fpp_i = fpp * (1 - tightening) * tightening^i.
  * A key is in the filter when any sub-filter has it; a new key goes into the
  * newest sub-filter, and a new sub-filter is started when the newest holds
  * capacity_i keys. The rate of the whole is at most the sum of the
  * sub-filters' rates, fpp * (1 - tightening^n) < fpp for n sub-filters,
- * however many keys are added (another schedule: SBF_SCHEDULE_SHARED): the asked rate holds at every size, as
+ * however many keys are added (another schedule: SBF_SCHEDULE_SHARED): the
+ * asked rate holds at every size and for each filter, as
  * tests/test_scalable.c measures. tightening 0.5 with growth 2 is
  * RedisBloom's chain (the first sub-filter gets half the rate).
  *
@@ -43,7 +45,7 @@ extern "C" {
  * Thread safety as sbf_filter: any number of threads may query one
  * scalable filter at once; adds (which may start a sub-filter) and union
  * need exclusive access. A mapped one (sbf_scalable_map) is read-only.
- * File form: format version 3, doc/format.md.
+ * File form: format versions 3 and 4, doc/format.md.
  */
 typedef struct sbf_scalable sbf_scalable;
 
@@ -66,7 +68,7 @@ struct sbf_scalable_sub {
 /* Rate schedules (sbf_scalable_params.schedule): how the asked rate is
  * shared among sub-filters.
  *  SBF_SCHEDULE_GEOMETRIC (0): Almeida's, fpp_i = fpp (1 - t) t^i (t the
- *      tightening); format 3 files hold only this one.
+ *      tightening); format 3 files hold only this one (format 4 both).
  *  SBF_SCHEDULE_SHARED: sub-filter i gets what the earlier ones left,
  *      divided by i + 2: (fpp - sum_{j<i} fpp_j) / (i + 2), which is
  *      fpp / ((i + 1)(i + 2)) (1/2, 1/6, 1/12, ...) for a filter made with
@@ -93,8 +95,8 @@ struct sbf_scalable_sub {
  * not only on average (tests/test_scalable.c `per_filter`; format 4
  * files). SBF_SCALABLE_FORMULA: the formula alone (sbf_size of c, fpp_i),
  * the rule of format-3 files (a loaded one keeps it as it grows) and of
- * the Redis module's chains; fewer bits, and about one filter in seven of
- * Almeida's schedule at 0.1% measured above fpp at 10^6 keys. */
+ * the Redis module's chains; 1.5% fewer bits at 10^6 keys, but 12 filters
+ * in 40 of Almeida's schedule at 0.1% (blocked) above fpp there. */
 #define SBF_SCALABLE_FORMULA (UINT32_C(1) << 9)
 
 /* Zero means "default" for every field but fpp: `sbf_scalable_params p = {0};` */
@@ -251,8 +253,8 @@ SBF_API int sbf_scalable_remove(sbf_scalable *s, const void *key, size_t len);
  * SBF_E_NULL, SBF_E_READONLY, SBF_E_PARAM (capacity 0, fpp outside (0, 1),
  * keys > INT64_MAX), SBF_E_TOO_LARGE (SBF_SCALABLE_MAX_FILTERS),
  * SBF_E_INCOMPATIBLE, SBF_E_NOMEM. A filter with adopted sub-filters that
- * the schedule would not have made saves to no format-3 file
- * (SBF_E_UNSUPPORTED).
+ * the schedule would not have made saves as format 4 (each sub-filter's
+ * capacity and rate recorded).
  */
 SBF_API int sbf_scalable_create_empty(sbf_scalable **out, const sbf_scalable_params *p);
 SBF_API int sbf_scalable_adopt(sbf_scalable *s, sbf_filter *f, uint64_t capacity, double fpp,
@@ -293,17 +295,23 @@ SBF_API int sbf_scalable_params_of(const sbf_scalable *s, sbf_scalable_params *o
 SBF_API int sbf_scalable_union(sbf_scalable *dst, const sbf_scalable *src);
 
 /*
- * Files: format version 3 (doc/format.md): a 4096-byte header listing the
- * sub-filters (at most SBF_SCALABLE_FILE_MAX_FILTERS; the geometric
- * schedule, growth 2..1024, no flag, sub-filters as the schedule makes
- * them: any other filter saves with SBF_E_UNSUPPORTED), each a complete version-2 image at a page-aligned offset.
+ * Files (doc/format.md): a header listing the sub-filters, each a complete
+ * version-2 image at a page-aligned offset. Format 3 when it describes s
+ * (SBF_SCALABLE_FORMULA, the geometric schedule, growth 2..1024, at most
+ * SBF_SCALABLE_FILE_MAX_FILTERS sub-filters as the schedule makes them: the
+ * bytes such a filter always had), else format 4 (any parameters, flags,
+ * schedule, up to SBF_SCALABLE_MAX_FILTERS sub-filters, each one's capacity
+ * and rate; SBF_E_UNSUPPORTED only for a filter with no sub-filter). The
+ * allocator, grow_check and max_capacity are not stored: a loaded filter
+ * has none (SBF_ZEROED neither).
  * sbf_scalable_save is crash-safe as sbf_save (a temporary file renamed over
  * the target); sbf_scalable_serialize returns the same bytes (sbf_buffer_free).
- * Loaders check every header, sub-filter geometry against the parameters,
+ * Loaders check every header, sub-filter geometry against the parameters
+ * (format 3) or the hash (format 4),
  * checksum and padding before returning (sbf_scalable_map with
  * SBF_MAP_NO_VERIFY reads headers only), and refuse with sbf_deserialize's
  * codes: SBF_E_TRUNCATED, SBF_E_TRAILING, SBF_E_FORMAT, SBF_E_VERSION (not
- * version 3: a plain filter's file), SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
+ * version 3 or 4: a plain filter's file), SBF_E_LAYOUT, SBF_E_K, SBF_E_TOO_LARGE,
  * SBF_E_ENDIAN, SBF_E_NOMEM, SBF_E_IO (files); *out NULL on failure.
  * A mapping is read-only: adds return SBF_E_READONLY.
  */

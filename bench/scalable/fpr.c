@@ -12,6 +12,10 @@
  * Not in CI (10^8 keys: about 1 GB and a few minutes).
  *   sbf-bench-scalable [--keys N] [--probes P] [--fpp a,b] [--layout NAME]
  *                      [--schedule geometric|shared|both] [--seed S]
+ *                      [--rule spread|formula|both]
+ * --rule: sub-filters sized with their spread budgeted (the default) or by
+ * the formula alone (SBF_SCALABLE_FORMULA, format 3's rule); bits/key is
+ * the memory each costs.
  * One filter per row set: its measured rate is that filter's (its bits as
  * they fell), which spreads around the formula by the sub-filters' spread;
  * --seed draws another filter from the same keys.
@@ -53,7 +57,8 @@ static void wilson(double k, double n, double z, double *lo, double *hi)
 
 static uint32_t g_seed;
 
-static int run(int layout, double fpp, int schedule, uint64_t nkeys, uint64_t probes)
+static int run(int layout, double fpp, int schedule, uint32_t flags, uint64_t nkeys,
+               uint64_t probes)
 {
     sbf_scalable_params p = { 0 };
     p.seed = g_seed;
@@ -61,16 +66,19 @@ static int run(int layout, double fpp, int schedule, uint64_t nkeys, uint64_t pr
     p.fpp = fpp;
     p.initial_n = 1000;
     p.schedule = schedule;
+    p.flags = flags;
     sbf_scalable *s;
     int rc = sbf_scalable_create(&s, &p);
     if (rc != SBF_OK) {
         fprintf(stderr, "create: %s\n", sbf_strerror(rc));
         return 1;
     }
-    printf("\n%s, fpp %g, %s schedule, initial 1000, growth 2, seed %u\n",
+    printf("\n%s, fpp %g, %s schedule, %s, initial 1000, growth 2, seed %u\n",
            sbf_layout_name(layout), fpp,
-           schedule == SBF_SCHEDULE_SHARED ? "shared (1/((i+1)(i+2)))" : "geometric (Almeida, r=0.5)", g_seed);
-    printf("%12s %4s %10s %12s %9s %22s %10s %8s %6s %7s %7s\n", "keys", "subs", "MiB",
+           schedule == SBF_SCHEDULE_SHARED ? "shared (1/((i+1)(i+2)))" : "geometric (Almeida, r=0.5)",
+           flags & SBF_SCALABLE_FORMULA ? "formula rule" : "spread rule", g_seed);
+    printf("%12s %4s %10s %8s %12s %9s %22s %10s %8s %6s %7s %7s\n", "keys", "subs", "MiB",
+           "bits/key",
            "false pos", "measured", "99.9% interval", "bound", "asked", "verdict", "add s",
            "probe s");
     static uint64_t buf[BATCH];
@@ -119,8 +127,9 @@ static int run(int layout, double fpp, int schedule, uint64_t nkeys, uint64_t pr
         const int over_asked = lo > fpp, over_bound = lo > in.fpp_bound + 3.29 * sqrt(var);
         const char *verdict = over_asked || over_bound ? "FAIL" : "ok";
         failed |= over_asked || over_bound;
-        printf("%12llu %4u %10.1f %12llu %9.6f [%9.6f, %9.6f] %10.6f %8g %6s %7.2f %7.2f\n",
+        printf("%12llu %4u %10.1f %8.2f %12llu %9.6f [%9.6f, %9.6f] %10.6f %8g %6s %7.2f %7.2f\n",
                (unsigned long long)added, in.filters, (double)in.bytes / 1048576.0,
+               (double)in.bits / (double)added,
                (unsigned long long)fp, rate, lo, hi, in.fpp_bound, fpp, verdict, t_add, t_probe);
         fflush(stdout);
     }
@@ -131,7 +140,7 @@ static int run(int layout, double fpp, int schedule, uint64_t nkeys, uint64_t pr
 int main(int argc, char **argv)
 {
     uint64_t nkeys = 100000000, probes = 10000000;
-    const char *fpps = "0.01,0.001", *sched = "both";
+    const char *fpps = "0.01,0.001", *sched = "both", *rule = "spread";
     int layout = SBF_BLOCKED;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--keys"))
@@ -144,6 +153,8 @@ int main(int argc, char **argv)
             g_seed = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--schedule"))
             sched = argv[i + 1];
+        else if (!strcmp(argv[i], "--rule"))
+            rule = argv[i + 1];
         else if (!strcmp(argv[i], "--layout") && (layout = sbf_layout_from_name(argv[i + 1])) < 0) {
             fprintf(stderr, "unknown layout %s\n", argv[i + 1]);
             return 2;
@@ -159,10 +170,15 @@ int main(int argc, char **argv)
     snprintf(list, sizeof list, "%s", fpps);
     for (char *tok = strtok(list, ","); tok != NULL; tok = strtok(NULL, ",")) {
         const double fpp = atof(tok);
-        if (strcmp(sched, "shared") != 0)
-            failed |= run(layout, fpp, SBF_SCHEDULE_GEOMETRIC, nkeys, probes);
-        if (strcmp(sched, "geometric") != 0)
-            failed |= run(layout, fpp, SBF_SCHEDULE_SHARED, nkeys, probes);
+        for (int r = 0; r < 2; r++) {
+            if (strcmp(rule, "both") != 0 && strcmp(rule, r ? "formula" : "spread") != 0)
+                continue;
+            const uint32_t fl = r ? SBF_SCALABLE_FORMULA : 0;
+            if (strcmp(sched, "shared") != 0)
+                failed |= run(layout, fpp, SBF_SCHEDULE_GEOMETRIC, fl, nkeys, probes);
+            if (strcmp(sched, "geometric") != 0)
+                failed |= run(layout, fpp, SBF_SCHEDULE_SHARED, fl, nkeys, probes);
+        }
     }
     printf("\n%s\n", failed ? "FAIL: a measured rate above the asked one or the bound"
                             : "every size under the asked rate and within the bound");
