@@ -366,6 +366,11 @@ static int same_hash(const sbf_scalable *s, const sbf_filter *f)
 int sbfi_scalable_append(sbf_scalable *s, sbf_filter *f, uint64_t items, uint64_t capacity,
                          double fpp)
 {
+    /* custom says only whether format 3 holds s: its parameters must allow
+     * it first (and the check is then one sbf_size, not the spread rule's
+     * search for each sub-filter of a file being read) */
+    if (!sbfi_scalable_file_params(&s->p))
+        return sbfi_scalable_attach(s, f, items, capacity, fpp);
     struct sbf_scalable_sub o;
     const int planned = plan(s, s->n, &o) == SBF_OK;
     const int rc = sbfi_scalable_attach(s, f, items, capacity, fpp);
@@ -388,11 +393,16 @@ int sbf_scalable_adopt(sbf_scalable *s, sbf_filter *f, uint64_t capacity, double
     return sbfi_scalable_append(s, f, keys, capacity, fpp);
 }
 
+int sbfi_scalable_file_params(const sbf_scalable_params *p)
+{
+    return (p->flags & ~(uint32_t)SBF_ZEROED) == SBF_SCALABLE_FORMULA &&
+           p->schedule == SBF_SCHEDULE_GEOMETRIC && p->growth >= 2 &&
+           p->growth <= FILE_MAX_GROWTH;
+}
+
 int sbfi_scalable_file_ok(const sbf_scalable *s)
 {
-    return !s->custom && (s->p.flags & ~(uint32_t)SBF_ZEROED) == SBF_SCALABLE_FORMULA &&
-           s->p.schedule == SBF_SCHEDULE_GEOMETRIC &&
-           s->p.growth >= 2 && s->p.growth <= FILE_MAX_GROWTH && s->n >= 1 &&
+    return !s->custom && sbfi_scalable_file_params(&s->p) && s->n >= 1 &&
            s->n <= SBF_SCALABLE_FILE_MAX_FILTERS;
 }
 

@@ -54,6 +54,9 @@ int sbfi_scalable_append(sbf_scalable *s, sbf_filter *f, uint64_t items, uint64_
 /* Whether a sub-filter of this layout (and p's seed) hashes keys as p's
  * do: the same layout, or both 1-bit with the same hash stage. */
 int sbfi_scalable_hash_ok(const sbf_scalable_params *p, int layout);
+/* Whether format 3 holds filters of these parameters (the formula rule,
+ * the geometric schedule, growth 2..1024, no other flag but SBF_ZEROED). */
+int sbfi_scalable_file_params(const sbf_scalable_params *p);
 /* Whether format 3 holds s (its parameters and sub-filters as the
  * geometric schedule makes them). */
 int sbfi_scalable_file_ok(const sbf_scalable *s);
