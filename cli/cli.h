@@ -139,6 +139,8 @@ void fail_save(const sbf_filter *f, const char *path, int format, int rc);
 void save(const sbf_filter *f, const char *path);
 /* 1 when path holds a growing (scalable, format version 3) filter. */
 int is_scalable_file(const char *path);
+/* A growing filter's format version (3 or 4), 0 for any other file. */
+int scalable_file_version(const char *path);
 /* sbf_scalable_load, errors exit. */
 sbf_scalable *open_scalable(const char *path);
 

@@ -213,7 +213,7 @@ void save(const sbf_filter *f, const char *path)
     save_as(f, path, SBF_FORMAT_SBF);
 }
 
-int is_scalable_file(const char *path)
+int scalable_file_version(const char *path)
 {
     unsigned char h[8];
     const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -221,8 +221,14 @@ int is_scalable_file(const char *path)
         return 0;
     const ssize_t r = read(fd, h, 8);
     close(fd);
-    return r == 8 && (memcmp(h, "SBF1\3\0\0\0", 8) == 0 || /* versions 3 and 4 */
-                      memcmp(h, "SBF1\4\0\0\0", 8) == 0);
+    if (r != 8 || memcmp(h, "SBF1", 4) != 0 || memcmp(h + 5, "\0\0\0", 3) != 0)
+        return 0;
+    return h[4] == 3 || h[4] == 4 ? h[4] : 0;
+}
+
+int is_scalable_file(const char *path)
+{
+    return scalable_file_version(path) != 0;
 }
 
 sbf_scalable *open_scalable(const char *path)

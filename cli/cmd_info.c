@@ -76,13 +76,21 @@ static void print_text(const char *path, int fmt, const struct sbf_info *in, int
 /* A growing filter (format version 3 or 4): the whole, then each sub-filter. */
 static void print_scalable(const char *path, int json)
 {
+    const int version = scalable_file_version(path);
     sbf_scalable *s = open_scalable(path);
     struct sbf_scalable_info in;
     sbf_scalable_info(s, &in);
+    sbf_scalable_params p;
+    sbf_scalable_params_of(s, &p);
+    const char *sched = p.schedule == SBF_SCHEDULE_SHARED ? "shared" : "geometric";
+    const char *sizing = (p.flags & SBF_SCALABLE_FORMULA) ? "formula" : "formula+3sd";
+    const int fixed = (p.flags & SBF_SCALABLE_NONSCALING) != 0;
     if (json) {
         printf("{\"file\": ");
         json_string(path);
-        printf(", \"format\": \"sbf-v3\", \"layout\": \"%s\", \"growing\": true, "
+        printf(", \"format\": \"sbf-v%d\", \"schedule\": \"%s\", \"sizing\": \"%s\", "
+               "\"nonscaling\": %s,", version, sched, sizing, fixed ? "true" : "false");
+        printf(" \"layout\": \"%s\", \"growing\": true, "
                "\"filters\": %u, \"keys\": %llu, \"capacity\": %llu, \"bits\": %llu, "
                "\"bytes\": %zu, \"seed\": %u, \"initial\": %llu, \"growth\": %u, "
                "\"tightening\": ", sbf_layout_name(in.layout), in.filters,
@@ -97,8 +105,11 @@ static void print_scalable(const char *path, int json)
         printf("}\n");
     } else {
         printf("file             %s\n", path);
-        printf("format           sbf-v3 (growing)\n");
+        printf("format           sbf-v%d (growing%s)\n", version, fixed ? ", non-scaling" : "");
         printf("layout           %s\n", sbf_layout_name(in.layout));
+        printf("rates            %s schedule, sized by the %s\n", sched,
+               fixed || (p.flags & SBF_SCALABLE_FORMULA) ? "formula"
+                                                         : "formula + 3 sd of its spread");
         printf("sub-filters      %u (first %llu keys, x%u each, rate x%g each)\n", in.filters,
                (unsigned long long)in.initial_n, in.growth, in.tightening);
         printf("keys             %llu of %llu before the next sub-filter\n",

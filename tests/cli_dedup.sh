@@ -162,7 +162,7 @@ expect 0 "$SBF" union g.sbf g0.sbf g1.sbf
 expect 0 "$SBF" dedup --filter g.sbf --count d1.txt; [ "$(cat out)" = 0 ] && ok || bad "union of growing shards lost keys: $(cat out)"
 expect 0 "$SBF" info g.sbf; has out "sub-filters      1"
 expect 0 "$SBF" info g.sbf --json
-/usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["format"]=="sbf-v3" and d["filters"]==1 and 9000<d["keys"]<11000 and 0<d["fpp_now"]<1e-6 else 1)' \
+/usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["format"]=="sbf-v4" and d["sizing"]=="formula+3sd" and d["filters"]==1 and 9000<d["keys"]<11000 and 0<d["fpp_now"]<1e-6 else 1)' \
   && ok || bad "info --json of a growing filter: $(cat out)"
 expect 1 "$SBF" union x.sbf g.sbf all.sbf; has err "all.sbf: not a growing filter"
 # sbf query maps a growing filter: every key of d1 in, none of d3
@@ -171,6 +171,11 @@ expect 0 "$SBF" query g.sbf d3.txt --count --verify; [ "$(cat out)" = 0 ] && ok 
 expect 0 "$SBF" query g.sbf d2b.txt; [ "$(tr -d '\n' < out)" = 00 ] && ok || bad "query growing, lines: $(cat out)"
 printf 'SBF1\3\0\0\0garbage' > g-bad.sbf
 expect 1 "$SBF" dedup --filter g-bad.sbf d1.txt; has err "g-bad.sbf"
+# a format-3 file of an earlier run: read, grown by its rule (the formula), still format 3
+cp "$VEC/sbf_v3_blocked.bin" g3.sbf
+expect 0 "$SBF" info g3.sbf; has out "sbf-v3 (growing)"; has out "sized by the formula"
+expect 0 "$SBF" dedup --filter g3.sbf --count d1.txt; [ "$(cat out)" -gt 9000 ] && ok || bad "format 3 dedup: $(cat out)"
+expect 0 "$SBF" info g3.sbf --json; has out '"format": "sbf-v3"'
 
 # ------------------------------------------------------- n-gram documents
 printf '{"text":"the quick brown fox jumps over the lazy dog"}\n{"text":"the quick brown fox jumps over the lazy cat"}\n{"text":"completely different words here and there ok"}\n{"text":"the  quick brown\\nfox jumps over the lazy dog"}\n{"text":""}\n{"id":1}\n{"text":"lazy dog"}\n{"text":"lazy dog"}\n' > n1.jsonl
