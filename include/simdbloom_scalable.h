@@ -109,8 +109,8 @@ typedef struct sbf_scalable_params {
                             (files: 2..1024); 0: 2 */
     double tightening;   /* rate ratio of the geometric schedule, in (0, 1); 0: 0.5 */
     uint32_t seed;       /* as sbf_params.seed */
-    uint32_t flags;      /* 0, SBF_SCALABLE_NONSCALING, SBF_ZEROED (another
-                            bit: SBF_E_FLAGS) */
+    uint32_t flags;      /* 0 or SBF_SCALABLE_NONSCALING, SBF_SCALABLE_FORMULA,
+                            SBF_ZEROED (another bit: SBF_E_FLAGS) */
     int schedule;        /* SBF_SCHEDULE_GEOMETRIC (0) or SBF_SCHEDULE_SHARED */
     uint64_t max_capacity; /* the largest capacity growth may give a sub-filter
                               (SBF_E_TOO_LARGE past it); 0: no limit */
