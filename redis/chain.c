@@ -87,33 +87,33 @@ uint64_t sbfr_link_bytes(const sbfr_link *l)
 
 /* ------------------------------------------------------ the library's view */
 
-/* The links from sub-filter `from` on, as the library reports them now, and
- * the totals (the chain's and the module's) moved by what changed. */
+sbfr_link sbfr_chain_link(const sbfr_chain *c, uint32_t i)
+{
+    struct sbf_scalable_sub u;
+    memset(&u, 0, sizeof u);
+    (void)sbf_scalable_sub_info(c->s, i, &u); /* i < nlinks: cannot fail */
+    return (sbfr_link){ u.filter, u.layout, u.k, u.seed, u.bits, u.capacity, u.fpp, u.keys };
+}
+
+/* The totals (the chain's and the module's) moved by what changed since
+ * the last call: sub-filters from `from` on (the new ones: their bytes and
+ * memory) and the items. */
 static void sync(sbfr_chain *c, uint32_t from)
 {
     const uint32_t n = sbf_scalable_filters(c->s);
-    if (n > c->nalloc) {
-        c->links = sbfr_realloc(c->links, n * sizeof *c->links); /* growth is rare */
-        c->nalloc = n;
+    for (uint32_t i = from > c->nlinks ? from : c->nlinks; i < n; i++) {
+        const sbfr_link l = sbfr_chain_link(c, i); /* a new sub-filter */
+        const uint64_t b = l.bits / 8;
+        const size_t m = sbf_memory_usage(l.f);
+        c->bytes += b;
+        c->memory += m;
+        stat_add(&g_filters, 1);
+        stat_add(&g_bytes, (long long)b);
+        stat_add(&g_memory, (long long)m);
     }
-    for (uint32_t i = from; i < n; i++) {
-        struct sbf_scalable_sub u;
-        (void)sbf_scalable_sub_info(c->s, i, &u); /* i < n: cannot fail */
-        sbfr_link *l = &c->links[i];
-        if (i >= c->nlinks) { /* a new sub-filter */
-            const uint64_t b = u.bits / 8;
-            const size_t m = sbf_memory_usage(u.filter);
-            c->bytes += b;
-            c->memory += m;
-            stat_add(&g_filters, 1);
-            stat_add(&g_bytes, (long long)b);
-            stat_add(&g_memory, (long long)m);
-            l->items = 0;
-        }
-        c->items += u.keys - l->items;
-        stat_add(&g_items, (long long)(u.keys - l->items));
-        *l = (sbfr_link){ u.filter, u.layout, u.k, u.seed, u.bits, u.capacity, u.fpp, u.keys };
-    }
+    const uint64_t items = n > 0 ? sbf_scalable_count(c->s) : 0;
+    stat_add(&g_items, (long long)(items - c->items));
+    c->items = items;
     c->nlinks = n;
 }
 
@@ -237,7 +237,6 @@ void sbfr_chain_free(sbfr_chain *c)
     stat_add(&g_items, -(long long)c->items);
     stat_add(&g_keys, -1);
     sbf_scalable_free(c->s);
-    sbfr_free(c->links);
     sbfr_free(c);
 }
 
@@ -369,13 +368,13 @@ uint64_t sbfr_chain_capacity(const sbfr_chain *c)
 {
     uint64_t s = 0;
     for (uint32_t i = 0; i < c->nlinks; i++)
-        s += c->links[i].capacity;
+        s += sbfr_chain_link(c, i).capacity;
     return s;
 }
 
 size_t sbfr_chain_mem(const sbfr_chain *c)
 {
-    return sizeof *c + c->nalloc * sizeof *c->links + sbf_scalable_memory_usage(c->s);
+    return sizeof *c + sbf_scalable_memory_usage(c->s);
 }
 
 sbfr_chain *sbfr_chain_copy(const sbfr_chain *src)

@@ -4,9 +4,9 @@
  * library, `sbf dedup` and this module. This file is the glue: the key's
  * parameters as RedisBloom names them, the module's limits and memory
  * checks (asked by the library before each sub-filter it makes), the
- * module's totals (INFO) and a read-only list of the sub-filters as the
- * library reports them (links), refreshed after every change, that the
- * RDB, AOF, SCANDUMP and INFO code reads.
+ * module's totals (INFO); the RDB, AOF, SCANDUMP and INFO code reads the
+ * sub-filters as the library reports them (sbfr_chain_link), with no copy
+ * of its own.
  *
  * The chain's settings in the library: the shared rate schedule
  * (SBF_SCHEDULE_SHARED: sub-filter i gets rate / ((i + 1)(i + 2)), 1/2,
@@ -89,8 +89,7 @@ typedef struct sbfr_chain {
     uint32_t expansion; /* 0: NONSCALING */
     double error;       /* the rate asked for the whole chain */
     /* what the library reports, refreshed after every change (chain.c sync) */
-    sbfr_link *links;
-    uint32_t nlinks, nalloc;
+    uint32_t nlinks;    /* sub-filters */
     uint64_t items;
     uint64_t bytes;     /* sum of the sub-filters' bits / 8: what caps count */
     size_t memory;      /* sum of the sub-filters' sbf_memory_usage */
@@ -185,6 +184,8 @@ sbfr_chain *sbfr_chain_copy(const sbfr_chain *src);
 
 /* What a stored or dumped chain must be, whoever wrote it. */
 int sbfr_valid_rate(double e);
+/* Sub-filter i (< nlinks) as the library reports it: O(i). */
+sbfr_link sbfr_chain_link(const sbfr_chain *c, uint32_t i);
 int sbfr_valid_chain(uint64_t layout, uint64_t expansion, double error, uint64_t nlinks);
 int sbfr_valid_link(uint64_t capacity, double error);
 

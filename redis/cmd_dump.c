@@ -85,7 +85,7 @@ int sbfr_cmd_bf_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     int n = snprintf(line, sizeof line, "size:%llu", (unsigned long long)c->items);
     RedisModule_ReplyWithStringBuffer(ctx, line, (size_t)n);
     for (uint32_t i = 0; i < c->nlinks; i++) {
-        const sbfr_link *l = &c->links[i];
+        const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
         n = snprintf(line, sizeof line,
                      "bytes:%llu bits:%llu hashes:%u hashwidth:128 capacity:%llu size:%llu "
                      "ratio:%g",

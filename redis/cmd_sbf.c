@@ -66,8 +66,10 @@ int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (c == NULL)
         return REDISMODULE_OK;
     double log_pass = 0; /* log of the chance an absent item passes no sub-filter */
-    for (uint32_t i = 0; i < c->nlinks; i++)
-        log_pass += log1p(-sbf_fpp_theory(c->links[i].f, c->links[i].items));
+    for (uint32_t i = 0; i < c->nlinks; i++) {
+        const sbfr_link l = sbfr_chain_link(c, i);
+        log_pass += log1p(-sbf_fpp_theory(l.f, l.items));
+    }
     RedisModule_ReplyWithMap(ctx, SBFR_F_COUNT + 5);
     for (int i = 0; i < SBFR_F_COUNT; i++) {
         RedisModule_ReplyWithSimpleString(ctx, sbfr_info_names[i]);
@@ -82,8 +84,10 @@ int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     reply_pair_dbl(ctx, "False positive rate now", -expm1(log_pass) + 0.0);
     RedisModule_ReplyWithSimpleString(ctx, "Filters");
     RedisModule_ReplyWithArray(ctx, c->nlinks);
-    for (uint32_t i = 0; i < c->nlinks; i++)
-        reply_link(ctx, &c->links[i], argc == 3);
+    for (uint32_t i = 0; i < c->nlinks; i++) {
+        const sbfr_link l = sbfr_chain_link(c, i);
+        reply_link(ctx, &l, argc == 3);
+    }
     return REDISMODULE_OK;
 }
 
@@ -120,7 +124,7 @@ int sbfr_cmd_sbf_exportguava(RedisModuleCtx *ctx, RedisModuleString **argv, int 
         return REDISMODULE_OK;
     void *b;
     size_t n;
-    int rc = c->nlinks != 1 ? SBF_E_UNSUPPORTED : sbf_export_guava(c->links[0].f, &b, &n);
+    int rc = c->nlinks != 1 ? SBF_E_UNSUPPORTED : sbf_export_guava(sbfr_chain_link(c, 0).f, &b, &n);
     if (rc == SBF_E_UNSUPPORTED) /* a chain, or the library's word: not classic */
         return RedisModule_ReplyWithError(
             ctx, "ERR only a classic filter with one sub-filter has a Guava form");

@@ -64,7 +64,7 @@ unsigned char *sbfr_dump_header(const sbfr_chain *c, size_t *len)
     put64(h + 24, sbfr_dbl_bits(c->error));
     put64(h + 32, c->items);
     for (uint32_t i = 0; i < c->nlinks; i++) {
-        const sbfr_link *l = &c->links[i];
+        const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
         unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
         put32(p, (uint32_t)l->layout);
         put32(p + 4, l->k);
@@ -148,7 +148,8 @@ sbfr_chain *sbfr_chain_from_header(const unsigned char *h, size_t len, uint64_t 
 static long locate(const sbfr_chain *c, uint64_t off, uint64_t *at)
 {
     for (uint32_t l = 0; l < c->nlinks; l++) {
-        const uint64_t used = sbfr_link_bytes(&c->links[l]);
+        const sbfr_link lv = sbfr_chain_link(c, l);
+        const uint64_t used = sbfr_link_bytes(&lv);
         if (off < used) {
             *at = off;
             return (long)l;
@@ -166,7 +167,7 @@ long long sbfr_dump_chunk(const sbfr_chain *c, long long iter, const char **data
     *data = "";
     if (i < 0)
         return 0;
-    const sbfr_link *l = &c->links[i];
+    const sbfr_link lv = sbfr_chain_link(c, (uint32_t)i), *l = &lv;
     const uint64_t left = sbfr_link_bytes(l) - at;
     *len = left < SBFR_CHUNK ? (size_t)left : SBFR_CHUNK;
     *data = (const char *)sbf_data(l->f, NULL) + at;
@@ -182,7 +183,8 @@ const char *sbfr_load_chunk(sbfr_chain *c, long long iter, const char *buf, size
     const long i = start >= 1 ? locate(c, start - 1, &at) : -1;
     if (i < 0)
         return SBFR_ERR_NO_LINK;
-    if (len > sbfr_link_bytes(&c->links[i]) - at)
+    const sbfr_link l = sbfr_chain_link(c, (uint32_t)i);
+    if (len > sbfr_link_bytes(&l) - at)
         return SBFR_ERR_TOO_BIG;
     return sbf_write_data(sbfr_link_writable(c, (uint32_t)i), at, buf, len) == SBF_OK
                ? NULL : SBFR_ERR_BAD_DATA;

@@ -226,7 +226,7 @@ void sbfr_replicate_create(RedisModuleCtx *ctx, RedisModuleString *key, const sb
 {
     char rate[32], cap[24], exp[16];
     snprintf(rate, sizeof rate, "%.17g", c->error);
-    snprintf(cap, sizeof cap, "%llu", (unsigned long long)c->links[0].capacity);
+    snprintf(cap, sizeof cap, "%llu", (unsigned long long)sbfr_chain_link(c, 0).capacity);
     snprintf(exp, sizeof exp, "%u", c->expansion);
     const char *layout = sbf_layout_name(c->layout);
     if (c->expansion == 0)

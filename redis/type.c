@@ -29,7 +29,7 @@ static void rdb_save(RedisModuleIO *io, void *value)
     RedisModule_SaveUnsigned(io, c->items);
     RedisModule_SaveUnsigned(io, c->nlinks);
     for (uint32_t i = 0; i < c->nlinks; i++) {
-        const sbfr_link *l = &c->links[i];
+        const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
         RedisModule_SaveUnsigned(io, (uint64_t)l->layout);
         RedisModule_SaveUnsigned(io, l->k);
         RedisModule_SaveUnsigned(io, l->seed);
@@ -233,7 +233,7 @@ static void digest(RedisModuleDigest *md, void *value)
     RedisModule_DigestAddLongLong(md, (long long)sbfr_dbl_bits(c->error));
     RedisModule_DigestAddLongLong(md, (long long)c->items);
     for (uint32_t i = 0; i < c->nlinks; i++) {
-        const sbfr_link *l = &c->links[i];
+        const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
         RedisModule_DigestAddLongLong(md, l->layout);
         RedisModule_DigestAddLongLong(md, l->k);
         RedisModule_DigestAddLongLong(md, l->seed);

@@ -99,8 +99,8 @@ Test(chain, new_first_link_has_half_the_rate,
     sbfr_chain *c;
     cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 1000, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
     cr_assert_eq(c->nlinks, 1);
-    cr_assert_eq(c->links[0].capacity, 1000);
-    cr_assert_eq(c->links[0].error, 0.005);
+    cr_assert_eq(sbfr_chain_link(c, 0).capacity, 1000);
+    cr_assert_eq(sbfr_chain_link(c, 0).error, 0.005);
     cr_assert_eq(c->expansion, 2);
     cr_assert_eq(c->error, 0.01);
     /* the sub-filter is exactly what sbf_size gives for (1000, 0.005) */
@@ -108,13 +108,13 @@ Test(chain, new_first_link_has_half_the_rate,
     uint32_t k = 0; /* in: 0 derives k */
     cr_assert_eq(sbf_size(SBF_BLOCKED, 1000, 0.005, &bits, &k), SBF_OK);
     struct sbf_info inf;
-    cr_assert_eq(sbf_info(c->links[0].f, &inf), SBF_OK);
+    cr_assert_eq(sbf_info(sbfr_chain_link(c, 0).f, &inf), SBF_OK);
     cr_assert_eq(inf.bits, bits);
     cr_assert_eq(inf.k, k);
     sbfr_chain_free(c);
 
     cr_assert_eq(sbfr_chain_new(&c, SBF_CLASSIC, 1000, 0.01, 0, SBFR_NO_CAP, &why), SBF_OK);
-    cr_assert_eq(c->links[0].error, 0.01);
+    cr_assert_eq(sbfr_chain_link(c, 0).error, 0.01);
     cr_assert_eq(c->expansion, 0);
     sbfr_chain_free(c);
 }
@@ -125,7 +125,7 @@ Test(chain, counting_never_scales)
     sbfr_chain *c;
     cr_assert_eq(sbfr_chain_new(&c, SBF_COUNTING, 10, 0.01, 4, SBFR_NO_CAP, &why), SBF_OK);
     cr_assert_eq(c->expansion, 0);
-    cr_assert_eq(c->links[0].error, 0.01);
+    cr_assert_eq(sbfr_chain_link(c, 0).error, 0.01);
     sbfr_chain_free(c);
 }
 
@@ -163,15 +163,15 @@ Test(chain, grows_at_the_capacity_plus_first_new_item,
     cr_assert_eq(c->nlinks, 1, "full, not grown yet");
     fill(c, "g", 101);
     cr_assert_eq(c->nlinks, 2);
-    cr_assert_eq(c->links[1].capacity, 200);
-    cr_assert_float_eq(c->links[1].error, 0.01 / 6, 1e-17);
-    cr_assert_eq(c->links[1].items, 1);
+    cr_assert_eq(sbfr_chain_link(c, 1).capacity, 200);
+    cr_assert_float_eq(sbfr_chain_link(c, 1).error, 0.01 / 6, 1e-17);
+    cr_assert_eq(sbfr_chain_link(c, 1).items, 1);
     int tried = fill(c, "g", 301);
     cr_assert_eq(c->nlinks, 3);
-    cr_assert_eq(c->links[2].capacity, 400);
-    cr_assert_float_eq(c->links[2].error, 0.01 / 12, 1e-17);
+    cr_assert_eq(sbfr_chain_link(c, 2).capacity, 400);
+    cr_assert_float_eq(sbfr_chain_link(c, 2).error, 0.01 / 12, 1e-17);
     cr_assert_eq(sbfr_chain_capacity(c), 700);
-    cr_assert_eq(c->links[0].items + c->links[1].items + c->links[2].items, c->items);
+    cr_assert_eq(sbfr_chain_link(c, 0).items + sbfr_chain_link(c, 1).items + sbfr_chain_link(c, 2).items, c->items);
     char b[32];
     for (int i = 0; i < tried; i++) {
         item(b, sizeof b, "g", i);
@@ -206,7 +206,7 @@ Test(chain, growth_refused_by_max_bytes,
     int i = 0;
     do /* an item the full sub-filter does not hold */
         item(b, sizeof b, "absent", i++);
-    while (sbf_contains(c->links[0].f, b, strlen(b)) == 1);
+    while (sbf_contains(sbfr_chain_link(c, 0).f, b, strlen(b)) == 1);
     cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), 4096, &why), SBFR_ADD_FAILED);
     cr_assert_str_eq(why, "the filter would exceed the module's MAX_BYTES");
     cr_assert_eq(c->nlinks, 1);
@@ -243,7 +243,7 @@ Test(chain, room_refuses_before_allocating,
     int i = 0;
     do /* an item the full sub-filter does not hold */
         item(b, sizeof b, "absent", i++);
-    while (sbf_contains(c->links[0].f, b, strlen(b)) == 1);
+    while (sbf_contains(sbfr_chain_link(c, 0).f, b, strlen(b)) == 1);
     cr_assert_eq(sbfr_chain_add1(c, b, strlen(b), UINT64_C(1) << 40, &why), SBFR_ADD_FAILED);
     cr_assert_str_eq(why, "used memory plus the new sub-filter would exceed 'maxmemory'");
     cr_assert_eq(c->nlinks, 1, "the chain stays as it was");
@@ -287,7 +287,7 @@ Test(chain, batch_equals_one_by_one,
     for (int i = 0; i < N; i++) {
         int one = 0;
         for (uint32_t l = 0; l < c->nlinks; l++)
-            one |= sbf_contains(c->links[l].f, ptr[i], len[i]) == 1;
+            one |= sbf_contains(sbfr_chain_link(c, l).f, ptr[i], len[i]) == 1;
         cr_assert_eq(out[i], one, "item %d", i);
         found += out[i];
     }
@@ -304,17 +304,17 @@ Test(chain, mem_counts_every_sub_filter)
     size_t held = 0;
     for (uint32_t l = 0; l < c->nlinks; l++) {
         size_t n;
-        sbf_data(c->links[l].f, &n);
-        cr_assert_geq(sbf_memory_usage(c->links[l].f), n);
-        held += sbf_memory_usage(c->links[l].f);
+        sbf_data(sbfr_chain_link(c, l).f, &n);
+        cr_assert_geq(sbf_memory_usage(sbfr_chain_link(c, l).f), n);
+        held += sbf_memory_usage(sbfr_chain_link(c, l).f);
     }
-    cr_assert_eq(sbfr_chain_mem(c), sizeof *c + c->nalloc * sizeof *c->links +
-                                        sbf_scalable_memory_usage(c->s));
+    cr_assert_eq(sbfr_chain_mem(c), sizeof *c + sbf_scalable_memory_usage(c->s),
+                 "no copy of the sub-filters' list of its own");
     cr_assert_gt(sbf_scalable_memory_usage(c->s), held);
     cr_assert_eq(c->memory, held, "the sub-filters' memory, as INFO counts it");
     uint64_t used = 0;
     for (uint32_t l = 0; l < c->nlinks; l++)
-        used += c->links[l].bits / 8;
+        used += sbfr_chain_link(c, l).bits / 8;
     cr_assert_eq(c->bytes, used, "bytes: what caps count, bits / 8 of every sub-filter");
     sbfr_chain_free(c);
 }
@@ -351,7 +351,7 @@ Test(chain, small_links_stay_blocked_and_rates_sum_below_the_asked,
     cr_assert_geq(c->nlinks, 90);
     double sum = 0;
     for (uint32_t l = 0; l < c->nlinks; l++) {
-        const sbfr_link *x = &c->links[l];
+        const sbfr_link xv = sbfr_chain_link(c, l), *x = &xv;
         cr_assert_float_eq(x->error, 0.01 / ((l + 1.0) * (l + 2.0)), 1e-12 * x->error,
                            "link %u rate %g", l, x->error);
         cr_assert_eq(x->layout, SBF_BLOCKED, "link %u: layout %d", l, x->layout);
@@ -371,11 +371,11 @@ Test(chain, large_links_keep_the_key_layout,
     sbfr_chain *c;
     cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, UINT64_C(1) << 17, 2e-12, 2, SBFR_NO_CAP, &why),
                  SBF_OK);
-    cr_assert_eq(c->links[0].layout, SBF_BLOCKED);
+    cr_assert_eq(sbfr_chain_link(c, 0).layout, SBF_BLOCKED);
     uint64_t bits = 0;
     uint32_t k = 0;
     cr_assert_eq(sbf_size(SBF_BLOCKED, UINT64_C(1) << 17, 1e-12, &bits, &k), SBF_OK);
-    cr_assert_eq(c->links[0].bits, bits);
+    cr_assert_eq(sbfr_chain_link(c, 0).bits, bits);
     sbfr_chain_free(c);
 }
 
@@ -406,7 +406,7 @@ Test(chain, add_all_nonscaling_is_all_or_none,
     cr_assert_eq(sbfr_chain_add_all(c, p, n, 5, out, SBFR_NO_CAP, &why), SBFR_ADD_FULL);
     cr_assert_eq(c->items, 0);
     size_t len;
-    const unsigned char *d = sbf_data(c->links[0].f, &len);
+    const unsigned char *d = sbf_data(sbfr_chain_link(c, 0).f, &len);
     for (size_t i = 0; i < len; i++)
         cr_assert_eq(d[i], 0, "nothing written");
     p[3] = p[0];
@@ -440,7 +440,7 @@ Test(chain, add_all_crossing_the_capacity_is_exact,
         uint8_t out[7];
         for (int i = 0, j = 0; i < 7; j++) {
             item(s[i], sizeof s[i], "t", trial * 1000 + j);
-            if (sbf_contains(a->links[0].f, s[i], strlen(s[i])) == 0) {
+            if (sbf_contains(sbfr_chain_link(a, 0).f, s[i], strlen(s[i])) == 0) {
                 p[i] = s[i];
                 n[i] = strlen(s[i]);
                 i++;
@@ -456,8 +456,8 @@ Test(chain, add_all_crossing_the_capacity_is_exact,
         lucky += got >= 0;
         full += got < 0;
         if (got >= 0)
-            cr_assert_eq(memcmp(sbf_data(a->links[0].f, NULL), sbf_data(b->links[0].f, NULL),
-                                a->links[0].bits / 8),
+            cr_assert_eq(memcmp(sbf_data(sbfr_chain_link(a, 0).f, NULL), sbf_data(sbfr_chain_link(b, 0).f, NULL),
+                                sbfr_chain_link(a, 0).bits / 8),
                          0);
         sbfr_chain_free(a);
         sbfr_chain_free(b);
@@ -505,8 +505,8 @@ static int same_chain(const sbfr_chain *a, const sbfr_chain *b)
         return 0;
     for (uint32_t l = 0; l < a->nlinks; l++) {
         size_t la, lb;
-        const void *da = sbf_data(a->links[l].f, &la), *db = sbf_data(b->links[l].f, &lb);
-        if (a->links[l].items != b->links[l].items || la != lb || memcmp(da, db, la) != 0)
+        const void *da = sbf_data(sbfr_chain_link(a, l).f, &la), *db = sbf_data(sbfr_chain_link(b, l).f, &lb);
+        if (sbfr_chain_link(a, l).items != sbfr_chain_link(b, l).items || la != lb || memcmp(da, db, la) != 0)
             return 0;
     }
     return 1;
@@ -540,7 +540,7 @@ Test(chain, add_all_equals_add1_every_layout,
                     p[i] = s[(seed >> 33) % (POOL / 2 + (uint64_t)cmd * 3 % (POOL / 2))];
                     n[i] = strlen(p[i]);
                     for (uint32_t l = 0; l + 1 < b->nlinks; l++)
-                        older += sbf_contains(b->links[l].f, p[i], n[i]) == 1;
+                        older += sbf_contains(sbfr_chain_link(b, l).f, p[i], n[i]) == 1;
                 }
                 sbfr_chain *b2 = sbfr_chain_copy(b);
                 long long want = 0;
@@ -637,7 +637,7 @@ Test(chain, filters_use_the_hosts_allocator,
     cr_assert_eq(sbfr_chain_new(&c, SBF_BLOCKED, 100, 0.01, 2, SBFR_NO_CAP, &why), SBF_OK);
     fill(c, "a", 700);
     sbfr_chain *d = sbfr_chain_copy(c);
-    const size_t structs = 2 * (sizeof *c + c->nalloc * sizeof *c->links);
+    const size_t structs = 2 * sizeof *c;
     cr_assert_eq((size_t)alloc_bytes, sbfr_chain_mem(c) + sbfr_chain_mem(d) - structs);
     cr_assert_geq(alloc_live, 2 * c->nlinks);
     sbfr_chain_free(c);
@@ -668,7 +668,7 @@ Test(chain, is_the_librarys,
     for (uint32_t i = 0; i < c->nlinks; i++) {
         struct sbf_scalable_sub u;
         cr_assert_eq(sbf_scalable_sub_info(c->s, i, &u), SBF_OK);
-        const sbfr_link *l = &c->links[i];
+        const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
         cr_assert(l->f == u.filter && l->bits == u.bits && l->k == u.k &&
                   l->capacity == u.capacity && l->error == u.fpp && l->items == u.keys,
                   "link %u", i);

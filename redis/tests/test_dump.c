@@ -49,7 +49,7 @@ static void same_chain(const sbfr_chain *a, const sbfr_chain *b)
     cr_assert_eq(a->items, b->items);
     cr_assert_eq(a->bytes, b->bytes);
     for (uint32_t l = 0; l < a->nlinks; l++) {
-        const sbfr_link *x = &a->links[l], *y = &b->links[l];
+        const sbfr_link xv = sbfr_chain_link(a, l), yv = sbfr_chain_link(b, l), *x = &xv, *y = &yv;
         cr_assert_eq(x->layout, y->layout);
         cr_assert_eq(x->bits, y->bits);
         cr_assert_eq(x->k, y->k);
@@ -87,8 +87,8 @@ Test(dump, scandump_then_loadchunk,
     long long it[8], next = 1;
     int n = 0;
     for (long long i = 1; (next = sbfr_dump_chunk(a, i, &data[n], &len[n])) != 0; i = next) {
-        cr_assert_eq(len[n], a->links[n].bits / 8, "chunk %d: its sub-filter's used bytes", n);
-        cr_assert_eq(data[n], sbf_data(a->links[n].f, NULL), "a pointer into the filter");
+        cr_assert_eq(len[n], sbfr_chain_link(a, n).bits / 8, "chunk %d: its sub-filter's used bytes", n);
+        cr_assert_eq(data[n], sbf_data(sbfr_chain_link(a, n).f, NULL), "a pointer into the filter");
         it[n++] = next;
     }
     cr_assert_eq(n, 3);
@@ -105,10 +105,10 @@ Test(dump, iterator_arithmetic,
                     "sub-filters' concatenated data; the errors of issue 19's table")
 {
     sbfr_chain *c = filled(SBF_BLOCKED, 10, 2, 5);
-    const uint64_t used = c->links[0].bits / 8;
+    const uint64_t used = sbfr_chain_link(c, 0).bits / 8;
     cr_assert_eq(used, 64, "one block");
     cr_assert_null(sbfr_load_chunk(c, 5, "abc", 3));
-    const unsigned char *d = sbf_data(c->links[0].f, NULL);
+    const unsigned char *d = sbf_data(sbfr_chain_link(c, 0).f, NULL);
     cr_assert_eq(memcmp(d + 1, "abc", 3), 0, "bytes 1..3");
     cr_assert_str_eq(sbfr_load_chunk(c, 1, "abc", 3), SBFR_ERR_BAD_DATA);
     cr_assert_str_eq(sbfr_load_chunk(c, 0, "abc", 3), SBFR_ERR_BAD_DATA);
@@ -169,7 +169,7 @@ Test(dump, floor_links_travel,
         cr_assert_geq(sbfr_chain_add1(a, b, strlen(b), SBFR_NO_CAP, &why), 0);
     }
     cr_assert_eq(a->layout, SBF_SPLIT_BLOCK);
-    cr_assert_eq(a->links[a->nlinks - 1].layout, SBF_CLASSIC);
+    cr_assert_eq(sbfr_chain_link(a, a->nlinks - 1).layout, SBF_CLASSIC);
     sbfr_chain *b = from_header_of(a);
     const char *data;
     size_t n;
