@@ -75,6 +75,10 @@ int cmd_union(int argc, char **argv)
     if (is_scalable_file(a.pos[1]) || is_scalable_file(a.pos[2])) { /* growing filters */
         sbf_scalable *sx = open_scalable(a.pos[1]), *sy = open_scalable(a.pos[2]);
         int rc = sbf_scalable_union(sx, sy);
+        if (rc == SBF_E_INCOMPATIBLE)
+            fail("%s, %s: growing filters made with other parameters (layout, seed, first "
+                 "size, rate, growth, schedule or sizing: `sbf info` shows them)",
+                 a.pos[1], a.pos[2]);
         if (rc != SBF_OK)
             fail("%s, %s: %s", a.pos[1], a.pos[2], sbf_strerror(rc));
         if ((rc = sbf_scalable_save(sx, a.pos[0])) != SBF_OK)

@@ -176,6 +176,7 @@ cp "$VEC/sbf_v3_blocked.bin" g3.sbf
 expect 0 "$SBF" info g3.sbf; has out "sbf-v3 (growing)"; has out "sized by the formula"
 expect 0 "$SBF" dedup --filter g3.sbf --count d1.txt; [ "$(cat out)" -gt 9000 ] && ok || bad "format 3 dedup: $(cat out)"
 expect 0 "$SBF" info g3.sbf --json; has out '"format": "sbf-v3"'
+expect 1 "$SBF" union g34.sbf g3.sbf g.sbf; has err "growing filters made with other parameters"
 
 # ------------------------------------------------------- n-gram documents
 printf '{"text":"the quick brown fox jumps over the lazy dog"}\n{"text":"the quick brown fox jumps over the lazy cat"}\n{"text":"completely different words here and there ok"}\n{"text":"the  quick brown\\nfox jumps over the lazy dog"}\n{"text":""}\n{"id":1}\n{"text":"lazy dog"}\n{"text":"lazy dog"}\n' > n1.jsonl
