@@ -60,7 +60,9 @@ int sbfi_scalable_sub_params(const sbf_scalable_params *p, uint32_t i, uint64_t 
 static int within(int layout, uint64_t n, double e, uint64_t bits, uint32_t k, double *over)
 {
     const double f = sbf_fpp_layout(layout, n, bits, k);
-    const double sd = sbf_fpp_spread(layout, n, bits, k);
+    double sd = sbf_fpp_spread(layout, n, bits, k);
+    if (!(sd >= 0))
+        sd = 0; /* a spread past its formula's bounds: the formula alone */
     *over = f + SPREAD_Z * sd;
     return *over <= e; /* NaN (a formula refused): not within */
 }
