@@ -636,6 +636,7 @@ static size_t all_vs_single(sbf_scalable *a, sbf_scalable *b, int from, int n)
     const void **ptr = malloc((size_t)n * sizeof *ptr);
     size_t *len = malloc((size_t)n * sizeof *len);
     uint8_t *added = malloc((size_t)n);
+    cr_assert(buf != NULL && ptr != NULL && len != NULL && added != NULL);
     for (int i = 0; i < n; i++) {
         len[i] = (size_t)snprintf(buf[i], 16, "k%d", from + (i % (n - n / 5 + 1)));
         ptr[i] = buf[i];
