@@ -8,7 +8,7 @@
 #define SIMDBLOOM_INLINE_X86_H_2F61A9C3
 
 #if !defined(SIMDBLOOM_INLINE_H_5B0E77D1)
-#  error "include simdbloom_inline.h, not simdbloom_inline_x86.h"
+#  error "simdbloom_inline_x86.h is part of simdbloom_inline.h: #include <simdbloom_inline.h> instead"
 #endif
 
 /* GCC 12 (before 12.3), C++: its AVX-512 intrinsics start from
@@ -97,7 +97,7 @@ SBF_INL sbf_inl_h2 sbf_inl_murmur3_end(__m128i x, uint64_t *h1)
 
 SBF_INL sbf_inl_h2 sbf_inl_hash8_vec(uint64_t key, uint64_t s8, uint64_t *h1)
 {
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t k1 = sbf__rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const uint64_t a = (k1 ^ s8) + s8;
     return sbf_inl_murmur3_end(_mm_set_epi64x((long long)(a + s8), (long long)a), h1);
 }
@@ -107,7 +107,7 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8_vec(uint64_t key, uint64_t s8, uint64_t *h1)
  * vector, for a scalar add, a vmovq and a vpinsrq. */
 SBF_INL sbf_inl_h2 sbf_inl_hash8s_vec(uint64_t key, const uint64_t *s8add, uint64_t *h1)
 {
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t k1 = sbf__rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const __m128i x = _mm_xor_si128(_mm_set1_epi64x((long long)k1),
                                     _mm_set1_epi64x((long long)s8add[0]));
     return sbf_inl_murmur3_end(

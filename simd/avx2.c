@@ -336,29 +336,19 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
 #else /* the portable build */
 
 /* SIMDe lowers vpermd and blendv to one scalar step per lane without AVX2,
- * which made these probes slower than the scalar reference; testing the k
- * positions branch-free is faster there. (The scalar reference exits at the
- * first clear bit: a mispredicted branch per key.) */
+ * which made these probes slower than the scalar reference; the portable
+ * probes of include/simdbloom_layout.h (branch-free over the k positions)
+ * are faster there. */
 static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
                                         uint64_t h2)
 {
-    const uint32_t *w = (const uint32_t *)blk;
-    uint32_t ok = 1;
-    SBFI_FOR_POS(i, c->k) {
-        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
-        ok &= w[p >> 5] >> (p & 31);
-    }
-    return (int)(ok & 1);
+    return sbf__blocked_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 
 static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
                                          uint64_t h2)
 {
-    const unsigned char *b = (const unsigned char *)blk;
-    int ok = 1;
-    SBFI_FOR_POS(i, c->k)
-        ok &= sbfi_nibble(b, sbfi_pos(c->salt, h2, i, SBFI_SHIFT_COUNTING)) != 0;
-    return ok;
+    return sbf__counting_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 #endif
 
@@ -367,25 +357,14 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
  * is the scalar loop above, and asking it first cost 80 instructions per
  * key (callgrind, k = 7). */
 #define PIPE_HAVE_BLOCKED_ADD 1
-static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
-{
-    uint64_t *w = (uint64_t *)blk;
-    SBFI_FOR_POS(i, k) {
-        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
-        w[p >> 6] |= UINT64_C(1) << (p & 63);
-    }
-}
-
 static inline int pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
 {
-    uint64_t *w = (uint64_t *)blk, miss = 0;
-    SBFI_FOR_POS(i, k) {
-        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
-        const uint64_t bit = UINT64_C(1) << (p & 63), old = w[p >> 6];
-        miss |= bit & ~old;
-        w[p >> 6] = old | bit;
-    }
-    return miss != 0;
+    return sbf__blocked_add((uint64_t *)blk, c->salt, k, h2);
+}
+
+static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
+{
+    (void)pipe_blocked_add(c, blk, h2, k);
 }
 #endif
 
@@ -403,11 +382,7 @@ static inline v256 split_mask(v256 x, v256 salt)
 static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
                                       uint64_t h2)
 {
-    const uint32_t *w = (const uint32_t *)blk;
-    uint32_t ok = 1;
-    SBFI_FOR_POS(i, c->k)
-        ok &= w[i] >> sbfi_pos(c->salt, h2, i, SBFI_SHIFT_SPLIT);
-    return (int)(ok & 1);
+    return sbf__split_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 #else
 static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
