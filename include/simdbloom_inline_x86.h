@@ -41,10 +41,24 @@ SBF_INL void sbf_inl_store256(uint64_t *blk, __m256i x)
 #endif
 
 /* Split-block: the bit of each 32-bit word, 1 << (prod >> 27), from the
- * salt products (the library's AVX-512 masks too, simd/avx512.c). */
+ * salt products; a 256-bit block's query (1: every bit of mask m set) and
+ * add (m OR-ed in with one store; 1 if a bit was clear). The library's
+ * AVX-512 split-block probes are these too (simd/avx512.c). */
 SBF_INL __m256i sbf_inl_split_bits8(__m256i prod)
 {
     return _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_srli_epi32(prod, SBF_SHIFT_SPLIT));
+}
+
+SBF_INL int sbf_inl_split8_test(const uint64_t *blk, __m256i m)
+{
+    return _mm256_testc_si256(_mm256_load_si256((const __m256i *)(const void *)blk), m);
+}
+
+SBF_INL int sbf_inl_split8_put(uint64_t *blk, __m256i m)
+{
+    const __m256i b = _mm256_load_si256((const __m256i *)(void *)blk);
+    sbf_inl_store256(blk, _mm256_or_si256(b, m));
+    return !_mm256_testc_si256(b, m);
 }
 
 #if SBF_INL_AVX512
@@ -301,30 +315,37 @@ SBF_INL __m512i sbf_inl_split_mask16(const uint32_t *salt, sbf_inl_h2 h2)
 
 SBF_INL int sbf_inl_split8_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm256_testc_si256(_mm256_load_si256((const __m256i *)blk),
-                              sbf_inl_split_mask8(salt, h2));
+    return sbf_inl_split8_test(blk, sbf_inl_split_mask8(salt, h2));
 }
 
 SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m256i m = sbf_inl_split_mask8(salt, h2);
-    const __m256i b = _mm256_load_si256((const __m256i *)blk);
-    sbf_inl_store256(blk, _mm256_or_si256(b, m));
-    return !_mm256_testc_si256(b, m);
+    return sbf_inl_split8_put(blk, sbf_inl_split_mask8(salt, h2));
+}
+
+/* A 512-bit block's split-block query as the words that miss their bit
+ * (0: the key may be present), and its add (1 if a bit was clear); the
+ * library's too (simd/avx512.c). */
+SBF_INL __mmask16 sbf_inl_split16_miss(const uint64_t *blk, __m512i m)
+{
+    return _mm512_testn_epi32_mask(_mm512_load_si512(blk), m);
+}
+
+SBF_INL int sbf_inl_split16_put(uint64_t *blk, __m512i m)
+{
+    const __m512i b = _mm512_load_si512(blk);
+    sbf_inl_store512(blk, _mm512_or_si512(b, m));
+    return _mm512_test_epi32_mask(_mm512_andnot_si512(b, m), m) != 0;
 }
 
 SBF_INL int sbf_inl_split16_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m512i m = sbf_inl_split_mask16(salt, h2);
-    return _mm512_test_epi32_mask(_mm512_andnot_si512(_mm512_load_si512(blk), m), m) == 0;
+    return sbf_inl_split16_miss(blk, sbf_inl_split_mask16(salt, h2)) == 0;
 }
 
 SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m512i m = sbf_inl_split_mask16(salt, h2);
-    const __m512i b = _mm512_load_si512(blk);
-    sbf_inl_store512(blk, _mm512_or_si512(b, m));
-    return _mm512_test_epi32_mask(_mm512_andnot_si512(b, m), m) != 0;
+    return sbf_inl_split16_put(blk, sbf_inl_split_mask16(salt, h2));
 }
 
 #endif /* SBF_INL_AVX512 */
@@ -479,16 +500,12 @@ SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, uint64_t h2)
 
 SBF_INL int sbf_inl_split8_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm256_testc_si256(_mm256_load_si256((const __m256i *)blk),
-                              sbf_inl_split_mask8(salt, h2));
+    return sbf_inl_split8_test(blk, sbf_inl_split_mask8(salt, h2));
 }
 
 SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m256i m = sbf_inl_split_mask8(salt, h2);
-    const __m256i b = _mm256_load_si256((const __m256i *)blk);
-    sbf_inl_store256(blk, _mm256_or_si256(b, m));
-    return !_mm256_testc_si256(b, m);
+    return sbf_inl_split8_put(blk, sbf_inl_split_mask8(salt, h2));
 }
 
 SBF_INL int sbf_inl_split16_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)

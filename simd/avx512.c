@@ -260,33 +260,25 @@ static inline v256 split_mask8(const pipe_ctx *c, uint64_t h2)
 static inline uint16_t pipe_split_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
     if (c->k > 8)
-        return _mm512_testn_epi32_mask(simde_mm512_load_si512(blk), split_mask16(c, h2));
+        return sbf_inl_split16_miss((const uint64_t *)blk, split_mask16(c, h2));
     return _mm256_testn_epi32_mask(simde_mm256_load_si256(blk), split_mask8(c, h2));
 }
 
+/* The queries and adds of the inline header (sbf_inl_split8_test ...). */
 static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
                                       uint64_t h2)
 {
-    if (c->k > 8) {
-        const v512 m = split_mask16(c, h2);
-        return simde_mm512_test_epi32_mask(simde_mm512_load_si512(blk), m) == 0xffff;
-    }
-    return simde_mm256_testc_si256(simde_mm256_load_si256((const void *)blk), split_mask8(c, h2));
+    if (c->k > 8)
+        return sbf_inl_split16_miss((const uint64_t *)blk, split_mask16(c, h2)) == 0;
+    return sbf_inl_split8_test((const uint64_t *)blk, split_mask8(c, h2));
 }
 
 /* Returns whether a bit was clear (tested on the words it loads anyway). */
 static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 {
-    if (c->k > 8) {
-        const v512 m = split_mask16(c, h2);
-        const v512 w = simde_mm512_load_si512(blk);
-        simde_mm512_store_si512(blk, simde_mm512_or_si512(w, m));
-        return simde_mm512_test_epi32_mask(simde_mm512_andnot_si512(w, m), m) != 0;
-    }
-    const v256 m = split_mask8(c, h2);
-    const v256 w = simde_mm256_load_si256(blk);
-    simde_mm256_store_si256(blk, simde_mm256_or_si256(w, m));
-    return !simde_mm256_testc_si256(w, m);
+    if (c->k > 8)
+        return sbf_inl_split16_put((uint64_t *)blk, split_mask16(c, h2));
+    return sbf_inl_split8_put((uint64_t *)blk, split_mask8(c, h2));
 }
 
 /* out[j] = (miss[j] == 0) for the len <= 32 keys of a step; returns how
