@@ -236,6 +236,12 @@ check-cxx: $(LIB_A) check-inline-warnings
 	  grep -q 'error: .*is part of simdbloom.h' $(BUILD)/sbf-part.err || \
 	    { cat $(BUILD)/sbf-part.err; exit 1; }; \
 	done; done; echo "  parts   $(notdir $(PUBLIC_PARTS)): refused alone (C, C++)"
+	@for h in $(notdir $(INLINE_PARTS)); do for cc in "$(CC) -x c" "$(CXX) -x c++"; do \
+	  if echo "#include <$$h>" | $$cc -Iinclude -fsyntax-only - 2>$(BUILD)/sbf-part.err; then \
+	    echo "$$h compiled on its own ($$cc): it must refuse"; exit 1; fi; \
+	  grep -q 'error: .*is part of simdbloom_inline.h' $(BUILD)/sbf-part.err || \
+	    { cat $(BUILD)/sbf-part.err; exit 1; }; \
+	done; done; echo "  parts   $(notdir $(INLINE_PARTS)): refused alone (C, C++)"
 
 ifeq ($(SAN),1)
   TEST_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
@@ -478,8 +484,11 @@ bench-dedup: $(CLI_BIN)
 # included alone (make check-cxx checks both).
 PUBLIC_PARTS   := include/simdbloom_files.h include/simdbloom_parquet.h \
                   include/simdbloom_scalable.h
+# simdbloom_inline.h's parts (the layouts' facts, its x86 probes) refuse
+# to be included alone too.
+INLINE_PARTS   := include/simdbloom_layout.h include/simdbloom_inline_x86.h
 PUBLIC_HEADERS := include/simdbloom.h $(PUBLIC_PARTS) include/simdbloom_inline.h \
-                  include/simdbloom_inline_x86.h
+                  $(INLINE_PARTS)
 install: lib cli
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -d $(DESTDIR)$(BINDIR)

@@ -31,12 +31,13 @@
  * SBF_INLINE_NO_KERNELS for portable C instead of the kernels. It compiles
  * as C99 and later and as C++11 and later, warning-free with -Wall -Wextra.
  *
- * This header is also where the bit layouts' facts are written: the
- * MurmurHash3_x64_128 constants, the salts, shifts and block index of the
- * blocked, split-block and counting layouts. The library itself takes them
- * from here (src/ includes this file), so they exist once. They are the file
- * format: tests/vectors/layouts_kat.inc pins them, and a change is a new
- * layout id, never an edit.
+ * The bit layouts' facts (the MurmurHash3_x64_128 constants, the salts,
+ * shifts and block index, the 8-byte hashes, the portable probes) are
+ * written once, in simdbloom_layout.h, which this header includes and the
+ * library includes too; the documented names (SBF_SALT, SBF_SHIFT_*,
+ * sbf_block_index, sbf_murmur3_u64 ...) are defined here on top of it.
+ * They are the file format: tests/vectors/layouts_kat.inc pins them, and a
+ * change is a new layout id, never an edit.
  *
  * A view holds pointers into the filter: it is valid until sbf_free(f); it
  * survives sbf_clear, sbf_union and sbf_intersect (they keep the memory).
@@ -46,6 +47,7 @@
 #define SIMDBLOOM_INLINE_H_5B0E77D1
 
 #include "simdbloom.h"
+#include "simdbloom_layout.h" /* the layouts' facts, probes and 8-byte hashes */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -136,17 +138,9 @@
 extern "C" {
 #endif
 
-/* ------------------------------------------------------ the layouts' facts */
-
-/* MurmurHash3_x64_128 (SMHasher): the two block multipliers. */
-#define SBF_MURMUR3_C1 UINT64_C(0x87c37b91114253d5)
-#define SBF_MURMUR3_C2 UINT64_C(0x4cf5ad432745937f)
-/* fmix64's two multipliers */
-#define SBF_MURMUR3_F1 UINT64_C(0xff51afd7ed558ccd)
-#define SBF_MURMUR3_F2 UINT64_C(0xc4ceb9fe1a85ec53)
-
-/*
- * Where a key's bits live, given h1, h2 = MurmurHash3_x64_128(key, seed):
+/* ------------------------------------------------------ the layouts' facts
+ * Written once, in simdbloom_layout.h (the library includes it too); the
+ * documented names below are those. Where a key's bits live:
  *   block = (h1 * nblocks) >> 64                      (sbf_block_index)
  *   x_i   = 32-bit lane i of h2: low half for even i, high half for odd i
  *   p_i   = (uint32_t)(x_i * SBF_SALT[i]) >> shift    for i < k
@@ -155,84 +149,38 @@ extern "C" {
  *   counting:    4-bit counter p_i of the block       (shift 25: 0..127)
  * Bit p of a block is byte p / 8, bit p % 8 (little endian: word p / 64, bit
  * p % 64); counter c is byte c / 2, low nibble for even c.
- * SBF_SALT: 16 odd 32-bit multipliers (odd, so x -> x * salt is a bijection
- * mod 2^32 and the product's top bits mix all of x). They have been these
- * values since the first commit (75070ee), which records no derivation:
- * arbitrary constants, not the output of a formula in this tree.
  */
-#define SBF_SHIFT_BLOCKED 23
-#define SBF_SHIFT_SPLIT 27
-#define SBF_SHIFT_COUNTING 25
 
-#if defined(__GNUC__)
-__attribute__((unused, aligned(64)))
-#endif
-static const uint32_t SBF_SALT[16] = {
-    0xb3315ad9u, 0xa977c1a5u, 0xe6b33c3bu, 0xa63e4075u,
-    0x74d5a45fu, 0x1d1525d3u, 0x2bbbf131u, 0xbe1e4ffdu,
-    0x5b33921fu, 0xc0aacef7u, 0xf51ac6a3u, 0x12e2ddf5u,
-    0x51030813u, 0x2dfafb9fu, 0x5994d00du, 0xfd11614du,
-};
+/* MurmurHash3_x64_128 (SMHasher): the two block multipliers, fmix64's two */
+#define SBF_MURMUR3_C1 SBF__MURMUR3_C1
+#define SBF_MURMUR3_C2 SBF__MURMUR3_C2
+#define SBF_MURMUR3_F1 SBF__MURMUR3_F1
+#define SBF_MURMUR3_F2 SBF__MURMUR3_F2
 
-/* SBF_PARQUET: Parquet's split-block filter (apache/parquet-format
- * BloomFilter.md): the spec's eight salts, one per 32-bit word of a
- * 256-bit block (k is 8: the entries past 8 are never used), and XXH64
- * (seed 0) instead of MurmurHash3. Its h = XXH64(value) becomes the pair
- * of sbf_parquet_pair, so the spec's block ((h >> 32) * z) >> 32 is the
- * multiply-shift of h1 and each 32-bit lane of h2 is the spec's x. */
-#if defined(__GNUC__)
-__attribute__((unused, aligned(64)))
-#endif
-static const uint32_t SBF_SALT_PARQUET[16] = {
-    0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
-    0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u,
-    0, 0, 0, 0, 0, 0, 0, 0,
-};
+#define SBF_SHIFT_BLOCKED SBF__SHIFT_BLOCKED   /* 23 */
+#define SBF_SHIFT_SPLIT SBF__SHIFT_SPLIT       /* 27 */
+#define SBF_SHIFT_COUNTING SBF__SHIFT_COUNTING /* 25 */
+
+/* SBF_SALT: the 16 salts of the blocked, split-block and counting layouts;
+ * SBF_SALT_PARQUET: SBF_PARQUET's (the spec's eight, then zeros), whose
+ * h = XXH64(value) becomes the pair of sbf_parquet_pair, so the spec's
+ * block ((h >> 32) * z) >> 32 is the multiply-shift of h1 and each 32-bit
+ * lane of h2 is the spec's x. */
+#define SBF_SALT sbf__salt
+#define SBF_SALT_PARQUET sbf__salt_parquet
 
 SBF_INL void sbf_parquet_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
 {
-    *h1 = h & UINT64_C(0xffffffff00000000);
-    *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
+    sbf__pair64(h, h1, h2);
 }
 
 /* The block of a key: the high 64 bits of h1 * nblocks (multiply-shift). */
 SBF_INL uint64_t sbf_block_index(uint64_t h1, uint64_t nblocks)
 {
-#if defined(__SIZEOF_INT128__)
-    __extension__ typedef unsigned __int128 sbf_inl_u128;
-    return (uint64_t)(((sbf_inl_u128)h1 * nblocks) >> 64);
-#else
-    const uint64_t a = h1 >> 32, b = h1 & 0xffffffffu;
-    const uint64_t c = nblocks >> 32, d = nblocks & 0xffffffffu;
-    const uint64_t bd = b * d, ad = a * d, bc = b * c;
-    const uint64_t mid = (bd >> 32) + (ad & 0xffffffffu) + (bc & 0xffffffffu);
-    return a * c + (ad >> 32) + (bc >> 32) + (mid >> 32);
-#endif
+    return sbf__block_index(h1, nblocks);
 }
 
 /* ---------------------------------------------------------- MurmurHash3 */
-
-/* clang's builtin: from the shifts, clang 14 made two multiplies of
- * rotl(x * c, r); gcc emits rorx from either. */
-SBF_INL uint64_t sbf_inl_rotl64(uint64_t x, int r)
-{
-#if defined(__has_builtin)
-#  if __has_builtin(__builtin_rotateleft64)
-    return __builtin_rotateleft64(x, (unsigned)r);
-#  endif
-#endif
-    return (x << r) | (x >> (64 - r));
-}
-
-SBF_INL uint64_t sbf_inl_fmix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= SBF_MURMUR3_F1;
-    k ^= k >> 33;
-    k *= SBF_MURMUR3_F2;
-    k ^= k >> 33;
-    return k;
-}
 
 /* The finalisation of every length: h1, h2 after the blocks and tail. */
 SBF_INL void sbf_inl_murmur3_finish(uint64_t h1, uint64_t h2, uint64_t len,
@@ -242,26 +190,12 @@ SBF_INL void sbf_inl_murmur3_finish(uint64_t h1, uint64_t h2, uint64_t len,
     h2 ^= len;
     h1 += h2;
     h2 += h1;
-    h1 = sbf_inl_fmix64(h1);
-    h2 = sbf_inl_fmix64(h2);
+    h1 = sbf__fmix64(h1);
+    h2 = sbf__fmix64(h2);
     h1 += h2;
     h2 += h1;
     out[0] = h1;
     out[1] = h2;
-}
-
-SBF_INL uint64_t sbf_inl_load64(const unsigned char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-#endif
 }
 
 /*
@@ -273,13 +207,7 @@ SBF_INL uint64_t sbf_inl_load64(const unsigned char *p)
  */
 SBF_INL void sbf_murmur3_u64(uint64_t key, uint32_t seed, uint64_t out[2])
 {
-    const uint64_t s8 = (uint64_t)seed ^ 8;
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
-    uint64_t h1 = (k1 ^ s8) + s8;
-    uint64_t h2 = sbf_inl_fmix64(h1 + s8);
-    h1 = sbf_inl_fmix64(h1) + h2;
-    out[0] = h1;
-    out[1] = h2 + h1;
+    sbf__murmur3_u64(key, seed, out);
 }
 
 SBF_INL uint64_t sbf_inl_load32(const unsigned char *p)
@@ -315,12 +243,12 @@ SBF_INL void sbf_murmur3_bytes(const void *key, size_t len, uint32_t seed,
     if (SBF_INL_LIKELY(len >= 8)) {
         const size_t nblocks = len / 16;
         for (size_t i = 0; i < nblocks; i++) {
-            k1 = sbf_inl_load64(data + i * 16);
-            k2 = sbf_inl_load64(data + i * 16 + 8);
-            k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
-            h1 = sbf_inl_rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
-            k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
-            h2 = sbf_inl_rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+            k1 = sbf__load64(data + i * 16);
+            k2 = sbf__load64(data + i * 16 + 8);
+            k1 *= c1; k1 = sbf__rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+            h1 = sbf__rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
+            k2 *= c2; k2 = sbf__rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+            h2 = sbf__rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
         }
         /* t tail bytes end at end, and len >= 8 bytes precede end: with
          * t > 8, k1 is the 8 bytes at end - t and k2 the last 8 bytes shifted
@@ -335,8 +263,8 @@ SBF_INL void sbf_murmur3_bytes(const void *key, size_t len, uint32_t seed,
         }
         /* (t > 8 is a branch here: it resolves as soon as len is known;
          * both loads made always and chosen by masks measured slower) */
-        const uint64_t last = sbf_inl_load64(end - 8);
-        k1 = t > 8 ? sbf_inl_load64(end - t) : last >> (8 * (8 - t));
+        const uint64_t last = sbf__load64(end - 8);
+        k1 = t > 8 ? sbf__load64(end - t) : last >> (8 * (8 - t));
         k2 = (last >> ((8 * (16 - t)) & 63)) & ((uint64_t)0 - (t > 8));
     } else if (len >= 4) {
         k1 = sbf_inl_load32(data) | sbf_inl_load32(data + len - 4) << (8 * (len - 4));
@@ -346,60 +274,35 @@ SBF_INL void sbf_murmur3_bytes(const void *key, size_t len, uint32_t seed,
     } else {
         k1 = 0;
     }
-    k1 *= c1; k1 = sbf_inl_rotl64(k1, 31); k1 *= c2; h1 ^= k1;
-    k2 *= c2; k2 = sbf_inl_rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+    k1 *= c1; k1 = sbf__rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+    k2 *= c2; k2 = sbf__rotl64(k2, 33); k2 *= c1; h2 ^= k2;
     sbf_inl_murmur3_finish(h1, h2, (uint64_t)len, out);
 }
 
 /* XXH64 (seed 0) of the 8 little-endian bytes of key: what sbf_xxh64(&key,
- * 8) returns on a little-endian machine (xxHash's specification: with
- * len = 8 there is no stripe, one 8-byte lane, then the avalanche). */
-#define SBF_XXH64_P1 UINT64_C(0x9E3779B185EBCA87)
-#define SBF_XXH64_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
-#define SBF_XXH64_P3 UINT64_C(0x165667B19E3779F9)
-#define SBF_XXH64_P4 UINT64_C(0x85EBCA77C2B2AE63)
-#define SBF_XXH64_P5 UINT64_C(0x27D4EB2F165667C5)
+ * 8) returns on a little-endian machine. */
 SBF_INL uint64_t sbf_xxh64_u64_inline(uint64_t key)
 {
-    uint64_t h = SBF_XXH64_P5 + 8;
-    h ^= sbf_inl_rotl64(key * SBF_XXH64_P2, 31) * SBF_XXH64_P1;
-    h = sbf_inl_rotl64(h, 27) * SBF_XXH64_P1 + SBF_XXH64_P4;
-    h ^= h >> 33;
-    h *= SBF_XXH64_P2;
-    h ^= h >> 29;
-    h *= SBF_XXH64_P3;
-    return h ^ (h >> 32);
+    return sbf__xxh64_u64(key);
 }
 
 /* XXH3_64bits_withSeed of the 8 little-endian bytes of key with seed:
- * what sbf_xxh3_64(&key, 8, seed) returns on a little-endian machine
- * (xxHash's XXH3_len_4to8_64b: the key's 32-bit halves swapped, XOR-ed
- * with flip = sbf_xxh3_flip8(seed), then rrmxmx, two multiplies). flip
- * depends on the seed alone: a loop over keys computes it once. */
-#define SBF_XXH3_SECRET8 UINT64_C(0x1cad21f72c81017c)  /* kSecret bytes 8..15, LE */
-#define SBF_XXH3_SECRET16 UINT64_C(0xdb979083e96dd4de) /* kSecret bytes 16..23 */
-#define SBF_XXH3_MX2 UINT64_C(0x9fb21c651e98df25)     /* rrmxmx's multiplier */
+ * what sbf_xxh3_64(&key, 8, seed) returns on a little-endian machine, as
+ * sbf_xxh3_u64_flip(key, sbf_xxh3_flip8(seed)): flip depends on the seed
+ * alone, so a loop over keys computes it once. */
 SBF_INL uint64_t sbf_xxh3_flip8(uint32_t seed)
 {
-    const uint32_t sw = (seed >> 24) | ((seed >> 8) & 0xff00u) | ((seed << 8) & 0xff0000u) |
-                        (seed << 24); /* bswap32 (gcc and clang emit bswap) */
-    const uint64_t s = (uint64_t)seed ^ ((uint64_t)sw << 32);
-    return (SBF_XXH3_SECRET8 ^ SBF_XXH3_SECRET16) - s;
+    return sbf__xxh3_flip8(seed);
 }
 
 SBF_INL uint64_t sbf_xxh3_u64_flip(uint64_t key, uint64_t flip)
 {
-    uint64_t h = sbf_inl_rotl64(key, 32) ^ flip;
-    h ^= sbf_inl_rotl64(h, 49) ^ sbf_inl_rotl64(h, 24);
-    h *= SBF_XXH3_MX2;
-    h ^= (h >> 35) + 8; /* + len */
-    h *= SBF_XXH3_MX2;
-    return h ^ (h >> 28);
+    return sbf__xxh3_u64(key, flip);
 }
 
 SBF_INL uint64_t sbf_xxh3_u64_inline(uint64_t key, uint32_t seed)
 {
-    return sbf_xxh3_u64_flip(key, sbf_xxh3_flip8(seed));
+    return sbf__xxh3_u64(key, sbf__xxh3_flip8(seed));
 }
 
 /* --------------------------------------------------------------- the view */
@@ -472,72 +375,6 @@ SBF_API int sbf_view_get(const sbf_filter *f, sbf_view *out);
  */
 SBF_API int sbf_view_get_writable(sbf_filter *f, sbf_view *out);
 
-/* ------------------------------------------------------ portable probes
- * blk: the key's block; the positions as documented above. */
-
-SBF_INL uint32_t sbf_inl_lane(uint64_t h2, uint32_t i)
-{
-    return (i & 1u) ? (uint32_t)(h2 >> 32) : (uint32_t)h2;
-}
-
-SBF_INL uint32_t sbf_inl_pos(const uint32_t *salt, uint64_t h2, uint32_t i, int shift)
-{
-    return (uint32_t)(sbf_inl_lane(h2, i) * salt[i]) >> shift;
-}
-
-/* Branch-free over the k positions (an early exit mispredicts per key). */
-SBF_INL int sbf_inl_blocked_has_c(const uint64_t *blk, const uint32_t *salt,
-                                  uint32_t k, uint64_t h2)
-{
-    uint64_t ok = 1;
-    for (uint32_t i = 0; i < k; i++) {
-        const uint32_t p = sbf_inl_pos(salt, h2, i, SBF_SHIFT_BLOCKED);
-        ok &= blk[p >> 6] >> (p & 63);
-    }
-    return (int)(ok & 1);
-}
-
-SBF_INL int sbf_inl_blocked_add_c(uint64_t *blk, const uint32_t *salt,
-                                  uint32_t k, uint64_t h2)
-{
-    uint64_t fresh = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        const uint32_t p = sbf_inl_pos(salt, h2, i, SBF_SHIFT_BLOCKED);
-        const uint64_t bit = (uint64_t)1 << (p & 63);
-        fresh |= ~blk[p >> 6] & bit;
-        blk[p >> 6] |= bit;
-    }
-    return fresh != 0;
-}
-
-SBF_INL int sbf_inl_split_has_c(const uint64_t *blk, const uint32_t *salt,
-                                uint32_t k, uint64_t h2)
-{
-    uint32_t ok = 1;
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t w;
-        memcpy(&w, (const unsigned char *)blk + 4 * i, 4);
-        ok &= w >> sbf_inl_pos(salt, h2, i, SBF_SHIFT_SPLIT);
-    }
-    return (int)(ok & 1);
-}
-
-SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
-                                uint64_t h2)
-{
-    uint32_t fresh = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t w;
-        unsigned char *at = (unsigned char *)blk + 4 * i;
-        const uint32_t bit = UINT32_C(1) << sbf_inl_pos(salt, h2, i, SBF_SHIFT_SPLIT);
-        memcpy(&w, at, 4);
-        fresh |= ~w & bit;
-        w |= bit;
-        memcpy(at, &w, 4);
-    }
-    return fresh != 0;
-}
-
 /* Keeps an array that a vector store filled in memory: read back with
  * scalar (or broadcast) loads, not rebuilt lane by lane with vector
  * extracts (slower). */
@@ -585,57 +422,16 @@ SBF_INL int sbf_inl_split_add_c(uint64_t *blk, const uint32_t *salt, uint32_t k,
     default: break;                                                             \
     }
 
-/* Counter c of a block: byte c / 2, low nibble for even c. */
-SBF_INL unsigned sbf_inl_nibble(const unsigned char *blk, uint32_t c)
-{
-    return (blk[c >> 1] >> ((c & 1u) * 4)) & 15u;
-}
-
-SBF_INL int sbf_inl_counting_has_c(const uint64_t *blk, const uint32_t *salt,
-                                   uint32_t k, uint64_t h2)
-{
-    const unsigned char *b = (const unsigned char *)blk;
-    int all = 1;
-#define SBF_INL_NIB_OK(i)                                                       \
-    all &= sbf_inl_nibble(b, sbf_inl_pos(salt, h2, i, SBF_SHIFT_COUNTING)) != 0
-    SBF_INL_FOR_K(k, SBF_INL_NIB_OK)
-#undef SBF_INL_NIB_OK
-    return all;
-}
-
-/* +1 on each distinct counter of the key (one the key names twice counts
- * once; a counter at 15 stays at 15); 1 if one of them was 0. */
-SBF_INL int sbf_inl_counting_add_c(uint64_t *blk, const uint32_t *salt,
-                                   uint32_t k, uint64_t h2)
-{
-    unsigned char *b = (unsigned char *)blk;
-    uint64_t seen[2] = { 0, 0 };
-    int fresh = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        const uint32_t c = sbf_inl_pos(salt, h2, i, SBF_SHIFT_COUNTING);
-        const uint64_t bit = (uint64_t)1 << (c & 63);
-        if (seen[c >> 6] & bit)
-            continue;
-        seen[c >> 6] |= bit;
-        const unsigned v = sbf_inl_nibble(b, c);
-        fresh |= v == 0;
-        if (v < 15)
-            b[c >> 1] = (unsigned char)(b[c >> 1] + (1u << ((c & 1u) * 4)));
-    }
-    return fresh;
-}
-
-
 /* The 8-byte hash as two scalar fmix64 chains (sbf_murmur3_u64 with
  * s8 = seed ^ 8): h1 in *h1, h2 returned. */
 SBF_INL uint64_t sbf_inl_hash8_u64(uint64_t key, uint64_t s8, uint64_t *h1)
 {
     /* (the multipliers as loads through an opaque pointer, as the AVX-512
      * vector form does, measured slower here: scalar imul waits on the load) */
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t k1 = sbf__rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const uint64_t a = (k1 ^ s8) + s8;
-    const uint64_t h2 = sbf_inl_fmix64(a + s8);
-    *h1 = sbf_inl_fmix64(a) + h2;
+    const uint64_t h2 = sbf__fmix64(a + s8);
+    *h1 = sbf__fmix64(a) + h2;
     return h2 + *h1;
 }
 
@@ -705,47 +501,47 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt, uint3
                                 uint32_t lanes, sbf_inl_h2 h2)
 {
     (void)lanes;
-    return sbf_inl_blocked_has_c(blk, salt, k, h2);
+    return sbf__blocked_has(blk, salt, k, h2);
 }
 
 SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
                                 uint32_t lanes, sbf_inl_h2 h2)
 {
     (void)lanes;
-    return sbf_inl_blocked_add_c(blk, salt, k, h2);
+    return sbf__blocked_add(blk, salt, k, h2);
 }
 
 SBF_INL int sbf_inl_counting_has(const uint64_t *blk, const uint32_t *salt, uint32_t k,
                                  uint32_t lanes, sbf_inl_h2 h2)
 {
     (void)lanes;
-    return sbf_inl_counting_has_c(blk, salt, k, h2);
+    return sbf__counting_has(blk, salt, k, h2);
 }
 
 SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
                                  sbf_inl_h2 h2)
 {
-    return sbf_inl_counting_add_c(blk, salt, k, h2);
+    return sbf__counting_add(blk, salt, k, h2);
 }
 
 SBF_INL int sbf_inl_split8_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return sbf_inl_split_has_c(blk, salt, 8, h2);
+    return sbf__split_has(blk, salt, 8, h2);
 }
 
 SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return sbf_inl_split_add_c(blk, salt, 8, h2);
+    return sbf__split_add(blk, salt, 8, h2);
 }
 
 SBF_INL int sbf_inl_split16_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return sbf_inl_split_has_c(blk, salt, 16, h2);
+    return sbf__split_has(blk, salt, 16, h2);
 }
 
 SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return sbf_inl_split_add_c(blk, salt, 16, h2);
+    return sbf__split_add(blk, salt, 16, h2);
 }
 #else
 #  include "simdbloom_inline_x86.h"
@@ -779,7 +575,7 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
     uint64_t h1;
     if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
         const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
-        *b = ((h >> 32) * v->nblocks) >> 32;
+        *b = sbf__block_index64(h, v->nblocks);
         return sbf_inl_h2_of32((uint32_t)h);
     }
     if (kind == SBF_VIEW_PARQUET) {
@@ -1005,7 +801,7 @@ SBF_INL int sbf__contains(const sbf_view *v, unsigned kind, const void *key, siz
     return v->key_contains(v->filter, key, len);
 #endif
     if (len == 8)
-        return sbf__has_u64(v, kind, sbf_inl_load64((const unsigned char *)key));
+        return sbf__has_u64(v, kind, sbf__load64((const unsigned char *)key));
     uint64_t h[2];
     sbf__kind_keyn(v, kind, key, len, h);
     return sbf__has_pair(v, kind, h[0], h[1]);
@@ -1021,7 +817,7 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
     return v->key_add != NULL ? v->key_add(v->filter, key, len) : SBF_E_READONLY;
 #endif
     if (len == 8)
-        return sbf__put_u64(v, kind, sbf_inl_load64((const unsigned char *)key));
+        return sbf__put_u64(v, kind, sbf__load64((const unsigned char *)key));
     uint64_t h[2];
     sbf__kind_keyn(v, kind, key, len, h);
     return sbf__put_pair(v, kind, h[0], h[1]);

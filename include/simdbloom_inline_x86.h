@@ -8,7 +8,7 @@
 #define SIMDBLOOM_INLINE_X86_H_2F61A9C3
 
 #if !defined(SIMDBLOOM_INLINE_H_5B0E77D1)
-#  error "include simdbloom_inline.h, not simdbloom_inline_x86.h"
+#  error "simdbloom_inline_x86.h is part of simdbloom_inline.h: #include <simdbloom_inline.h> instead"
 #endif
 
 /* GCC 12 (before 12.3), C++: its AVX-512 intrinsics start from
@@ -40,7 +40,33 @@ SBF_INL void sbf_inl_store256(uint64_t *blk, __m256i x)
 }
 #endif
 
+/* Split-block: the bit of each 32-bit word, 1 << (prod >> 27), from the
+ * salt products; a 256-bit block's query (1: every bit of mask m set) and
+ * add (m OR-ed in with one store; 1 if a bit was clear). The library's
+ * AVX-512 split-block probes are these too (simd/avx512.c). */
+SBF_INL __m256i sbf_inl_split_bits8(__m256i prod)
+{
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_srli_epi32(prod, SBF_SHIFT_SPLIT));
+}
+
+SBF_INL int sbf_inl_split8_test(const uint64_t *blk, __m256i m)
+{
+    return _mm256_testc_si256(_mm256_load_si256((const __m256i *)(const void *)blk), m);
+}
+
+SBF_INL int sbf_inl_split8_put(uint64_t *blk, __m256i m)
+{
+    const __m256i b = _mm256_load_si256((const __m256i *)(void *)blk);
+    sbf_inl_store256(blk, _mm256_or_si256(b, m));
+    return !_mm256_testc_si256(b, m);
+}
+
 #if SBF_INL_AVX512
+SBF_INL __m512i sbf_inl_split_bits16(__m512i prod)
+{
+    return _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_srli_epi32(prod, SBF_SHIFT_SPLIT));
+}
+
 #  if defined(__GNUC__)
 typedef uint64_t sbf_inl_w512 __attribute__((vector_size(64), aligned(64)));
 SBF_INL void sbf_inl_store512(uint64_t *blk, __m512i x)
@@ -97,7 +123,7 @@ SBF_INL sbf_inl_h2 sbf_inl_murmur3_end(__m128i x, uint64_t *h1)
 
 SBF_INL sbf_inl_h2 sbf_inl_hash8_vec(uint64_t key, uint64_t s8, uint64_t *h1)
 {
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t k1 = sbf__rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const uint64_t a = (k1 ^ s8) + s8;
     return sbf_inl_murmur3_end(_mm_set_epi64x((long long)(a + s8), (long long)a), h1);
 }
@@ -107,7 +133,7 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8_vec(uint64_t key, uint64_t s8, uint64_t *h1)
  * vector, for a scalar add, a vmovq and a vpinsrq. */
 SBF_INL sbf_inl_h2 sbf_inl_hash8s_vec(uint64_t key, const uint64_t *s8add, uint64_t *h1)
 {
-    const uint64_t k1 = sbf_inl_rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
+    const uint64_t k1 = sbf__rotl64(key * SBF_MURMUR3_C1, 31) * SBF_MURMUR3_C2;
     const __m128i x = _mm_xor_si128(_mm_set1_epi64x((long long)k1),
                                     _mm_set1_epi64x((long long)s8add[0]));
     return sbf_inl_murmur3_end(
@@ -139,23 +165,32 @@ SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, sbf_inl_h2 h2)
                               _mm256_loadu_si256((const __m256i *)salt));
 }
 
-/* vpermd fetches for each lane the block word holding its position (the
+/* The blocked probe, the library's too (simd/avx512.c: its batch and
+ * one-key queries): the lanes i < k (`lanes`) of a key with these salt
+ * products whose bit is clear, as a mask, 0 when the key may be present.
+ * vpermd fetches for each lane the block word holding its position (the
  * product's top 4 bits); a rotate brings the bit to bit 0 (count mod 32);
- * only lanes i < k count: the key may be present when none of them has
- * its bit 0 clear (vptestnmd, kortestw), the 1s broadcast from memory.
- * The forms tried and not kept are in results/ (README.md there). */
+ * vptestnmd against `one` (1 in every lane: made by the caller where it
+ * costs least, a register in the batch's loop, a broadcast from memory in
+ * one key's probe). The forms tried and not kept are in results/. */
+SBF_INL __mmask16 sbf_inl_blocked_miss(const uint64_t *blk, __m512i prod, uint32_t lanes,
+                                       __m512i one)
+{
+    const __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(prod, SBF__SHIFT_WORD32),
+                                                  _mm512_load_si512(blk));
+    const __m512i rot = _mm512_rorv_epi32(word, _mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED));
+    return _mm512_mask_testn_epi32_mask((__mmask16)lanes, rot, one);
+}
+
 SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
                                 uint32_t k, uint32_t lanes, sbf_inl_h2 h2)
 {
-    const __m512i prod = sbf_inl_prod16(salt, h2);
-    const __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(prod, 28),
-                                                  _mm512_load_si512(blk));
-    const __m512i rot = _mm512_rorv_epi32(word, _mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED));
     static const uint32_t one = 1;
     const uint32_t *o = &one;
     SBF_INL_OPAQUE(o);
     (void)k;
-    return _mm512_mask_testn_epi32_mask((__mmask16)lanes, rot, _mm512_set1_epi32((int)*o)) == 0;
+    return sbf_inl_blocked_miss(blk, sbf_inl_prod16(salt, h2), lanes,
+                                _mm512_set1_epi32((int)*o)) == 0;
 }
 
 /* The 512-bit mask of k bit positions (lane i of pos: p_i < 512, i < k):
@@ -270,42 +305,47 @@ SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k
 
 SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm256_sllv_epi32(_mm256_set1_epi32(1),
-                             _mm256_srli_epi32(sbf_inl_prod8(salt, h2), SBF_SHIFT_SPLIT));
+    return sbf_inl_split_bits8(sbf_inl_prod8(salt, h2));
 }
 
 SBF_INL __m512i sbf_inl_split_mask16(const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm512_sllv_epi32(_mm512_set1_epi32(1),
-                             _mm512_srli_epi32(sbf_inl_prod16(salt, h2), SBF_SHIFT_SPLIT));
+    return sbf_inl_split_bits16(sbf_inl_prod16(salt, h2));
 }
 
 SBF_INL int sbf_inl_split8_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm256_testc_si256(_mm256_load_si256((const __m256i *)blk),
-                              sbf_inl_split_mask8(salt, h2));
+    return sbf_inl_split8_test(blk, sbf_inl_split_mask8(salt, h2));
 }
 
 SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m256i m = sbf_inl_split_mask8(salt, h2);
-    const __m256i b = _mm256_load_si256((const __m256i *)blk);
-    sbf_inl_store256(blk, _mm256_or_si256(b, m));
-    return !_mm256_testc_si256(b, m);
+    return sbf_inl_split8_put(blk, sbf_inl_split_mask8(salt, h2));
+}
+
+/* A 512-bit block's split-block query as the words that miss their bit
+ * (0: the key may be present), and its add (1 if a bit was clear); the
+ * library's too (simd/avx512.c). */
+SBF_INL __mmask16 sbf_inl_split16_miss(const uint64_t *blk, __m512i m)
+{
+    return _mm512_testn_epi32_mask(_mm512_load_si512(blk), m);
+}
+
+SBF_INL int sbf_inl_split16_put(uint64_t *blk, __m512i m)
+{
+    const __m512i b = _mm512_load_si512(blk);
+    sbf_inl_store512(blk, _mm512_or_si512(b, m));
+    return _mm512_test_epi32_mask(_mm512_andnot_si512(b, m), m) != 0;
 }
 
 SBF_INL int sbf_inl_split16_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m512i m = sbf_inl_split_mask16(salt, h2);
-    return _mm512_test_epi32_mask(_mm512_andnot_si512(_mm512_load_si512(blk), m), m) == 0;
+    return sbf_inl_split16_miss(blk, sbf_inl_split_mask16(salt, h2)) == 0;
 }
 
 SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m512i m = sbf_inl_split_mask16(salt, h2);
-    const __m512i b = _mm512_load_si512(blk);
-    sbf_inl_store512(blk, _mm512_or_si512(b, m));
-    return _mm512_test_epi32_mask(_mm512_andnot_si512(b, m), m) != 0;
+    return sbf_inl_split16_put(blk, sbf_inl_split_mask16(salt, h2));
 }
 
 #endif /* SBF_INL_AVX512 */
@@ -455,22 +495,17 @@ SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k
 
 SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, uint64_t h2)
 {
-    return _mm256_sllv_epi32(_mm256_set1_epi32(1),
-                             _mm256_srli_epi32(sbf_inl_prod8(salt, h2), SBF_SHIFT_SPLIT));
+    return sbf_inl_split_bits8(sbf_inl_prod8(salt, h2));
 }
 
 SBF_INL int sbf_inl_split8_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm256_testc_si256(_mm256_load_si256((const __m256i *)blk),
-                              sbf_inl_split_mask8(salt, h2));
+    return sbf_inl_split8_test(blk, sbf_inl_split_mask8(salt, h2));
 }
 
 SBF_INL int sbf_inl_split8_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)
 {
-    const __m256i m = sbf_inl_split_mask8(salt, h2);
-    const __m256i b = _mm256_load_si256((const __m256i *)blk);
-    sbf_inl_store256(blk, _mm256_or_si256(b, m));
-    return !_mm256_testc_si256(b, m);
+    return sbf_inl_split8_put(blk, sbf_inl_split_mask8(salt, h2));
 }
 
 SBF_INL int sbf_inl_split16_has(const uint64_t *blk, const uint32_t *salt, sbf_inl_h2 h2)

@@ -54,7 +54,7 @@ setup(
             extra_objects=[lib],
             depends=[lib] + [os.path.join(root, "include", h) for h in
                              ("simdbloom.h", "simdbloom_files.h", "simdbloom_parquet.h",
-                              "simdbloom_inline.h", "simdbloom_inline_x86.h")]
+                              "simdbloom_inline.h", "simdbloom_inline_x86.h", "simdbloom_layout.h")]
             + ["src/view_isa.h", "src/view_isa.inc"] + list(X86_VIEWS),
             # the library's warning list (Makefile WARN); gcc and clang are clean
             extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wshadow", "-Wstrict-prototypes",

@@ -258,17 +258,12 @@ static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[1
 }
 
 #if defined(SBFI_KERNEL_AVX2)
-/* For each lane, the 32-bit word of the 64-byte block (lo, hi halves) that
- * holds the lane's position: word index = prod >> SBFI_SHIFT_WORD32 (the top
- * 4 bits), whose bit 3 is the sign bit of prod. */
-static inline v256 word_of(v256 prod, v256 lo, v256 hi)
-{
-    const v256 w = simde_mm256_srli_epi32(prod, SBFI_SHIFT_WORD32);
-    const simde__m256 a = simde_mm256_castsi256_ps(simde_mm256_permutevar8x32_epi32(lo, w));
-    const simde__m256 b = simde_mm256_castsi256_ps(simde_mm256_permutevar8x32_epi32(hi, w));
-    return simde_mm256_castps_si256(
-        simde_mm256_blendv_ps(a, b, simde_mm256_castsi256_ps(prod)));
-}
+/* The native build's queries are include/simdbloom_inline_x86.h's AVX2
+ * probes (the inline view's), with the salts and the k-lane enables in the
+ * context: for each lane the 32-bit word of the block (lo, hi halves) that
+ * holds its position (sbf_inl_word8: vpermd of each half, the product's
+ * sign bit picks one), tested at the lane's bit (sbf_inl_blocked_has8) or
+ * nibble (sbf_inl_counting_zero8). */
 
 /* 1 if v is all zero. (Not testz: SIMDe 0.7.4 emulates _mm256_testz_si256
  * wrongly without SSE4.1 (true if any 64-bit half is zero); testc is right.) */
@@ -277,44 +272,21 @@ static inline int all_zero(v256 v)
     return simde_mm256_testc_si256(simde_mm256_setzero_si256(), v);
 }
 
-/* The blocked bit of each lane: bit SBFI_BLOCKED_BIT_IN_WORD(prod) of its
- * word (drop the 4 word-index bits, keep the next 5). */
-static inline v256 blocked_bit(v256 prod)
-{
-    const v256 sh = simde_mm256_srli_epi32(
-        simde_mm256_slli_epi32(prod, SBFI_PROD_BITS - SBFI_SHIFT_WORD32),
-        SBFI_PROD_BITS - 5);
-    return simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1), sh);
-}
-
 static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
                                         uint64_t h2)
 {
     const v256 x = bcast_h2(h2);
     const v256 lo = simde_mm256_load_si256((const void *)blk);
     const v256 hi = simde_mm256_load_si256((const void *)((const char *)blk + 32));
-    const v256 p0 = mullo32(x, c->salt_lo);
-    /* testc: every bit of the (k-limited) bit vector is set in the words */
-    int r = simde_mm256_testc_si256(word_of(p0, lo, hi),
-                                    simde_mm256_and_si256(blocked_bit(p0), c->en_lo));
-    if (c->k > 8) {
-        const v256 p1 = mullo32(x, c->salt_hi);
-        r &= simde_mm256_testc_si256(word_of(p1, lo, hi),
-                                     simde_mm256_and_si256(blocked_bit(p1), c->en_hi));
-    }
+    int r = sbf_inl_blocked_has8(lo, hi, mullo32(x, c->salt_lo), c->en_lo);
+    if (c->k > 8)
+        r &= sbf_inl_blocked_has8(lo, hi, mullo32(x, c->salt_hi), c->en_hi);
     return r;
 }
 
-/* Counting: lanes whose counter (nibble shift (prod >> 23) & 28, i.e.
- * 4 * ((prod >> SBFI_SHIFT_COUNTING) & 7), within its word) is zero. */
 static inline v256 counting_zero(v256 prod, v256 lo, v256 hi)
 {
-    const v256 sh = simde_mm256_and_si256(
-        simde_mm256_srli_epi32(prod, SBFI_COUNTING_NIB_SHIFT),
-        simde_mm256_set1_epi32(SBFI_COUNTING_NIB_MASK));
-    const v256 nib = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(SBFI_COUNTER_MAX), sh);
-    return simde_mm256_cmpeq_epi32(
-        simde_mm256_and_si256(word_of(prod, lo, hi), nib), simde_mm256_setzero_si256());
+    return sbf_inl_counting_zero8(lo, hi, prod);
 }
 
 static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
@@ -336,29 +308,19 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
 #else /* the portable build */
 
 /* SIMDe lowers vpermd and blendv to one scalar step per lane without AVX2,
- * which made these probes slower than the scalar reference; testing the k
- * positions branch-free is faster there. (The scalar reference exits at the
- * first clear bit: a mispredicted branch per key.) */
+ * which made these probes slower than the scalar reference; the portable
+ * probes of include/simdbloom_layout.h (branch-free over the k positions)
+ * are faster there. */
 static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk,
                                         uint64_t h2)
 {
-    const uint32_t *w = (const uint32_t *)blk;
-    uint32_t ok = 1;
-    SBFI_FOR_POS(i, c->k) {
-        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
-        ok &= w[p >> 5] >> (p & 31);
-    }
-    return (int)(ok & 1);
+    return sbf__blocked_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 
 static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
                                          uint64_t h2)
 {
-    const unsigned char *b = (const unsigned char *)blk;
-    int ok = 1;
-    SBFI_FOR_POS(i, c->k)
-        ok &= sbfi_nibble(b, sbfi_pos(c->salt, h2, i, SBFI_SHIFT_COUNTING)) != 0;
-    return ok;
+    return sbf__counting_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 #endif
 
@@ -367,25 +329,14 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk,
  * is the scalar loop above, and asking it first cost 80 instructions per
  * key (callgrind, k = 7). */
 #define PIPE_HAVE_BLOCKED_ADD 1
-static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
-{
-    uint64_t *w = (uint64_t *)blk;
-    SBFI_FOR_POS(i, k) {
-        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
-        w[p >> 6] |= UINT64_C(1) << (p & 63);
-    }
-}
-
 static inline int pipe_blocked_add(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
 {
-    uint64_t *w = (uint64_t *)blk, miss = 0;
-    SBFI_FOR_POS(i, k) {
-        const uint32_t p = sbfi_pos(c->salt, h2, i, SBFI_SHIFT_BLOCKED);
-        const uint64_t bit = UINT64_C(1) << (p & 63), old = w[p >> 6];
-        miss |= bit & ~old;
-        w[p >> 6] = old | bit;
-    }
-    return miss != 0;
+    return sbf__blocked_add((uint64_t *)blk, c->salt, k, h2);
+}
+
+static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, uint32_t k)
+{
+    (void)pipe_blocked_add(c, blk, h2, k);
 }
 #endif
 
@@ -403,11 +354,7 @@ static inline v256 split_mask(v256 x, v256 salt)
 static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
                                       uint64_t h2)
 {
-    const uint32_t *w = (const uint32_t *)blk;
-    uint32_t ok = 1;
-    SBFI_FOR_POS(i, c->k)
-        ok &= w[i] >> sbfi_pos(c->salt, h2, i, SBFI_SHIFT_SPLIT);
-    return (int)(ok & 1);
+    return sbf__split_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 #else
 static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
@@ -493,21 +440,6 @@ static inline void pipe_mask_words(const pipe_ctx *c, uint64_t h2, uint32_t k,
     simde_mm256_storeu_si256((void *)(m + 4), hi);
 }
 
-/* SWAR: +1 where inc has a nibble's low bit, unless the counter is 15;
- * *zero gets the low bits of inc's counters that were 0 (the shifts are
- * the saturation test's). */
-static inline v256 nib_inc(v256 v, v256 inc, v256 *zero)
-{
-    const v256 s1 = simde_mm256_srli_epi64(v, 1), s2 = simde_mm256_srli_epi64(v, 2),
-               s3 = simde_mm256_srli_epi64(v, 3);
-    const v256 sat = simde_mm256_and_si256(simde_mm256_and_si256(v, s1),
-                                           simde_mm256_and_si256(s2, s3));
-    const v256 nz = simde_mm256_or_si256(simde_mm256_or_si256(v, s1),
-                                         simde_mm256_or_si256(s2, s3));
-    *zero = simde_mm256_or_si256(*zero, simde_mm256_andnot_si256(nz, inc));
-    return simde_mm256_add_epi64(v, simde_mm256_andnot_si256(sat, inc));
-}
-
 /* Returns whether a counter rose from 0. */
 static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                     uint32_t k)
@@ -515,8 +447,9 @@ static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
     v256 lo, hi, zero = simde_mm256_setzero_si256();
     v256 *p = (v256 *)blk;
     mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE, &lo, &hi);
-    simde_mm256_store_si256(p, nib_inc(simde_mm256_load_si256(p), lo, &zero));
-    simde_mm256_store_si256(p + 1, nib_inc(simde_mm256_load_si256(p + 1), hi, &zero));
+    /* +1 unless 15, SWAR: the inline header's sbf_inl_nib_inc8 */
+    simde_mm256_store_si256(p, sbf_inl_nib_inc8(simde_mm256_load_si256(p), lo, &zero));
+    simde_mm256_store_si256(p + 1, sbf_inl_nib_inc8(simde_mm256_load_si256(p + 1), hi, &zero));
     return !all_zero(zero);
 }
 #endif

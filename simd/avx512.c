@@ -199,17 +199,15 @@ static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[1
  * 3.64-3.71 / 3.55-3.57 (its floor 3.33-3.37). (vptestnmd + kortestw, a
  * setcc per key, had measured slower than the compare: 1.07 -> 1.21.) */
 #define PIPE_HAVE_MISS 1
+/* The blocked probe is include/simdbloom_inline_x86.h's (the inline
+ * view's), with the 1s in a register. (This SIMDe has no
+ * mask_testn_epi32_mask, nor the masked 16- and 8-bit loads and stores
+ * below: the native intrinsics, which this file's flags provide.) */
 static inline uint16_t pipe_blocked_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
-    const v512 word = simde_mm512_permutexvar_epi32(simde_mm512_srli_epi32(prod, SBFI_SHIFT_WORD32),
-                                                    simde_mm512_load_si512(blk));
-    /* Rotate counts are taken mod 32: bit SBFI_BLOCKED_BIT_IN_WORD(prod) lands in bit 0. */
-    const v512 rot = simde_mm512_rorv_epi32(word, simde_mm512_srli_epi32(prod, SBFI_SHIFT_BLOCKED));
-    /* (this SIMDe has no mask_testn_epi32_mask, nor the masked 16- and
-     * 8-bit loads and stores below: the native intrinsics, which the
-     * flags this file is compiled with provide) */
-    return _mm512_mask_testn_epi32_mask(c->km, rot, simde_mm512_set1_epi32(1));
+    return sbf_inl_blocked_miss((const uint64_t *)blk,
+                                simde_mm512_mullo_epi32(bcast_h2(h2), c->salt), c->km,
+                                simde_mm512_set1_epi32(1));
 }
 
 static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
@@ -245,53 +243,42 @@ static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk, uin
     return pipe_counting_miss(c, blk, h2) == 0;
 }
 
-/* Split-block masks: one bit in each 32-bit word (k = 8: 256-bit blocks). */
+/* Split-block masks: one bit in each 32-bit word (k = 8: 256-bit blocks),
+ * the inline header's, from the salts in the context. */
 static inline v512 split_mask16(const pipe_ctx *c, uint64_t h2)
 {
-    const v512 prod = simde_mm512_mullo_epi32(bcast_h2(h2), c->salt);
-    return simde_mm512_sllv_epi32(simde_mm512_set1_epi32(1),
-                                  simde_mm512_srli_epi32(prod, SBFI_SHIFT_SPLIT));
+    return sbf_inl_split_bits16(simde_mm512_mullo_epi32(bcast_h2(h2), c->salt));
 }
 
 static inline v256 split_mask8(const pipe_ctx *c, uint64_t h2)
 {
-    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
-                                              simde_mm512_castsi512_si256(c->salt));
-    return simde_mm256_sllv_epi32(simde_mm256_set1_epi32(1),
-                                  simde_mm256_srli_epi32(prod, SBFI_SHIFT_SPLIT));
+    return sbf_inl_split_bits8(simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                                       simde_mm512_castsi512_si256(c->salt)));
 }
 
 /* (a word without its bit is a lane of the mask) */
 static inline uint16_t pipe_split_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
     if (c->k > 8)
-        return _mm512_testn_epi32_mask(simde_mm512_load_si512(blk), split_mask16(c, h2));
+        return sbf_inl_split16_miss((const uint64_t *)blk, split_mask16(c, h2));
     return _mm256_testn_epi32_mask(simde_mm256_load_si256(blk), split_mask8(c, h2));
 }
 
+/* The queries and adds of the inline header (sbf_inl_split8_test ...). */
 static inline int pipe_split_contains(const pipe_ctx *c, const void *blk,
                                       uint64_t h2)
 {
-    if (c->k > 8) {
-        const v512 m = split_mask16(c, h2);
-        return simde_mm512_test_epi32_mask(simde_mm512_load_si512(blk), m) == 0xffff;
-    }
-    return simde_mm256_testc_si256(simde_mm256_load_si256((const void *)blk), split_mask8(c, h2));
+    if (c->k > 8)
+        return sbf_inl_split16_miss((const uint64_t *)blk, split_mask16(c, h2)) == 0;
+    return sbf_inl_split8_test((const uint64_t *)blk, split_mask8(c, h2));
 }
 
 /* Returns whether a bit was clear (tested on the words it loads anyway). */
 static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
 {
-    if (c->k > 8) {
-        const v512 m = split_mask16(c, h2);
-        const v512 w = simde_mm512_load_si512(blk);
-        simde_mm512_store_si512(blk, simde_mm512_or_si512(w, m));
-        return simde_mm512_test_epi32_mask(simde_mm512_andnot_si512(w, m), m) != 0;
-    }
-    const v256 m = split_mask8(c, h2);
-    const v256 w = simde_mm256_load_si256(blk);
-    simde_mm256_store_si256(blk, simde_mm256_or_si256(w, m));
-    return !simde_mm256_testc_si256(w, m);
+    if (c->k > 8)
+        return sbf_inl_split16_put((uint64_t *)blk, split_mask16(c, h2));
+    return sbf_inl_split8_put((uint64_t *)blk, split_mask8(c, h2));
 }
 
 /* out[j] = (miss[j] == 0) for the len <= 32 keys of a step; returns how

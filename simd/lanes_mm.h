@@ -52,10 +52,10 @@ static inline void lanes_mm_block(lv *h1p, lv *h2p, lv k1, lv k2, lm m)
 static inline void lanes_mm_block1(uint64_t *h1p, uint64_t *h2p, const unsigned char *b)
 {
     uint64_t k1 = lanes_ld64(b), k2 = lanes_ld64(b + 8), h1 = *h1p, h2 = *h2p;
-    k1 = sbfi_rotl64(k1 * SBFI_C1, 31) * SBFI_C2;
-    h1 = (sbfi_rotl64(h1 ^ k1, 27) + h2) * 5 + 0x52dce729;
-    k2 = sbfi_rotl64(k2 * SBFI_C2, 33) * SBFI_C1;
-    h2 = (sbfi_rotl64(h2 ^ k2, 31) + h1) * 5 + 0x38495ab5;
+    k1 = sbf__rotl64(k1 * SBFI_C1, 31) * SBFI_C2;
+    h1 = (sbf__rotl64(h1 ^ k1, 27) + h2) * 5 + 0x52dce729;
+    k2 = sbf__rotl64(k2 * SBFI_C2, 33) * SBFI_C1;
+    h2 = (sbf__rotl64(h2 ^ k2, 31) + h1) * 5 + 0x38495ab5;
     *h1p = h1;
     *h2p = h2;
 }
@@ -71,8 +71,8 @@ static inline void lanes_mm_rest(uint64_t h1, uint64_t h2, const void *key, uint
     unsigned char t[16] = { 0 };
     memcpy(t, p + (len & ~(uint64_t)15), len & 15);
     const uint64_t k1 = lanes_ld64(t), k2 = lanes_ld64(t + 8);
-    h1 ^= sbfi_rotl64(k1 * SBFI_C1, 31) * SBFI_C2;
-    h2 ^= sbfi_rotl64(k2 * SBFI_C2, 33) * SBFI_C1;
+    h1 ^= sbf__rotl64(k1 * SBFI_C1, 31) * SBFI_C2;
+    h2 ^= sbf__rotl64(k2 * SBFI_C2, 33) * SBFI_C1;
     uint64_t out[2];
     sbf_inl_murmur3_finish(h1, h2, len, out);
     *h1o = out[0];

@@ -10,12 +10,12 @@
 #ifndef SBFI_LANES_XXH_H_3B61F0C8
 #define SBFI_LANES_XXH_H_3B61F0C8
 
-/* XXH64's primes. */
-#define LANES_P1 UINT64_C(0x9E3779B185EBCA87)
-#define LANES_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
-#define LANES_P3 UINT64_C(0x165667B19E3779F9)
-#define LANES_P4 UINT64_C(0x85EBCA77C2B2AE63)
-#define LANES_P5 UINT64_C(0x27D4EB2F165667C5)
+/* XXH64's primes (include/simdbloom_layout.h). */
+#define LANES_P1 SBF__XXH64_P1
+#define LANES_P2 SBF__XXH64_P2
+#define LANES_P3 SBF__XXH64_P3
+#define LANES_P4 SBF__XXH64_P4
+#define LANES_P5 SBF__XXH64_P5
 
 /* round(acc, input) of the specification */
 static inline lv lanes_xxh_round(lv acc, lv in)
@@ -25,7 +25,7 @@ static inline lv lanes_xxh_round(lv acc, lv in)
 
 static inline uint64_t lanes_xxh_round1(uint64_t acc, uint64_t in)
 {
-    return sbfi_rotl64(acc + in * LANES_P2, 31) * LANES_P1;
+    return sbf__rotl64(acc + in * LANES_P2, 31) * LANES_P1;
 }
 
 static inline lv lanes_xxh_avalanche(lv h)

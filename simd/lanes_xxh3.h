@@ -32,9 +32,9 @@ static inline lv lanes_xxh3_8(lv key, lv flip)
 {
     lv h = lv_xor(LV_ROTL(key, 32), flip);
     h = lv_xor(h, lv_xor(LV_ROTL(h, 49), LV_ROTL(h, 24)));
-    h = lv_mulc(h, SBF_XXH3_MX2);
+    h = lv_mulc(h, SBF__XXH3_MX2);
     h = lv_xor(h, lv_add(LV_SRL(h, 35), lv_set1(8)));
-    h = lv_mulc(h, SBF_XXH3_MX2);
+    h = lv_mulc(h, SBF__XXH3_MX2);
     return lv_xor(h, LV_SRL(h, 28));
 }
 
@@ -85,7 +85,7 @@ static const uint64_t lanes_x3_secret[16] = {
     UINT64_C(0x3f349ce33f76faa8), UINT64_C(0x1d4f0bc7c7bbdcf9),
     UINT64_C(0x3159b4cd4be0518a), UINT64_C(0x647378d9c97e9fc8),
 };
-#define LANES_X3_P1 UINT64_C(0x9E3779B185EBCA87)   /* XXH_PRIME64_1 */
+#define LANES_X3_P1 SBF__XXH64_P1                 /* XXH_PRIME64_1 */
 #define LANES_X3_AVAL UINT64_C(0x165667919E3779F9) /* XXH3_avalanche's multiplier */
 
 /* The words a call's seed makes, computed once a call. */
@@ -166,9 +166,9 @@ static inline lv lanes_x3_hash(const lanes_x3k *k, lv len, const lanes_x3b *x, i
     const lv f0 = x->flo[0], l0 = x->bhi[0];
     lv r = lv_xor(lv_or(LV_SLL(f0, 32), LV_SRL(l0, 32)), lv_set1(k->flip48));
     r = lv_xor(r, lv_xor(LV_ROTL(r, 49), LV_ROTL(r, 24)));
-    r = lv_mulc(r, SBF_XXH3_MX2);
+    r = lv_mulc(r, SBF__XXH3_MX2);
     r = lv_xor(r, lv_add(LV_SRL(r, 35), len));
-    r = lv_mulc(r, SBF_XXH3_MX2);
+    r = lv_mulc(r, SBF__XXH3_MX2);
     r = lv_xor(r, LV_SRL(r, 28));
     h = lv_blend(lv_gt(lv_set1(9), len), h, r);
     const lm lt4 = lv_gt(lv_set1(4), len);

@@ -226,7 +226,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
          * constant SBF_SALT (the view's) instead of f->salt, and the
          * k = 8 split-block branch laid out as the fall-through. */
         const uint64_t h = sbfi_h64_one(f, hash, key, len);
-        return pipe_keyb(f, ((h >> 32) * f->nblocks) >> 32, sbf_inl_h2_of32((uint32_t)h),
+        return pipe_keyb(f, sbf__block_index64(h, f->nblocks), sbf_inl_h2_of32((uint32_t)h),
                          fam, is_add);
     }
 #endif
@@ -258,7 +258,7 @@ PIPE_INLINE int pipe_key8_entry(const sbf_filter *f, const void *key, const int 
                                 const int hash, const int is_add, const int vh)
 {
     if (hash == SBFI_HASH_MURMUR3 && PIPE_KEY_FAST8(fam))
-        return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, is_add, vh);
+        return pipe_key8(f, sbf__load64((const unsigned char *)key), fam, is_add, vh);
     return pipe_key(f, key, 8, fam, is_add, 0, hash);
 }
 
@@ -384,14 +384,14 @@ PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_xxh3_atomic, SBFI_KERN_COUNTING, 
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
             return sbfi_count_plain(                                           \
-                f, pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 1, 1)); \
+                f, pipe_key8(f, sbf__load64((const unsigned char *)key), fam, 1, 1)); \
         return name_n(f, key, len);                                            \
     }
 #  define PIPE_CONTAINS_KEY_VH(name, name_n, fam)                              \
     static int name(const sbf_filter *f, const void *key, size_t len)          \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
-            return pipe_key8(f, sbf_inl_load64((const unsigned char *)key), fam, 0, 1); \
+            return pipe_key8(f, sbf__load64((const unsigned char *)key), fam, 0, 1); \
         return name_n(f, key, len);                                            \
     }
 /* (classic hashes no 8-byte key differently: it has no _vh entries) */

@@ -6,15 +6,15 @@
  */
 #include "sbf_internal.h"
 
-/* The salts of the blocked, split-block and counting layouts are SBF_SALT,
- * written once in include/simdbloom_inline.h with the rest of the format's
+/* The salts of the blocked, split-block and counting layouts are sbf__salt
+ * (SBF_SALT), written once in include/simdbloom_layout.h with the rest of the format's
  * facts (the multiply-shift block index, the shifts): changing any of them
  * is a new layout id, never an edit (tests/vectors/layouts_kat.inc pins
  * them on every ISA). */
-_Static_assert(sizeof SBF_SALT / sizeof SBF_SALT[0] == SBFI_NSALT, "16 salts");
+_Static_assert(sizeof sbf__salt / sizeof sbf__salt[0] == SBFI_NSALT, "16 salts");
 
-/* Parquet's salts are SBF_SALT_PARQUET (include/simdbloom_inline.h, with
- * the XXH64 -> (h1, h2) map sbf_parquet_pair): the format's facts, once. */
+/* Parquet's salts are sbf__salt_parquet (include/simdbloom_layout.h, with
+ * the XXH64 -> (h1, h2) map sbf__pair64): the format's facts, once. */
 
 /* Parquet readers take any block count z < 2^31 (BloomFilter.md). */
 #define PARQUET_MAX_BITS (UINT64_C(256) * INT32_MAX)
@@ -39,7 +39,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_BLOCKED] = {
         .id = SBF_BLOCKED, .name = "blocked",
         .kernel = SBFI_KERN_BLOCKED, .hash = SBFI_HASH_MURMUR3,
-        .salt = SBF_SALT, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
         .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
         .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
         .max_bits = SBF_MAX_BITS,
@@ -48,7 +48,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_SPLIT_BLOCK] = {
         .id = SBF_SPLIT_BLOCK, .name = "split-block",
         .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_MURMUR3,
-        .salt = SBF_SALT, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
         .block_bits = 0 /* k words of 32 bits: 256 or 512 */, .multiply_shift = 1,
         .k_min = 8, .k_max = 16, .k_step = 8,
         .max_bits = SBF_MAX_BITS,
@@ -57,7 +57,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_COUNTING] = {
         .id = SBF_COUNTING, .name = "counting",
         .kernel = SBFI_KERN_COUNTING, .hash = SBFI_HASH_MURMUR3,
-        .salt = SBF_SALT, .shift = SBFI_SHIFT_COUNTING,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_COUNTING,
         .cell_bits = SBFI_COUNTER_BITS,
         .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
         .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
@@ -71,7 +71,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_PARQUET] = {
         .id = SBF_PARQUET, .name = "parquet",
         .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_XXH64,
-        .salt = SBF_SALT_PARQUET, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .salt = sbf__salt_parquet, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
         .block_bits = 256, .multiply_shift = 1,
         .k_min = 8, .k_max = 8, .k_step = 1,
         .max_bits = PARQUET_MAX_BITS,
@@ -85,7 +85,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_SPLIT_BLOCK_XXH3] = {
         .id = SBF_SPLIT_BLOCK_XXH3, .name = "split-block-xxh3",
         .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_XXH3,
-        .salt = SBF_SALT, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
         .block_bits = 0 /* k words of 32 bits: 256 or 512 */, .multiply_shift = 1,
         .k_min = 8, .k_max = 16, .k_step = 8,
         .max_bits = SBF_MAX_BITS,
@@ -94,7 +94,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_BLOCKED_XXH3] = {
         .id = SBF_BLOCKED_XXH3, .name = "blocked-xxh3",
         .kernel = SBFI_KERN_BLOCKED, .hash = SBFI_HASH_XXH3,
-        .salt = SBF_SALT, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
         .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
         .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
         .max_bits = SBF_MAX_BITS,
@@ -103,7 +103,7 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
     [SBF_COUNTING_XXH3] = {
         .id = SBF_COUNTING_XXH3, .name = "counting-xxh3",
         .kernel = SBFI_KERN_COUNTING, .hash = SBFI_HASH_XXH3,
-        .salt = SBF_SALT, .shift = SBFI_SHIFT_COUNTING,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_COUNTING,
         .cell_bits = SBFI_COUNTER_BITS,
         .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
         .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,

@@ -19,7 +19,7 @@
 #define SBFI_LAYOUT_H_3E9A61C4
 
 #include "simdbloom.h"
-#include "simdbloom_inline.h"
+#include "simdbloom_layout.h"
 
 #include <stdint.h>
 
@@ -36,18 +36,18 @@
 #define SBFI_COUNTER_MAX 15u          /* 2^SBFI_COUNTER_BITS - 1: saturated */
 #define SBFI_NSALT 16u                /* salts per layout: one per lane i < 16 */
 
-/* The three layout shifts are written once, in include/simdbloom_inline.h
- * (the format's facts are public there); src/layout.c asserts each is
- * SBFI_PROD_BITS - log2(N) for its N. */
+/* The three layout shifts are written once, in include/simdbloom_layout.h
+ * (the format's facts); src/layout.c asserts each is SBFI_PROD_BITS -
+ * log2(N) for its N. */
 /* blocked: one of the 512 bits of a block (2^9) */
-#define SBFI_SHIFT_BLOCKED ((uint32_t)SBF_SHIFT_BLOCKED)    /* 23 */
+#define SBFI_SHIFT_BLOCKED ((uint32_t)SBF__SHIFT_BLOCKED)    /* 23 */
 /* counting: one of the 128 4-bit counters of a 512-bit block (2^7) */
-#define SBFI_SHIFT_COUNTING ((uint32_t)SBF_SHIFT_COUNTING)  /* 25 */
+#define SBFI_SHIFT_COUNTING ((uint32_t)SBF__SHIFT_COUNTING)  /* 25 */
 /* split-block: one of the 32 bits of word i (2^5) */
-#define SBFI_SHIFT_SPLIT ((uint32_t)SBF_SHIFT_SPLIT)        /* 27 */
+#define SBFI_SHIFT_SPLIT ((uint32_t)SBF__SHIFT_SPLIT)        /* 27 */
 /* Derived, for the vector probes of a 512-bit block: */
 /* which of its 16 32-bit words holds a blocked bit or counting counter (2^4) */
-#define SBFI_SHIFT_WORD32 (SBFI_PROD_BITS - 4u)     /* 28 */
+#define SBFI_SHIFT_WORD32 ((uint32_t)SBF__SHIFT_WORD32) /* 28 */
 /* which of its 64 bytes (2^6) */
 #define SBFI_SHIFT_BYTE (SBFI_PROD_BITS - 6u)       /* 26 */
 /* a blocked bit's place in its 32-bit word: bits 23..27 of the product */
@@ -76,7 +76,7 @@ static inline uint64_t sbfi_classic_bit_recip(uint64_t combined, uint64_t m,
                                               uint64_t magic, uint32_t shift)
 {
     const uint64_t a = combined & SBFI_CLASSIC_MASK;
-    return a - (sbf_block_index(a, magic) >> shift) * m;
+    return a - (sbf__block_index(a, magic) >> shift) * m;
 }
 
 /* ---------------------------------------------------------- the descriptor */

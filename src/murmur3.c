@@ -12,7 +12,7 @@ void sbf_murmur3_x64_128(const void *key, size_t len, uint32_t seed,
     if (key == NULL)
         len = 0;
     if (len == 8) { /* the common u64 key: one load, no tail */
-        sbf_murmur3_u64(sbf_inl_load64((const unsigned char *)key), seed, out);
+        sbf_murmur3_u64(sbf__load64((const unsigned char *)key), seed, out);
         return;
     }
     /* other lengths in their own function: inlined here, its registers

@@ -10,9 +10,14 @@
 #define SBF_INTERNAL_H_51C7E2A9
 
 #include "simdbloom.h"
-/* The layouts' facts (salts, shifts, block index) and MurmurHash3 are
- * written once, in the public inline header; layout.h and everything here
- * use them. */
+/* The layouts' facts (salts, shifts, block index, the 8-byte hashes, the
+ * portable probes and masks) are written once, in
+ * include/simdbloom_layout.h, which the inline header includes too: the
+ * sbfi_ names below that are one line are those, with this library's
+ * assertions. simd/ also probes with the inline header's vector code
+ * (include/simdbloom_inline_x86.h). */
+#define SBF__LAYOUT_LIBRARY 1
+#include "simdbloom_layout.h"
 #include "simdbloom_inline.h"
 #include "layout.h"
 
@@ -398,26 +403,16 @@ int sbfi_geometry(const sbf_params *p, uint64_t *bits, uint32_t *k);
 
 /* ------------------------------------------------------ MurmurHash3 pieces */
 
-#define SBFI_C1 SBF_MURMUR3_C1
-#define SBFI_C2 SBF_MURMUR3_C2
-
-static inline uint64_t sbfi_rotl64(uint64_t x, int r)
-{
-    return sbf_inl_rotl64(x, r);
-}
-
-static inline uint64_t sbfi_fmix64(uint64_t k)
-{
-    return sbf_inl_fmix64(k);
-}
+#define SBFI_C1 SBF__MURMUR3_C1
+#define SBFI_C2 SBF__MURMUR3_C2
 
 /* MurmurHash3_x64_128 of the 8 little-endian bytes of `key`
- * (simdbloom_inline.h's sbf_murmur3_u64). */
+ * (simdbloom_layout.h's sbf__murmur3_u64). */
 static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
                                     uint64_t *h1o, uint64_t *h2o)
 {
     uint64_t h[2];
-    sbf_murmur3_u64(key, seed, h);
+    sbf__murmur3_u64(key, seed, h);
     *h1o = h[0];
     *h2o = h[1];
 }
@@ -430,16 +425,15 @@ static inline void sbfi_murmur3_u64(uint64_t key, uint32_t seed,
  * 64-bit multiplies). The seed's part is computed once per filter
  * (f->xxh3_flip8). tests/test_lanes.c holds it to libxxhash's on every
  * ISA. */
-/* The constants and the arithmetic are the inline header's
- * (sbf_xxh3_flip8, sbf_xxh3_u64_flip), so they exist once. */
+/* (simdbloom_layout.h's sbf__xxh3_flip8, sbf__xxh3_u64) */
 static inline uint64_t sbfi_xxh3_flip8(uint32_t seed)
 {
-    return sbf_xxh3_flip8(seed);
+    return sbf__xxh3_flip8(seed);
 }
 
 static inline uint64_t sbfi_xxh3_u64(uint64_t key, uint64_t flip)
 {
-    return sbf_xxh3_u64_flip(key, flip);
+    return sbf__xxh3_u64(key, flip);
 }
 
 /* ------------------------------------------- where a key's bits live
@@ -459,42 +453,29 @@ static inline uint64_t sbfi_xxh3_u64(uint64_t key, uint64_t flip)
  * Bit p of a block is byte p/8, bit p%8 (so word p/64 bit p%64 on our
  * little-endian targets). Counter c is byte c/2, low nibble for even c.
  * Repeated positions of one key touch their bit/counter once.
- * The salts, the block index and the shifts are the file format, written
- * once in include/simdbloom_inline.h (SBF_SALT, sbf_block_index,
- * SBF_SHIFT_*); src/layout.c's rows point at them; tests/vectors/
- * layouts_kat.inc pins them on every ISA.
+ * The salts, the block index, the shifts, the positions and the portable
+ * probes and masks are the file format, written once in
+ * include/simdbloom_layout.h (sbf__salt, sbf__block_index, SBF__SHIFT_*,
+ * sbf__pos, sbf__blocked_has, sbf__blocked_mask ...); src/layout.c's rows
+ * point at them; tests/vectors/layouts_kat.inc pins them on every ISA.
+ * (SBF__FOR_POS(i, k) is the loop over a key's k positions, unrolled.)
  */
 static inline uint64_t sbfi_block_index(uint64_t h1, uint64_t nblocks)
 {
-    return sbf_block_index(h1, nblocks);
+    return sbf__block_index(h1, nblocks);
 }
 
 static inline uint32_t sbfi_lane32(uint64_t h2, uint32_t i)
 {
-    return (i & 1u) ? (uint32_t)(h2 >> 32) : (uint32_t)h2;
+    return sbf__lane(h2, i);
 }
-
-/* Loop over a key's k <= SBFI_NSALT positions: for (i = 0; i < k; i++).
- * Written with a constant trip count and an exit at k, which compilers
- * unroll completely (each i's lane is then known and the salt loads fold
- * into the multiplies); a loop to the variable k stays rolled and cost the
- * scalar probes about 5 instructions per position (bench-check). Use as
- * `SBFI_FOR_POS(i, k) { ... }`. */
-#if defined(__GNUC__)
-#  define SBFI_UNROLL_POS _Pragma("GCC unroll 16")
-#else
-#  define SBFI_UNROLL_POS
-#endif
-#define SBFI_FOR_POS(i, k) \
-    SBFI_UNROLL_POS for (uint32_t i = 0; i < SBFI_NSALT; i++) \
-        if (i >= (k)) break; else
 
 /* Position i of a key: the top bits of lane i times salt i. */
 static inline uint32_t sbfi_pos(const uint32_t *salt, uint64_t h2, uint32_t i,
                                 uint32_t shift)
 {
     SBFI_ASSERT(i < SBFI_NSALT);
-    return (uint32_t)(sbfi_lane32(h2, i) * salt[i]) >> shift;
+    return sbf__pos(salt, h2, i, (int)shift);
 }
 
 /* Block of a multiply-shift key. */
@@ -510,12 +491,7 @@ static inline void sbfi_blocked_mask(const uint32_t *salt, uint64_t h2, uint32_t
                                      uint64_t m[8])
 {
     SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
-    for (int w = 0; w < 8; w++)
-        m[w] = 0;
-    SBFI_FOR_POS(i, k) {
-        uint32_t p = sbfi_pos(salt, h2, i, SBFI_SHIFT_BLOCKED);
-        m[p >> 6] |= UINT64_C(1) << (p & 63);
-    }
+    sbf__blocked_mask(salt, h2, k, m);
 }
 
 /* The split-block mask: one bit in each of k (8 or 16) 32-bit words. */
@@ -523,8 +499,7 @@ static inline void sbfi_split_mask(const uint32_t *salt, uint64_t h2, uint32_t k
                                    uint32_t m[16])
 {
     SBFI_ASSERT(k == 8 || k == 16);
-    SBFI_FOR_POS(i, k)
-        m[i] = UINT32_C(1) << sbfi_pos(salt, h2, i, SBFI_SHIFT_SPLIT);
+    sbf__split_mask(salt, h2, k, m);
 }
 
 /* The set of counters (0..127) a counting key touches, as a 128-bit mask. */
@@ -532,11 +507,7 @@ static inline void sbfi_counting_mask(const uint32_t *salt, uint64_t h2, uint32_
                                       uint64_t m[2])
 {
     SBFI_ASSERT(k >= 1 && k <= SBF_MAX_K_BLOCKED);
-    m[0] = m[1] = 0;
-    SBFI_FOR_POS(i, k) {
-        uint32_t c = sbfi_pos(salt, h2, i, SBFI_SHIFT_COUNTING);
-        m[c >> 6] |= UINT64_C(1) << (c & 63);
-    }
+    sbf__counting_mask(salt, h2, k, m);
 }
 
 /* The invariants of a filter object, for SBFI_ASSERT (sbfi_make makes
@@ -558,12 +529,11 @@ static inline int sbfi_filter_ok(const sbf_filter *f)
            f->xxh3_flip8 == sbfi_xxh3_flip8(f->seed);
 }
 
-/* Counter c of a block: byte c/2, low nibble for even c (the layout's fact
- * is the public header's sbf_inl_nibble). */
+/* Counter c of a block: byte c/2, low nibble for even c (sbf__nibble). */
 #define SBFI_NIB_SHIFT(c) (((c) & 1u) * SBFI_COUNTER_BITS)
 static inline unsigned sbfi_nibble(const unsigned char *blk, uint32_t c)
 {
-    return sbf_inl_nibble(blk, c);
+    return sbf__nibble(blk, c);
 }
 
 /* ------------------------------------------- single keys, atomics */
@@ -586,8 +556,7 @@ static inline void sbfi_hash_key(const void *key, size_t len, uint32_t seed,
  * ((h >> 32) * z) >> 32, and every 32-bit lane of h2 is the spec's x. */
 static inline void sbfi_xxh64_pair(uint64_t h, uint64_t *h1, uint64_t *h2)
 {
-    *h1 = h & UINT64_C(0xffffffff00000000);
-    *h2 = (uint64_t)(uint32_t)h * UINT64_C(0x100000001);
+    sbf__pair64(h, h1, h2);
 }
 
 /* ------------------------------------------------------ the hash stages
@@ -625,7 +594,7 @@ static inline uint64_t sbfi_h64_one(const sbf_filter *f, int hash, const void *k
     }
     SBFI_ASSERT(hash == SBFI_HASH_XXH64);
     if (len == 8)
-        return sbf_xxh64_u64_inline(sbf_inl_load64((const unsigned char *)key));
+        return sbf__xxh64_u64(sbf__load64((const unsigned char *)key));
     uint64_t h;
     sbfi_xxh64_bytes_scalar(&key, &len, 1, &h);
     return h;

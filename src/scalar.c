@@ -60,22 +60,13 @@ static int add_hashed_blocked(sbf_filter *f, uint64_t h1, uint64_t h2)
     return missing != 0;
 }
 
-/* No early exit: a negative key's first clear bit is at an unpredictable
- * position, and the mispredicted branch costs more than the k tests. */
-static int blocked_probe(const uint32_t *salt, const uint64_t *blk, uint32_t k,
-                         uint64_t h2)
-{
-    uint64_t all = 1;
-    SBFI_FOR_POS(i, k) {
-        const uint32_t p = sbfi_pos(salt, h2, i, SBFI_SHIFT_BLOCKED);
-        all &= blk[p >> 6] >> (p & 63);
-    }
-    return (int)(all & 1);
-}
-
+/* The queries are include/simdbloom_layout.h's portable probes
+ * (sbf__blocked_has ...: no early exit, a negative key's first clear bit is
+ * at an unpredictable position, and the mispredicted branch costs more than
+ * the k tests), which the inline header's portable path runs too. */
 static int contains_hashed_blocked(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return blocked_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
+    return sbf__blocked_has(sbfi_block_ptr(f, h1), f->salt, f->k, h2);
 }
 
 static int add_hashed_split(sbf_filter *f, uint64_t h1, uint64_t h2)
@@ -90,19 +81,9 @@ static int add_hashed_split(sbf_filter *f, uint64_t h1, uint64_t h2)
     return missing != 0;
 }
 
-static int split_probe(const uint32_t *salt, const uint64_t *blk64, uint32_t k,
-                       uint64_t h2)
-{
-    const uint32_t *blk = (const uint32_t *)blk64;
-    uint32_t all = 1;
-    SBFI_FOR_POS(i, k)
-        all &= blk[i] >> sbfi_pos(salt, h2, i, SBFI_SHIFT_SPLIT);
-    return (int)(all & 1);
-}
-
 static int contains_hashed_split(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return split_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
+    return sbf__split_has(sbfi_block_ptr(f, h1), f->salt, f->k, h2);
 }
 
 /* Each distinct counter of the key once: walk the set bits of its mask. */
@@ -124,19 +105,9 @@ static int add_hashed_counting(sbf_filter *f, uint64_t h1, uint64_t h2)
     return changed;
 }
 
-static int counting_probe(const uint32_t *salt, const uint64_t *blk64, uint32_t k,
-                          uint64_t h2)
-{
-    const unsigned char *blk = (const unsigned char *)blk64;
-    int all = 1;
-    SBFI_FOR_POS(i, k)
-        all &= sbfi_nibble(blk, sbfi_pos(salt, h2, i, SBFI_SHIFT_COUNTING)) != 0;
-    return all;
-}
-
 static int contains_hashed_counting(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return counting_probe(f->salt, sbfi_block_ptr(f, h1), f->k, h2);
+    return sbf__counting_has(sbfi_block_ptr(f, h1), f->salt, f->k, h2);
 }
 
 /* Called by sbf_remove after sbfi_contains_hashed said "maybe". */
@@ -199,7 +170,7 @@ static void counting_inc(const sbf_filter *f, uint64_t h2, uint64_t inc[8])
 {
     for (int w = 0; w < 8; w++)
         inc[w] = 0;
-    SBFI_FOR_POS(i, f->k) {
+    SBF__FOR_POS(i, f->k) {
         const uint32_t c = sbfi_pos(f->salt, h2, i, SBFI_SHIFT_COUNTING);
         inc[c >> 4] |= UINT64_C(1) << ((c & 15) * SBFI_COUNTER_BITS);
     }
@@ -208,27 +179,27 @@ static void counting_inc(const sbf_filter *f, uint64_t h2, uint64_t inc[8])
 /* The plain probe of a block family on a copy of the block taken with
  * relaxed loads. */
 SBFI_ALWAYS_INLINE int block_contains_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2,
-                                 int (*probe)(const uint32_t *, const uint64_t *,
+                                 int (*probe)(const uint64_t *, const uint32_t *,
                                               uint32_t, uint64_t))
 {
     _Alignas(64) sbfi_u64_alias copy[8];
     sbfi_load_words_atomic(copy, sbfi_block_ptr(f, h1), f->block_bytes / 8);
-    return probe(f->salt, copy, f->k, h2);
+    return probe((const uint64_t *)copy, f->salt, f->k, h2);
 }
 
 SBFI_ALWAYS_INLINE int contains_hashed_blocked_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return block_contains_atomic(f, h1, h2, blocked_probe);
+    return block_contains_atomic(f, h1, h2, sbf__blocked_has);
 }
 
 SBFI_ALWAYS_INLINE int contains_hashed_split_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return block_contains_atomic(f, h1, h2, split_probe);
+    return block_contains_atomic(f, h1, h2, sbf__split_has);
 }
 
 SBFI_ALWAYS_INLINE int contains_hashed_counting_atomic(const sbf_filter *f, uint64_t h1, uint64_t h2)
 {
-    return block_contains_atomic(f, h1, h2, counting_probe);
+    return block_contains_atomic(f, h1, h2, sbf__counting_has);
 }
 
 SCALAR_OP int add_hashed_blocked_atomic(sbf_filter *f, uint64_t h1, uint64_t h2)
@@ -438,17 +409,17 @@ static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[1
 
 static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    return blocked_probe(c->salt, (const uint64_t *)blk, c->k, h2);
+    return sbf__blocked_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 
 static inline int pipe_split_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    return split_probe(c->salt, (const uint64_t *)blk, c->k, h2);
+    return sbf__split_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 
 static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    return counting_probe(c->salt, (const uint64_t *)blk, c->k, h2);
+    return sbf__counting_has((const uint64_t *)blk, c->salt, c->k, h2);
 }
 
 static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
