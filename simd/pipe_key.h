@@ -116,7 +116,8 @@ PIPE_INLINE int pipe_keyb(const sbf_filter *f, uint64_t b, sbf_inl_h2 h2,
 PIPE_INLINE int pipe_keyh(const sbf_filter *f, uint64_t h1, sbf_inl_h2 h2,
                           const int fam, const int is_add)
 {
-    return pipe_keyb(f, sbf_block_index(h1, f->nblocks), h2, fam, is_add);
+    return pipe_keyb(f, f->block_shift ? h1 >> f->block_shift : sbf_block_index(h1, f->nblocks),
+                     h2, fam, is_add);
 }
 
 /* The 8-byte key's hash (s8add: the filter's seed state): with vh (AVX-512
@@ -226,8 +227,9 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
          * constant SBF_SALT (the view's) instead of f->salt, and the
          * k = 8 split-block branch laid out as the fall-through. */
         const uint64_t h = sbfi_h64_one(f, hash, key, len);
-        return pipe_keyb(f, ((h >> 32) * f->nblocks) >> 32, sbf_inl_h2_of32((uint32_t)h),
-                         fam, is_add);
+        /* (a power-of-two block count: one shift, as the view's block_shift) */
+        const uint64_t b = f->block_shift ? h >> f->block_shift : ((h >> 32) * f->nblocks) >> 32;
+        return pipe_keyb(f, b, sbf_inl_h2_of32((uint32_t)h), fam, is_add);
     }
 #endif
     sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), &h1, &h2);
