@@ -444,9 +444,10 @@ typedef struct sbf_view {
     unsigned add;           /* SBF_VIEW_*: how adds run */
     int writable;           /* adds allowed (through the library if add is CALL) */
     uint32_t block_shift;   /* 64 - j when nblocks = 2^j >= 2: the block is then
-                               h1 >> block_shift, one shift, the same block as
-                               sbf_block_index's multiply; 0: the multiply
-                               (the struct's padding, 0 before version 0.2.1) */
+                               h1 >> block_shift, the same block as
+                               sbf_block_index's multiply, one shift (the XXH3
+                               kinds use it); 0: the multiply (the struct's
+                               padding, 0 in views of older libraries) */
     /* the filter's one-key kernels, which sbf_contains / sbf_add call
      * after their checks (key_add: NULL in a view for queries) */
     int (*key_contains)(const sbf_filter *f, const void *key, size_t len);
@@ -771,15 +772,6 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(const sbf_view *v, uint64_t key, unsigned
     return sbf_inl_hash8(key, s8, h1);
 }
 
-/* sbf_block_index(h1, v->nblocks): with nblocks = 2^j, (h1 * 2^j) >> 64 is
- * h1 >> (64 - j), one shift where the multiply is three or four
- * instructions and 3-4 cycles more before the block's load (a branch that
- * never changes within a loop). */
-SBF_INL uint64_t sbf_inl_block(const sbf_view *v, uint64_t h1)
-{
-    return v->block_shift ? h1 >> v->block_shift : sbf_block_index(h1, v->nblocks);
-}
-
 /* The block (*b) and h2 of an 8-byte key for kind: MurmurHash3, XXH64
  * (SBF_PARQUET) or XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. For
  * XXH3 the block is sbf_block_index(h1, nblocks) with h1's low half 0 and
@@ -791,19 +783,29 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
 {
     uint64_t h1;
     if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
+        if (v->block_shift) {
+            /* a power-of-two block count: the block is h >> block_shift
+             * (>= 32: h's low half drops out as h1's zeros do). Tested
+             * before the hash, the two paths kept apart (the empty asm), so
+             * that gcc makes a loop of each; one path with the shift
+             * computed beside the multiply cost other filters 9% */
+            SBF_INL_OPAQUE(key);
+            const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
+            *b = h >> v->block_shift;
+            return sbf_inl_h2_of32((uint32_t)h);
+        }
         const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
-        /* (block_shift >= 32: h's low half drops out as h1's zeros do) */
-        *b = v->block_shift ? h >> v->block_shift : ((h >> 32) * v->nblocks) >> 32;
+        *b = ((h >> 32) * v->nblocks) >> 32;
         return sbf_inl_h2_of32((uint32_t)h);
     }
     if (kind == SBF_VIEW_PARQUET) {
         uint64_t h2;
         sbf_parquet_pair(sbf_xxh64_u64_inline(key), &h1, &h2);
-        *b = sbf_inl_block(v, h1);
+        *b = sbf_block_index(h1, v->nblocks);
         return sbf_inl_h2_of(h2);
     }
     const sbf_inl_h2 h2 = sbf_inl_hash8_sized(v, key, kind == SBF_VIEW_SPLIT8, &h1);
-    *b = sbf_inl_block(v, h1);
+    *b = sbf_block_index(h1, v->nblocks);
     return h2;
 }
 
@@ -874,12 +876,12 @@ SBF_INL int sbf_inl_put_u64_k(const sbf_view *v, unsigned kind, uint64_t key)
 
 SBF_INL int sbf_inl_has_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
 {
-    return sbf_inl_has(v, kind, sbf_inl_block(v, h1), sbf_inl_h2_of(h2));
+    return sbf_inl_has(v, kind, sbf_block_index(h1, v->nblocks), sbf_inl_h2_of(h2));
 }
 
 SBF_INL int sbf_inl_put_pair_k(const sbf_view *v, unsigned kind, uint64_t h1, uint64_t h2)
 {
-    return sbf_inl_put(v, kind, sbf_inl_block(v, h1), sbf_inl_h2_of(h2));
+    return sbf_inl_put(v, kind, sbf_block_index(h1, v->nblocks), sbf_inl_h2_of(h2));
 }
 
 

@@ -116,8 +116,7 @@ PIPE_INLINE int pipe_keyb(const sbf_filter *f, uint64_t b, sbf_inl_h2 h2,
 PIPE_INLINE int pipe_keyh(const sbf_filter *f, uint64_t h1, sbf_inl_h2 h2,
                           const int fam, const int is_add)
 {
-    return pipe_keyb(f, f->block_shift ? h1 >> f->block_shift : sbf_block_index(h1, f->nblocks),
-                     h2, fam, is_add);
+    return pipe_keyb(f, sbf_block_index(h1, f->nblocks), h2, fam, is_add);
 }
 
 /* The 8-byte key's hash (s8add: the filter's seed state): with vh (AVX-512
