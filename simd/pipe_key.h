@@ -226,9 +226,8 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
          * constant SBF_SALT (the view's) instead of f->salt, and the
          * k = 8 split-block branch laid out as the fall-through. */
         const uint64_t h = sbfi_h64_one(f, hash, key, len);
-        /* (a power-of-two block count: one shift, as the view's block_shift) */
-        const uint64_t b = f->block_shift ? h >> f->block_shift : ((h >> 32) * f->nblocks) >> 32;
-        return pipe_keyb(f, b, sbf_inl_h2_of32((uint32_t)h), fam, is_add);
+        return pipe_keyb(f, ((h >> 32) * f->nblocks) >> 32, sbf_inl_h2_of32((uint32_t)h),
+                         fam, is_add);
     }
 #endif
     sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), &h1, &h2);

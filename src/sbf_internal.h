@@ -116,10 +116,6 @@ struct sbf_filter {
     uint32_t block_log2;    /* log2(block_bytes) */
     int hash;               /* lay->hash: SBFI_HASH_* */
     uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
-    uint32_t block_shift;   /* 64 - j for nblocks = 2^j >= 2, else 0: the
-                             * XXH3 layouts' one-key block is then
-                             * h >> block_shift (the same block as their
-                             * multiply, one shift) */
     uint64_t s8add[2];      /* [s8, 2 s8], s8 = seed ^ 8: MurmurHash3's state
                              * for an 8-byte key, as the one-key hash adds it */
     uint64_t xxh3_flip8;    /* sbfi_xxh3_flip8(seed): XXH3's state for an

@@ -221,9 +221,9 @@ static const geometry small_geoms[] = {
 };
 
 /* One-key calls of 8-byte keys against the scalar reference: adds (their
- * returns and the bytes), then queries of present and absent keys. With a
- * power-of-two block count the vector kernels take the block as one shift
- * of h1 (f->block_shift). */
+ * returns and the bytes), then queries of present and absent keys, on
+ * power-of-two block counts (where a block could be one shift of h1) and
+ * others. */
 static void check_one_key(int isa, const geometry *g)
 {
     sbf_filter *ref = make(SBF_ISA_SCALAR, g), *f = make(isa, g);
