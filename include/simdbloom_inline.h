@@ -346,6 +346,11 @@ typedef struct sbf_view {
     unsigned query;         /* SBF_VIEW_*: how queries run */
     unsigned add;           /* SBF_VIEW_*: how adds run */
     int writable;           /* adds allowed (through the library if add is CALL) */
+    uint32_t block_shift;   /* 64 - j when nblocks = 2^j >= 2: the block is then
+                               h1 >> block_shift, the same block as
+                               sbf_block_index's multiply, one shift (the XXH3
+                               kinds use it); 0: the multiply (the struct's
+                               padding, 0 in views of older libraries) */
     /* the filter's one-key kernels, which sbf_contains / sbf_add call
      * after their checks (key_add: NULL in a view for queries) */
     int (*key_contains)(const sbf_filter *f, const void *key, size_t len);
@@ -574,6 +579,17 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
 {
     uint64_t h1;
     if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
+        if (v->block_shift) {
+            /* a power-of-two block count: the block is h >> block_shift
+             * (>= 32: h's low half drops out as h1's zeros do). Tested
+             * before the hash, the two paths kept apart (the empty asm), so
+             * that gcc makes a loop of each; one path with the shift
+             * computed beside the multiply cost other filters 9% */
+            SBF_INL_OPAQUE(key);
+            const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
+            *b = h >> v->block_shift;
+            return sbf_inl_h2_of32((uint32_t)h);
+        }
         const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
         *b = sbf__block_index64(h, v->nblocks);
         return sbf_inl_h2_of32((uint32_t)h);

@@ -186,6 +186,9 @@ static const geometry geoms[] = {
     { SBF_BLOCKED_XXH3, 8, 512 * 9, 11 }, { SBF_BLOCKED_XXH3, 16, 512 * 9, UINT32_MAX },
     { SBF_COUNTING_XXH3, 7, 512 * 40, 11 }, { SBF_COUNTING_XXH3, 16, 512 * 40, 0 },
     { SBF_SPLIT_BLOCK_XXH3, 8, UINT64_C(8) << 21, 5 }, { SBF_BLOCKED_XXH3, 7, UINT64_C(8) << 21, 5 },
+    /* powers of two: the block is one shift of h1 (block_shift) */
+    { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 128, 3 }, { SBF_BLOCKED_XXH3, 7, 512 * 64, 3 },
+    { SBF_BLOCKED, 7, 512 * 64, 3 }, { SBF_SPLIT_BLOCK, 8, 256 * 128, 3 },
 };
 
 /* The view kind the library gives a plain filter of g, which the header
@@ -217,12 +220,36 @@ Test(inline, kinds, .description = "views of the plain filters of every layout p
             /* the XXH3 layouts' 8-byte hash takes the flip the library
              * made once: xxHash's, from the filter's seed */
             cr_assert_eq(v.xxh3_flip, sbf_xxh3_flip8(geoms[gi].seed));
+            /* a power-of-two block count: the block is one shift of h1 */
+            const int pow2 = v.nblocks >= 2 && (v.nblocks & (v.nblocks - 1)) == 0;
+            cr_assert_eq(v.block_shift, pow2 ? 64u - (uint32_t)__builtin_ctzll(v.nblocks) : 0u,
+                         "nblocks %llu: block_shift %u", (unsigned long long)v.nblocks, v.block_shift);
+            uint64_t h1 = UINT64_MAX;
+            for (int i = 0; pow2 && i < 64; i++, h1 = h1 * 6364136223846793005u + 1442695040888963407u)
+                cr_assert_eq(h1 >> v.block_shift, sbf_block_index(h1, v.nblocks));
             uint64_t key = 0x0123456789abcdefu;
             if (geoms[gi].layout >= SBF_SPLIT_BLOCK_XXH3 && geoms[gi].layout <= SBF_COUNTING_XXH3)
                 cr_assert_eq(sbf_xxh3_u64_flip(key, v.xxh3_flip),
                              sbf_xxh3_64(&key, 8, geoms[gi].seed));
             sbf_free(f);
         }
+    }
+    sbf_isa_set(SBF_ISA_AUTO);
+}
+
+Test(inline, one_block, .description = "one block: no shift (block_shift 0, the multiply), every key in block 0") {
+    const geometry g[] = { { SBF_SPLIT_BLOCK_XXH3, 8, 256, 3 }, { SBF_BLOCKED, 7, 512, 3 } };
+    for (size_t gi = 0; gi < 2; gi++) {
+        sbf_filter *f = tu_make_on(SBF_ISA_AUTO, &g[gi], 0);
+        sbf_view v;
+        cr_assert_eq(sbf_view_get_writable(f, &v), SBF_OK);
+        cr_assert_eq(v.nblocks, 1u);
+        cr_assert_eq(v.block_shift, 0u);
+        cr_assert_eq(sbf_view_add_u64(&v, 42), 1);
+        cr_assert_eq(sbf_view_contains_u64(&v, 42), 1);
+        uint64_t key = 42;
+        cr_assert_eq(sbf_contains(f, &key, 8), 1);
+        sbf_free(f);
     }
     sbf_isa_set(SBF_ISA_AUTO);
 }
@@ -243,6 +270,7 @@ Test(inline, view_abi, .description = "sbf_view's size and fields' places, which
     cr_assert_eq(offsetof(sbf_view, query), 56u);
     cr_assert_eq(offsetof(sbf_view, add), 60u);
     cr_assert_eq(offsetof(sbf_view, writable), 64u);
+    cr_assert_eq(offsetof(sbf_view, block_shift), 68u); /* was padding, 0 */
     cr_assert_eq(offsetof(sbf_view, key_contains), 72u);
     cr_assert_eq(offsetof(sbf_view, key_add), 80u);
     cr_assert_eq(offsetof(sbf_view, xxh3_flip), 88u);

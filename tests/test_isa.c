@@ -220,6 +220,40 @@ static const geometry small_geoms[] = {
     { SBF_COUNTING_XXH3, 13, 512 * 2, 0 },
 };
 
+/* One-key calls of 8-byte keys against the scalar reference: adds (their
+ * returns and the bytes), then queries of present and absent keys, on
+ * power-of-two block counts (where a block could be one shift of h1) and
+ * others. */
+static void check_one_key(int isa, const geometry *g)
+{
+    sbf_filter *ref = make(SBF_ISA_SCALAR, g), *f = make(isa, g);
+    uint64_t *keys = random_keys(3000, g->seed + 4242);
+    for (size_t i = 0; i < 1000; i++)
+        cr_assert_eq(sbf_add(f, &keys[i], 8), sbf_add(ref, &keys[i], 8),
+                     "one-key add %zu (layout %d bits %llu)", i, g->layout,
+                     (unsigned long long)g->bits);
+    same_bytes(ref, f, "one-key add", g);
+    size_t hits = 0;
+    for (size_t i = 0; i < 3000; i++) {
+        const int a = sbf_contains(f, &keys[i], 8);
+        cr_assert_eq(a, sbf_contains(ref, &keys[i], 8), "one-key contains %zu (layout %d)", i,
+                     g->layout);
+        hits += (size_t)a;
+    }
+    cr_assert_lt(hits, 2900u, "the probes must include negatives");
+    free(keys);
+    sbf_free(ref);
+    sbf_free(f);
+}
+
+static const geometry one_key_geoms[] = {
+    { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 1024, 3 },   { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 1000, 3 },
+    { SBF_SPLIT_BLOCK_XXH3, 16, 512 * 512, 0 },   { SBF_BLOCKED_XXH3, 7, 512 * 512, 9 },
+    { SBF_BLOCKED_XXH3, 7, 512 * 500, 9 },        { SBF_BLOCKED, 7, 512 * 512, 1 },
+    { SBF_SPLIT_BLOCK, 8, 256 * 1024, 1 },        { SBF_SPLIT_BLOCK, 8, 256 * 1000, 1 },
+    { SBF_COUNTING_XXH3, 7, 512 * 512, 5 },
+};
+
 static void check_isa(int isa)
 {
     skip_unless_available(isa);
@@ -227,6 +261,8 @@ static void check_isa(int isa)
         check_batches(isa, &small_geoms[i]);
         check_bulk(isa, &small_geoms[i], 5000);
     }
+    for (size_t i = 0; i < sizeof one_key_geoms / sizeof one_key_geoms[0]; i++)
+        check_one_key(isa, &one_key_geoms[i]);
     for (uint32_t k = 1; k <= 16; k++) {
         const geometry b = { SBF_BLOCKED, k, 512 * 50, k * 3 };
         const geometry c = { SBF_COUNTING, k, 512 * 50, 0 };
