@@ -67,6 +67,25 @@ static int within(int layout, uint64_t n, double e, uint64_t bits, uint32_t k, d
     return *over <= e; /* NaN (a formula refused): not within */
 }
 
+/* One step of the search: the size sbf_size gives rate t (in *b); if it
+ * keeps e, t is the new lowest rate that fits and (*bits, *k) its size,
+ * else t is the new highest refused. */
+static int try_rate(const sbf_scalable_params *p, uint64_t capacity, double e, double t,
+                    uint64_t *b, double *over, double *ok_t, double *bad_t, uint64_t *bits,
+                    uint32_t *k)
+{
+    uint32_t kk = 0;
+    SBFI_FORWARD_IF_ERROR(sbf_size(p->layout, capacity, t, b, &kk));
+    if (within(p->layout, capacity, e, *b, kk, over)) {
+        *ok_t = t;
+        *bits = *b;
+        *k = kk;
+    } else {
+        *bad_t = t;
+    }
+    return SBF_OK;
+}
+
 int sbfi_scalable_size(const sbf_scalable_params *p, uint64_t capacity, double e,
                        uint64_t *bits, uint32_t *k)
 {
@@ -92,28 +111,12 @@ int sbfi_scalable_size(const sbf_scalable_params *p, uint64_t capacity, double e
         prev = b;
         const double t = bad_t * r;
         SBFI_RETURN_IF(!(t > 0), SBF_E_K);
-        kk = 0;
-        SBFI_FORWARD_IF_ERROR(sbf_size(p->layout, capacity, t, &b, &kk));
-        if (within(p->layout, capacity, e, b, kk, &over)) {
-            ok_t = t;
-            *bits = b;
-            *k = kk;
-        } else {
-            bad_t = t;
-        }
+        SBFI_FORWARD_IF_ERROR(try_rate(p, capacity, e, t, &b, &over, &ok_t, &bad_t, bits, k));
     }
     SBFI_RETURN_IF(ok_t == 0, SBF_E_K);
     while (bad_t - ok_t > bad_t / 256) {
         const double t = (ok_t + bad_t) / 2;
-        kk = 0;
-        SBFI_FORWARD_IF_ERROR(sbf_size(p->layout, capacity, t, &b, &kk));
-        if (within(p->layout, capacity, e, b, kk, &over)) {
-            ok_t = t;
-            *bits = b;
-            *k = kk;
-        } else {
-            bad_t = t;
-        }
+        SBFI_FORWARD_IF_ERROR(try_rate(p, capacity, e, t, &b, &over, &ok_t, &bad_t, bits, k));
     }
     return SBF_OK;
 }
