@@ -137,6 +137,40 @@ sleep 0.3
 kill -9 $pk; wait $pk 2>/dev/null; exec 4>&-
 same seen.sbf seen.before
 no_temps
+# an input cut short by another program while mapped: standard output is a
+# FIFO whose reader (the helper) takes one byte, so the run has mapped its
+# input and is blocked writing the first chunk (at most 4 x threads chunks
+# of 512 KiB read: 4 MiB for 2 threads), then truncates the input at 6 MB
+# and drains: the chunks past it touch pages that are gone (SIGBUS). The
+# run stops with a message and status 1; the --filter file stays the last
+# complete run's; nothing is left behind
+cat > cut_helper.py <<'PY'
+import os, sys
+with open(sys.argv[1], 'rb') as f:
+    first = f.read(1)
+    os.truncate(sys.argv[2], int(sys.argv[3]))
+    rest = f.read()
+sys.stdout.buffer.write(first + rest)
+PY
+seq 1 600000 | sed 's|^|https://cut.example.org/path/|' > cut.keep  # 22 MB
+for mode in "--expected 1000000" ""; do
+  for t in 1 2; do
+    cp cut.keep cut.txt
+    rm -f seen.sbf; expect 0 "$SBF" dedup $mode --filter seen.sbf r1.txt; cp seen.sbf seen.before
+    rm -f cfifo; mkfifo cfifo
+    timeout 60 /usr/bin/python3 cut_helper.py cfifo cut.txt 6000100 > cut.out & ph=$!
+    "$SBF" dedup $mode --filter seen.sbf --threads $t cut.txt > cfifo 2> err; rc=$?
+    wait $ph
+    [ $rc = 1 ] && ok || bad "input cut short ($mode, $t threads): exit $rc ($(head -c 300 err))"
+    has err "cut.txt: the file was cut short while being read"
+    same seen.sbf seen.before
+    # what was written: whole lines of the input's first 6 MB, in order
+    n=$(wc -l < cut.out)
+    [ "$n" -gt 0 ] && [ "$n" -lt 230000 ] && head -n "$n" cut.keep | cmp -s - cut.out && ok \
+      || bad "input cut short ($mode, $t threads): $n lines written"
+    no_temps
+  done
+done
 # a file of another kind is refused, not overwritten
 expect 0 "$SBF" create cnt.sbf --layout counting -n 100
 expect 1 "$SBF" dedup --filter cnt.sbf r1.txt; has err "counting"
