@@ -49,7 +49,8 @@ static const char *const help_dedup =
     "usage: sbf dedup [FILE...] [--expected N [--fpp P] | --fpp P] [--filter F]\n"
     "                 [--invert] [--count] [--tsv-field K | --json-field NAME]\n"
     "                 [--threads T] [--shard I/N] [--layout L] [--binary] [--quiet]\n"
-    "                 [--ngrams N [--threshold T] [--paragraphs] [--annotate]]\n"
+    "                 [--ngrams N [--threshold T] [--paragraphs] [--annotate]\n"
+    "                 [--remove-type document|paragraph|both]]\n"
     "                 [--initial N] [--growth G]\n"
     "\n"
     "Writes each line of the FILEs (standard input when none, or -) the first\n"
@@ -90,6 +91,10 @@ static const char *const help_dedup =
     "                 at its \\n escapes) instead of the document; a document\n"
     "                 is written without its duplicate paragraphs (--invert:\n"
     "                 with only those), and not at all when none is left\n"
+    "  --remove-type document|paragraph|both  bff's names: document (the\n"
+    "                 default), paragraph (--paragraphs), both: paragraphs as\n"
+    "                 --paragraphs, and a document left out whole when a\n"
+    "                 fraction >= T of all its n-grams were seen\n"
     "  --annotate     with --ngrams (JSON): write every document, with the\n"
     "                 members \"sbf_duplicate_fraction\" (its n-grams seen before)\n"
     "                 and \"sbf_duplicate_spans\" ([start, end) in characters of\n"
@@ -180,6 +185,7 @@ typedef struct dedup {
     uint32_t ngrams;             /* --ngrams N (0: keys are whole) */
     double threshold;            /* --threshold T */
     int paragraphs, annotate;
+    int both;                    /* --remove-type both: paragraphs, then documents */
     int no_add;                  /* --no-add: probe only (decontamination) */
     int mapped;                  /* --no-add on a fixed filter: its file mapped, probed
                                     in block order, its pages asked for ahead */
@@ -805,6 +811,21 @@ static int unit_dup(const dedup *d, const chunk *c, size_t u)
     return c->u_gn[u] > 0 && (double)c->u_seen[u] >= d->threshold * (double)c->u_gn[u];
 }
 
+/* Line i's n-grams seen before / all of them (its units together), and
+ * whether --remove-type both drops it whole: a fraction >= T of them seen. */
+static int doc_dup(const dedup *d, const chunk *c, size_t i, uint64_t *seen, uint64_t *grams)
+{
+    uint64_t s = 0, g = 0;
+    const size_t u0 = c->l_u0[i], un = c->l_un[i];
+    for (size_t u = u0; u < u0 + un; u++) {
+        s += c->u_seen[u];
+        g += c->u_gn[u];
+    }
+    *seen = s;
+    *grams = g;
+    return d->both && g > 0 && (double)s >= d->threshold * (double)g;
+}
+
 /* --annotate: the line with the fraction and spans added before its
  * closing brace. */
 static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
@@ -820,12 +841,9 @@ static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
         return;
     }
     close--; /* the object's '}' */
-    uint64_t seen = 0, grams = 0;
+    uint64_t seen, grams;
+    const int whole = doc_dup(d, c, i, &seen, &grams);
     const size_t u0 = c->l_u0[i], un = c->l_un[i];
-    for (size_t u = u0; u < u0 + un; u++) {
-        seen += c->u_seen[u];
-        grams += c->u_gn[u];
-    }
     char num[96];
     out_put(c, p, (size_t)(close - p));
     int k = snprintf(num, sizeof num, ",\"sbf_duplicate_fraction\":%.6g,\"sbf_duplicate_spans\":[",
@@ -834,9 +852,14 @@ static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
     const unsigned char *text = c->kp[j], *at = text;
     size_t chars = 0, spans = 0;
     for (size_t u = u0; u < u0 + un; u++) {
-        if (!unit_dup(d, c, u))
+        if (!whole && !unit_dup(d, c, u))
             continue;
         const unsigned char *s = c->buf + c->u_s[u], *t = c->buf + c->u_e[u];
+        if (whole) { /* --remove-type both: the whole text */
+            s = text;
+            t = text + c->kl[j];
+            u = u0 + un - 1;
+        }
         chars += json_chars(at, s);
         const size_t a = chars;
         chars += json_chars(s, t);
@@ -872,7 +895,12 @@ static void format(const dedup *d, chunk *c)
                 dups += (size_t)unit_dup(d, c, u);
             c->units += un;
             c->unit_dups += dups;
-            /* a document is seen when all its units are */
+            /* a document is seen when all its units are, or (--remove-type
+             * both) when a fraction >= T of all its n-grams is */
+            uint64_t dseen, dgrams;
+            const int whole = doc_dup(d, c, i, &dseen, &dgrams);
+            if (whole)
+                dups = un;
             const int seen = un > 0 && dups == un;
             c->dec[i] = seen ? D_SEEN : D_NEW;
             if (seen)
@@ -895,7 +923,7 @@ static void format(const dedup *d, chunk *c)
                         out_put(c, p, (size_t)(text - p));
                         size_t put = 0;
                         for (size_t u = u0; u < u0 + un; u++) {
-                            if (unit_dup(d, c, u) != d->invert)
+                            if ((whole || unit_dup(d, c, u)) != d->invert)
                                 continue;
                             if (put++)
                                 out_put(c, "\\n", 2);
@@ -1342,7 +1370,8 @@ int cmd_dedup(int argc, char **argv)
     parse_args(argc, argv,
                " --expected= --fpp= --filter= --invert --count --tsv-field= --json-field="
                " --threads= --shard= --layout= --binary --quiet --initial= --growth= --seed="
-               " --ngrams= --threshold= --no-add --verify --paragraphs --annotate ",
+               " --ngrams= --threshold= --no-add --verify --paragraphs --annotate"
+               " --remove-type= ",
                help_dedup, 0, ARGS_MAX_POS, &a);
     dedup d;
     memset(&d, 0, sizeof d);
@@ -1374,6 +1403,19 @@ int cmd_dedup(int argc, char **argv)
         }
     }
     d.paragraphs = opt_flag(&a, "--paragraphs");
+    if ((s = opt_val(&a, "--remove-type")) != NULL) { /* bff's names */
+        if (!d.ngrams)
+            usage_error("--remove-type is for --ngrams");
+        if (strcmp(s, "both") == 0)
+            d.paragraphs = d.both = 1;
+        else if (strcmp(s, "paragraph") == 0)
+            d.paragraphs = 1;
+        else if (strcmp(s, "document") != 0)
+            usage_error("--remove-type: document, paragraph or both: '%s'",
+                        show_text(s, strlen(s)));
+        else if (d.paragraphs)
+            usage_error("--remove-type document and --paragraphs are exclusive");
+    }
     d.annotate = opt_flag(&a, "--annotate");
     if ((d.paragraphs || d.annotate) && !d.ngrams)
         usage_error("--paragraphs and --annotate are for --ngrams");

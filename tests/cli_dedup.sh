@@ -265,6 +265,40 @@ d = [json.loads(l) for l in open("out", encoding="utf-8")]
 sys.exit(0 if [x["sbf_duplicate_spans"] for x in d] == [[], [], [[0, 45]], [], []]
          and abs(d[1]["sbf_duplicate_fraction"] - 3 / 7) < 1e-5 else 1)' \
   && ok || bad "--annotate (documents): $(cat out)"
+# --remove-type both (bff's): paragraphs as --paragraphs, and a document
+# left out whole when a fraction >= T of all its n-grams (its paragraphs
+# together, each counted before its own are added) were seen. Document 2:
+# paragraph 1 3/5 seen (a duplicate at 0.5), paragraph 2 1/3 (kept), the
+# document 4/8: out whole; document 3: paragraph 1 3/3, paragraph 2 0/4,
+# the document 3/7: paragraph 2 kept
+printf '%s\n' '{"text":"a b c d\ne f g h"}' '{"text":"a b c d x y\ne f z w","id":2}' \
+  '{"text":"e f g h\nn1 n2 n3 n4 n5"}' > b1.jsonl
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type both b1.jsonl
+printf '%s\n' '{"text":"a b c d\ne f g h"}' '{"text":"n1 n2 n3 n4 n5"}' > b1.want
+same out b1.want
+has err "3 lines: 2 new, 1 seen before; 6 paragraphs, 2 duplicate"
+for para in "--remove-type paragraph" --paragraphs; do
+  expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 $para b1.jsonl
+  printf '%s\n' '{"text":"a b c d\ne f g h"}' '{"text":"e f z w","id":2}' '{"text":"n1 n2 n3 n4 n5"}' > b1.para
+  same out b1.para
+done
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type document b1.jsonl; same out b1.jsonl
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type both --invert b1.jsonl
+printf '%s\n' '{"text":"a b c d x y\ne f z w","id":2}' '{"text":"e f g h"}' > b1.inv
+same out b1.inv
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type both --annotate b1.jsonl
+/usr/bin/python3 - out <<'PY' && ok || bad "--annotate --remove-type both: $(cat out)"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1], encoding='utf-8')]
+want = [(0, []), (0.5, ["a b c d x y\ne f z w"]), (3 / 7, ["e f g h"])]
+assert len(docs) == 3, docs
+for d, (frac, spans) in zip(docs, want):
+    assert abs(d["sbf_duplicate_fraction"] - frac) < 1e-5, d
+    assert [d["text"][a:b] for a, b in d["sbf_duplicate_spans"]] == spans, d
+PY
+expect 2 "$SBF" dedup --remove-type both b1.jsonl; has err "--remove-type is for --ngrams"
+expect 2 "$SBF" dedup --ngrams 2 --remove-type all b1.jsonl; has err "document, paragraph or both"
+expect 2 "$SBF" dedup --ngrams 2 --remove-type document --paragraphs b1.jsonl
 # an object cut short after its text is written as read; CRLF keeps its \r
 printf '{"text":"one two three"\n{"text":"one two three"}\r\n' > p3.jsonl
 expect 0 "$SBF" dedup --ngrams 2 --annotate p3.jsonl
@@ -275,7 +309,7 @@ awk 'BEGIN { srand(4); for (d = 0; d < 3000; d++) { printf "{\"id\": %d, \"text\
   for (p = 0; p < 4; p++) { base = int(rand() * 400); printf "%s", (p ? "\\n" : "");
     for (w = 0; w < 30; w++) printf "%sw%d", (w ? " " : ""), (base * 7 + w) % 3000 }
   printf "\"}\n" } }' > p2.jsonl
-for opts in "--paragraphs" "--paragraphs --annotate" "--annotate" "--paragraphs --expected 400000" "--paragraphs --annotate --expected 400000"; do
+for opts in "--paragraphs" "--remove-type both --threshold 0.5" "--remove-type both --expected 400000 --invert" "--paragraphs --annotate" "--annotate" "--paragraphs --expected 400000" "--paragraphs --annotate --expected 400000"; do
   expect 0 "$SBF" dedup --ngrams 5 $opts --threads 1 p2.jsonl; cp out pt1.out
   for t in 2 3 5; do
     expect 0 "$SBF" dedup --ngrams 5 $opts --threads $t p2.jsonl; same out pt1.out
