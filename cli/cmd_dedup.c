@@ -13,7 +13,8 @@
  *            part p of chunk c only after part p of chunk c - 1, and one
  *            thread at a time per part;
  *   format   the chunk's output bytes, once all its parts are decided.
- * The main thread also reads and writes, in input order. A key and its
+ * Reading the next chunk and writing the oldest (in input order) are tasks
+ * too, each taken by one thread at a time, first. A key and its
  * earlier copies have the same block, so they meet in one part, in input
  * order: every verdict is the one a single thread adding the keys one by
  * one gives, and the output is the same for every --threads, byte for byte.
@@ -120,7 +121,7 @@ static const char *const help_dedup =
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
 /* a chunk's stage */
 enum { S_FREE, S_READ, S_PREP, S_READY, S_DECIDED, S_FMT, S_DONE };
-enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT };
+enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE };
 
 typedef struct chunk {
     const unsigned char *buf; /* its bytes: own, or in a file's mapping */
@@ -206,7 +207,20 @@ typedef struct dedup {
     uint64_t *pnext;             /* per part: the next chunk to decide */
     unsigned char *pbusy;        /* per part: a thread decides it now */
     int stop;
+    struct input *in;            /* read by one thread at a time (reading), */
+    int reading, writing, in_done; /* written by one at a time (writing) */
+    /* what the written chunks add up to (the writing thread's) */
+    uint64_t file_lines, lines, fresh, seen, nokey, other, written, units, unit_dups;
+    uint64_t total_ngrams, text_bytes;
+    const unsigned char *released_map; /* pages of it given back up to */
+    size_t released;
+    int tty, quiet, shown;       /* the progress line */
+    double t0, last;
 } dedup;
+
+typedef struct input input;
+static int read_chunk(input *in, chunk *c);
+static void write_chunk(dedup *d, chunk *w);
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -971,10 +985,23 @@ static chunk *slot(const dedup *d, uint64_t seq)
     return &d->slots[seq % d->nslots];
 }
 
-/* The oldest task there is (under mu): a chunk to prepare, a part to
- * decide (its previous chunk decided), a chunk to format. */
+/* A task (under mu): the next chunk to write when it is formatted (this
+ * frees its slot) or to read when a slot is free, each by one thread at a
+ * time; else the oldest there is: a chunk to prepare, a part to decide
+ * (its previous chunk decided), a chunk to format. Any thread reads and
+ * writes: a thread busy writing (or descheduled) does not stop the others. */
 static int take_task(dedup *d, chunk **out, size_t *part)
 {
+    if (!d->writing && d->seq_write < d->seq_read && slot(d, d->seq_write)->state == S_DONE) {
+        d->writing = 1;
+        *out = slot(d, d->seq_write);
+        return T_WRITE;
+    }
+    if (!d->reading && !d->in_done && d->seq_read - d->seq_write < d->nslots) {
+        d->reading = 1;
+        *out = slot(d, d->seq_read);
+        return T_READ;
+    }
     for (uint64_t s = d->seq_write; s < d->seq_read; s++) {
         chunk *c = slot(d, s);
         if (c->state == S_READ) {
@@ -1004,14 +1031,32 @@ static int take_task(dedup *d, chunk **out, size_t *part)
 static void run_task(dedup *d, int t, chunk *c, size_t p)
 {
     pthread_mutex_unlock(&d->mu);
+    int got = 0;
     if (t == T_PREPARE)
         prepare(d, c);
     else if (t == T_DECIDE)
         decide_part(d, c, p);
-    else
+    else if (t == T_FORMAT)
         format(d, c);
+    else if (t == T_READ)
+        got = read_chunk(d->in, c);
+    else
+        write_chunk(d, c);
     pthread_mutex_lock(&d->mu);
-    if (t == T_PREPARE) {
+    if (t == T_READ) {
+        d->reading = 0;
+        if (got) {
+            c->state = S_READ;
+            c->parts_done = 0;
+            d->seq_read++;
+        } else {
+            d->in_done = 1;
+        }
+    } else if (t == T_WRITE) {
+        c->state = S_FREE;
+        d->seq_write++;
+        d->writing = 0;
+    } else if (t == T_PREPARE) {
         c->state = S_READY;
     } else if (t == T_DECIDE) {
         d->pbusy[p] = 0;
@@ -1024,11 +1069,12 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
     pthread_cond_broadcast(&d->cv);
 }
 
-static void *worker(void *arg)
+/* The main thread's loop (is_main: until the input is read and written)
+ * and every worker's (until told to stop): tasks, else a wait. */
+static void work(dedup *d, int is_main)
 {
-    dedup *d = arg;
     pthread_mutex_lock(&d->mu);
-    while (!d->stop) {
+    while (!d->stop && !(is_main && d->in_done && d->seq_write == d->seq_read)) {
         chunk *c = NULL;
         size_t p = 0;
         const int t = take_task(d, &c, &p);
@@ -1038,6 +1084,11 @@ static void *worker(void *arg)
             run_task(d, t, c, p);
     }
     pthread_mutex_unlock(&d->mu);
+}
+
+static void *worker(void *arg)
+{
+    work(arg, 0);
     return NULL;
 }
 
@@ -1045,10 +1096,10 @@ static void *worker(void *arg)
 
 /* A mapped file truncated by another program while it is read: the next
  * touch of a page past its new end raises SIGBUS, in whichever thread
- * touched it. The mappings in use are listed here (by the main thread, which
- * maps and unmaps them); a SIGBUS inside one ends the run with a message and
- * status 1 before anything is saved, so a --filter file keeps what the last
- * complete run wrote. Any other SIGBUS goes to the handler there was before
+ * touched it. The mappings in use are listed here (by the threads that
+ * read and write, which map and unmap them); a SIGBUS inside one ends the
+ * run with a message and status 1 before anything is saved, so a --filter
+ * file keeps what the last complete run wrote. Any other SIGBUS goes to the handler there was before
  * (a mapped --filter's guard, or the default: a crash). */
 #define GUARDS (4 * MAX_THREADS + 4 + 64) /* input files mapped at once (one per chunk in
                                           * flight, + 1), a growing filter's sub-filters */
@@ -1102,8 +1153,8 @@ static void guard_add(const void *lo, size_t len, const char *name)
         sigaction(SIGBUS, &sa, &guard_prev);
         guard_on = 1;
     }
-    for (size_t i = 0; i < GUARDS; i++) {
-        if (guards[i].lo == NULL) {
+    for (size_t i = 0; i < GUARDS; i++) { /* (one thread adds; another may drop) */
+        if (__atomic_load_n(&guards[i].lo, __ATOMIC_ACQUIRE) == NULL) {
             guards[i].len = len;
             guards[i].name = name;
             __atomic_store_n(&guards[i].lo, (const unsigned char *)lo, __ATOMIC_RELEASE);
@@ -1122,7 +1173,7 @@ static void guard_drop(const void *lo)
 
 /* ------------------------------------------------------------ input */
 
-typedef struct input {
+struct input {
     const char *const *paths;
     int npaths, at;          /* the file being read */
     int fd;
@@ -1134,7 +1185,7 @@ typedef struct input {
     unsigned char *map;       /* a regular file, mapped: its bytes, length, */
     size_t map_len, pos;      /* the next byte */
     size_t chunk_bytes;
-} input;
+};
 
 static void close_file(input *in)
 {
@@ -1329,6 +1380,77 @@ static void fill_fpp(const dedup *d, double *fill, double *fpp, uint64_t *keys, 
     *fpp = in.keys_added == SBF_KEYS_UNKNOWN ? in.fpp_estimated : in.fpp_now;
     *keys = in.keys_added == SBF_KEYS_UNKNOWN ? (uint64_t)in.est_cardinality : in.keys_added;
     *bytes = in.bytes;
+}
+
+/* The oldest chunk, formatted: its bytes written, in input order, its
+ * lines without a key named (the first few), its counts added, its pages
+ * of a mapped file given back, the progress line (one thread at a time). */
+static void write_chunk(dedup *d, chunk *w)
+{
+    if (w->olen)
+        write_all(w->obuf, w->olen);
+    if (w->first)
+        d->file_lines = 0;
+    if (w->nokey && d->nokey < SHOW_MISSING) {
+        uint64_t k = d->nokey;
+        for (size_t i = 0; i < w->n && k < SHOW_MISSING; i++) {
+            if (w->dec[i] != D_NOKEY)
+                continue;
+            k++;
+            static const char *const why[] = { "", "fewer fields than --tsv-field",
+                                               "not a JSON object", "no such field",
+                                               "the field is not a string" };
+            const uint64_t ln = d->file_lines + i + 1;
+            fprintf(stderr, "%s: %s: line %llu has no key (%s%s%s): %s\n", prog, w->name,
+                    (unsigned long long)ln, why[w->why[i]], w->why[i] >= 3 ? ": " : "",
+                    w->why[i] >= 3 ? d->json_field : "",
+                    show_text(w->buf + w->start[i], w->end[i] - w->start[i]));
+        }
+    }
+    d->fresh += w->fresh;
+    d->seen += w->seen;
+    d->nokey += w->nokey;
+    d->other += w->other;
+    d->written += w->written;
+    d->units += w->units;
+    d->unit_dups += w->unit_dups;
+    d->lines += w->n;
+    d->file_lines += w->n;
+    if (d->ngrams) {
+        d->total_ngrams += w->nh;
+        d->text_bytes += w->text_bytes;
+    }
+    if (w->map != NULL) { /* its pages: out of this process's memory */
+        if (d->released_map != w->map) {
+            d->released_map = w->map;
+            d->released = 0;
+        }
+        if (w->map_last) {
+            guard_drop(w->map);
+            munmap(w->map, w->map_len);
+        } else {
+            const size_t to = w->map_done / d->page * d->page;
+            if (to > d->released) {
+                madvise(w->map + d->released, to - d->released, MADV_DONTNEED);
+                d->released = to;
+            }
+        }
+    }
+    if (d->tty && !d->quiet) {
+        const double t = now_s();
+        if (t - d->t0 >= 1.0 && t - d->last >= 0.25) {
+            d->last = t;
+            d->shown = 1;
+            double fill, efpp;
+            uint64_t keys;
+            size_t bytes;
+            fill_fpp(d, &fill, &efpp, &keys, &bytes);
+            fprintf(stderr, "\r%s: dedup: %llu lines, %llu new (%.2f M lines/s), "
+                    "filter %.0f%% full, fpp %.3g  ", prog, (unsigned long long)d->lines,
+                    (unsigned long long)d->fresh, (double)d->lines / (t - d->t0) / 1e6,
+                    100 * fill, efpp);
+        }
+    }
 }
 
 static void free_chunk(chunk *c)
@@ -1597,8 +1719,8 @@ int cmd_dedup(int argc, char **argv)
     }
     d.pnext = calloc(d.parts, sizeof *d.pnext);
     d.pbusy = calloc(d.parts, 1);
-    /* threads: T - 1 workers and the main thread, which also reads and
-     * writes; a few chunks per thread in flight */
+    /* threads: T - 1 workers and the main thread, alike; a few chunks
+     * per thread in flight */
     const size_t workers = (size_t)threads - 1;
     d.nslots = workers ? 4 * (size_t)threads : 1;
     d.slots = calloc(d.nslots, sizeof *d.slots);
@@ -1607,9 +1729,6 @@ int cmd_dedup(int argc, char **argv)
     pthread_t tid[MAX_THREADS];
     pthread_mutex_init(&d.mu, NULL);
     pthread_cond_init(&d.cv, NULL);
-    for (size_t t = 0; t < workers; t++)
-        if (pthread_create(&tid[t], NULL, worker, &d) != 0)
-            fail("cannot start a thread");
 
     static const char *const stdin_only[1] = { "-" };
     input in;
@@ -1618,113 +1737,15 @@ int cmd_dedup(int argc, char **argv)
     in.npaths = a.npos ? a.npos : 1;
     in.fd = -1;
     in.chunk_bytes = d.mapped ? MAPPED_CHUNK_BYTES : CHUNK_BYTES;
-    uint64_t total_ngrams = 0, text_bytes = 0, units = 0, unit_dups = 0;
-    uint64_t file_lines = 0, lines = 0, fresh = 0, seen = 0, nokey = 0, other = 0, written = 0;
-    const double t0 = now_s();
-    double last = t0;
-    const int tty = isatty(STDERR_FILENO);
-    int shown = 0;
-    const unsigned char *released_map = NULL;  /* pages of it given back up to */
-    size_t released = 0;
-    const size_t page = d.page;
+    d.in = &in;
+    d.t0 = d.last = now_s();
+    d.tty = isatty(STDERR_FILENO);
+    d.quiet = quiet;
+    for (size_t t = 0; t < workers; t++)
+        if (pthread_create(&tid[t], NULL, worker, &d) != 0)
+            fail("cannot start a thread");
+    work(&d, 1);
     pthread_mutex_lock(&d.mu);
-    for (;;) {
-        chunk *w = slot(&d, d.seq_write);
-        if (d.seq_write < d.seq_read && w->state == S_DONE) {
-            /* the oldest chunk is formatted: written, in input order */
-            pthread_mutex_unlock(&d.mu);
-            if (w->olen)
-                write_all(w->obuf, w->olen);
-            if (w->first)
-                file_lines = 0;
-            if (w->nokey && nokey < SHOW_MISSING) {
-                uint64_t k = nokey;
-                for (size_t i = 0; i < w->n && k < SHOW_MISSING; i++) {
-                    if (w->dec[i] != D_NOKEY)
-                        continue;
-                    k++;
-                    static const char *const why[] = { "", "fewer fields than --tsv-field",
-                                                       "not a JSON object", "no such field",
-                                                       "the field is not a string" };
-                    const uint64_t ln = file_lines + i + 1;
-                    fprintf(stderr, "%s: %s: line %llu has no key (%s%s%s): %s\n", prog,
-                            w->name, (unsigned long long)ln, why[w->why[i]],
-                            w->why[i] >= 3 ? ": " : "", w->why[i] >= 3 ? d.json_field : "",
-                            show_text(w->buf + w->start[i], w->end[i] - w->start[i]));
-                }
-            }
-            fresh += w->fresh;
-            seen += w->seen;
-            nokey += w->nokey;
-            other += w->other;
-            written += w->written;
-            units += w->units;
-            unit_dups += w->unit_dups;
-            lines += w->n;
-            file_lines += w->n;
-            if (d.ngrams) {
-                total_ngrams += w->nh;
-                text_bytes += w->text_bytes;
-            }
-            if (w->map != NULL) { /* its pages: out of this process's memory */
-                if (released_map != w->map) {
-                    released_map = w->map;
-                    released = 0;
-                }
-                if (w->map_last) {
-                    guard_drop(w->map);
-                    munmap(w->map, w->map_len);
-                } else {
-                    const size_t to = w->map_done / page * page;
-                    if (to > released) {
-                        madvise(w->map + released, to - released, MADV_DONTNEED);
-                        released = to;
-                    }
-                }
-            }
-            if (tty && !quiet) {
-                const double t = now_s();
-                if (t - t0 >= 1.0 && t - last >= 0.25) {
-                    last = t;
-                    shown = 1;
-                    double fill, efpp;
-                    uint64_t keys;
-                    size_t bytes;
-                    fill_fpp(&d, &fill, &efpp, &keys, &bytes);
-                    fprintf(stderr, "\r%s: dedup: %llu lines, %llu new (%.2f M lines/s), "
-                            "filter %.0f%% full, fpp %.3g  ", prog, (unsigned long long)lines,
-                            (unsigned long long)fresh, (double)lines / (t - t0) / 1e6,
-                            100 * fill, efpp);
-                }
-            }
-            pthread_mutex_lock(&d.mu);
-            w->state = S_FREE;
-            d.seq_write++;
-            continue;
-        }
-        if (!in.done && d.seq_read - d.seq_write < d.nslots) {
-            chunk *c = slot(&d, d.seq_read);
-            pthread_mutex_unlock(&d.mu);
-            const int got = read_chunk(&in, c);
-            pthread_mutex_lock(&d.mu);
-            if (got) {
-                c->state = S_READ;
-                c->parts_done = 0;
-                d.seq_read++;
-                pthread_cond_broadcast(&d.cv);
-            }
-            continue;
-        }
-        if (in.done && d.seq_write == d.seq_read)
-            break;
-        chunk *c = NULL;
-        size_t p = 0;
-        const int t = take_task(&d, &c, &p);
-        if (t != T_NONE)
-            run_task(&d, t, c, p);
-        else
-            pthread_cond_wait(&d.cv, &d.mu);
-    }
     d.stop = 1;
     pthread_cond_broadcast(&d.cv);
     pthread_mutex_unlock(&d.mu);
@@ -1733,11 +1754,11 @@ int cmd_dedup(int argc, char **argv)
     if (d.pv != NULL && !d.no_add) /* the parts' adds, into the filter's count */
         for (size_t p = 0; p < d.parts; p++)
             *d.v.added += d.pv[p].added;
-    if (shown)
+    if (d.shown)
         fputc('\n', stderr);
     if (count_only) {
         char num[32];
-        const int k = snprintf(num, sizeof num, "%llu\n", (unsigned long long)written);
+        const int k = snprintf(num, sizeof num, "%llu\n", (unsigned long long)d.written);
         write_all((const unsigned char *)num, (size_t)k);
     }
     if (fpath != NULL && !d.no_add) {
@@ -1750,29 +1771,29 @@ int cmd_dedup(int argc, char **argv)
         }
     }
     if (!quiet) {
-        const double t = now_s() - t0;
+        const double t = now_s() - d.t0;
         double fill, efpp;
         uint64_t keys;
         size_t bytes;
         fill_fpp(&d, &fill, &efpp, &keys, &bytes);
         fprintf(stderr, "%s: dedup: %llu lines: %llu new, %llu seen before", prog,
-                (unsigned long long)lines, (unsigned long long)fresh, (unsigned long long)seen);
-        if (nokey)
-            fprintf(stderr, ", %llu without a key (written as is)", (unsigned long long)nokey);
-        if (other)
-            fprintf(stderr, ", %llu in other shards", (unsigned long long)other);
+                (unsigned long long)d.lines, (unsigned long long)d.fresh, (unsigned long long)d.seen);
+        if (d.nokey)
+            fprintf(stderr, ", %llu without a key (written as is)", (unsigned long long)d.nokey);
+        if (d.other)
+            fprintf(stderr, ", %llu in other shards", (unsigned long long)d.other);
         if (d.paragraphs)
-            fprintf(stderr, "; %llu paragraphs, %llu duplicate", (unsigned long long)units,
-                    (unsigned long long)unit_dups);
+            fprintf(stderr, "; %llu paragraphs, %llu duplicate", (unsigned long long)d.units,
+                    (unsigned long long)d.unit_dups);
         if (d.ngrams)
             fprintf(stderr, "; %llu %u-grams of %.1f MB of text (%.2f M n-grams/s, %.1f MB/s)",
-                    (unsigned long long)total_ngrams, d.ngrams, (double)text_bytes / 1e6,
-                    t > 0 ? (double)total_ngrams / t / 1e6 : 0.0,
-                    t > 0 ? (double)text_bytes / t / 1e6 : 0.0);
+                    (unsigned long long)d.total_ngrams, d.ngrams, (double)d.text_bytes / 1e6,
+                    t > 0 ? (double)d.total_ngrams / t / 1e6 : 0.0,
+                    t > 0 ? (double)d.text_bytes / t / 1e6 : 0.0);
         fprintf(stderr, "; filter %s, %llu keys, %.1f MB, %s%.0f%% full, fpp %.3g; "
                 "%.2f s (%.2f M lines/s)\n", d.s ? "growing" : "fixed", (unsigned long long)keys,
                 (double)bytes / 1e6, d.s ? "newest " : "", 100 * fill, efpp, t,
-                t > 0 ? (double)lines / t / 1e6 : 0.0);
+                t > 0 ? (double)d.lines / t / 1e6 : 0.0);
     }
     for (size_t i = 0; i < d.nslots; i++)
         free_chunk(&d.slots[i]);
