@@ -167,6 +167,11 @@ typedef struct chunk {
     size_t olen, ocap;
     uint64_t fresh, seen, nokey, other, written, units, unit_dups;
     int state, parts_done;
+    /* a growing filter decided by parts: the newest sub-filter's blocks the
+     * chunk was routed for; gated (its way chosen), whole (one task, in
+     * order, after every earlier chunk: it may start a sub-filter) */
+    uint64_t route_nb;
+    int gated, whole;
 } chunk;
 
 /* a part's view: the filter's, with its own add counter */
@@ -207,6 +212,16 @@ typedef struct dedup {
     uint64_t *pnext;             /* per part: the next chunk to decide */
     unsigned char *pbusy;        /* per part: a thread decides it now */
     int stop;
+    /* a growing filter decided by parts (grow_parts): chunks are gated in
+     * order (g_next): one whose keys all fit in the newest sub-filter's
+     * room (g_room, less the keys of the chunks let through since it was
+     * asked) and that was routed for its blocks (g_nb) is decided by parts
+     * through views (g_old: the older sub-filters'; pv: the newest's);
+     * any other as one task in order, after which they are asked again */
+    int grow_parts;
+    uint64_t g_next, g_room, g_nb;
+    sbf_view *g_old;
+    uint32_t g_nold;
     struct input *in;            /* read by one thread at a time (reading), */
     int reading, writing, in_done; /* written by one at a time (writing) */
     /* what the written chunks add up to (the writing thread's) */
@@ -473,7 +488,7 @@ static void ngram_hashes(const dedup *d, chunk *c)
 static void route(const dedup *d, chunk *c)
 {
     const size_t P = d->parts, n = c->nh;
-    const uint64_t nb = d->v.nblocks;
+    const uint64_t nb = d->s != NULL ? c->route_nb : d->v.nblocks;
     const int shift = nb > 1 ? __builtin_clzll(nb - 1) : 0;
     size_t at[MAX_PARTS + 1];
     memset(at, 0, sizeof at);
@@ -725,13 +740,140 @@ static void decide_all(dedup *d, chunk *c)
     }
 }
 
-/* Part p of chunk c (P > 1, a fixed filter probed inline): its hashes in
- * input order, through the part's view. The same verdicts as decide_all:
- * every earlier hash of the same block was decided before, in this part. */
+/* ------------------------------------- a growing filter decided by parts */
+
+/* A view's block in words, for the prefetch (0: none, classic). */
+static uint32_t view_block_words(const sbf_view *v)
+{
+    return v->query == SBF_VIEW_CALL ? 0
+         : v->query == SBF_VIEW_SPLIT8 || v->query == SBF_VIEW_PARQUET ||
+             v->query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
+}
+
+/* The parts' adds to the newest sub-filter, counted into the growing
+ * filter (no part is being decided). */
+static void grow_fold(dedup *d)
+{
+    uint64_t sum = 0;
+    for (size_t p = 0; p < d->parts; p++) {
+        sum += d->pv[p].added;
+        d->pv[p].added = 0;
+    }
+    const int rc = sbf_scalable_count_adds(d->s, sum);
+    if (rc != SBF_OK)
+        fail("the growing filter: %s", sbf_strerror(rc));
+}
+
+/* The newest sub-filter's room and blocks, and the views, asked again
+ * (after a chunk decided in order, which may have started a sub-filter). */
+static void grow_refresh(dedup *d)
+{
+    const uint32_t nf = sbf_scalable_filters(d->s);
+    uint64_t room = 0;
+    (void)sbf_scalable_room(d->s, &room);
+    d->g_room = 0;
+    d->g_nb = 0;
+    d->g_nold = 0;
+    if (nf == 0)
+        return;
+    d->g_old = xrealloc(d->g_old, nf * sizeof *d->g_old);
+    for (uint32_t i = 0; i + 1 < nf; i++)
+        if (sbf_view_get(sbf_scalable_filter(d->s, i), &d->g_old[i]) != SBF_OK)
+            fail("the growing filter: no view of sub-filter %u", i);
+    sbf_view nv;
+    if (sbf_view_get_writable(sbf_scalable_filter_writable(d->s, nf - 1), &nv) != SBF_OK ||
+        nv.query == SBF_VIEW_CALL || nv.add == SBF_VIEW_CALL)
+        return; /* (not for this layout: every chunk in order) */
+    for (size_t p = 0; p < d->parts; p++) {
+        d->pv[p].v = nv;
+        d->pv[p].v.added = &d->pv[p].added;
+    }
+    d->g_room = room;
+    d->g_nb = nv.nblocks;
+    d->g_nold = nf - 1;
+}
+
+/* Whether an older sub-filter holds the key (newest first, as the
+ * library asks before it adds to the newest). */
+static int old_has(const dedup *d, uint64_t h1, uint64_t h2)
+{
+    for (uint32_t o = d->g_nold; o-- > 0;)
+        if (sbf_view_contains_hash(&d->g_old[o], h1, h2))
+            return 1;
+    return 0;
+}
+
+static void grow_prefetch(const dedup *d, const sbf_view *v, uint64_t h1)
+{
+    const uint32_t bw = d->block_words;
+    __builtin_prefetch(v->words + sbf_block_index(h1, v->nblocks) * bw, 1, 3);
+    for (uint32_t o = 0; o < d->g_nold; o++)
+        __builtin_prefetch(d->g_old[o].words + sbf_block_index(h1, d->g_old[o].nblocks) * bw,
+                           0, 3);
+}
+
+/* Part p of chunk c of a growing filter whose newest sub-filter has room
+ * for every key of c: each key (in input order) is seen when an older
+ * sub-filter holds it, else added to the newest, new when that changed it,
+ * as sbf_scalable_add_hashes decides it when no sub-filter can start.
+ * --ngrams: a unit's n-grams of this part probed in every sub-filter and
+ * counted, then added so. */
+static void decide_part_grow(dedup *d, chunk *c, size_t p)
+{
+    const sbf_view *v = &d->pv[p].v;
+    const size_t a = c->poff[p], b = c->poff[p + 1];
+    const size_t *ix = c->pidx;
+    const uint64_t *h1 = c->h1, *h2 = c->h2;
+    if (!d->ngrams) {
+        for (size_t q = a; q < b; q++) {
+            if (q + AHEAD < b)
+                grow_prefetch(d, v, h1[ix[q + AHEAD]]);
+            const size_t j = ix[q];
+            int r = 0;
+            if (!old_has(d, h1[j], h2[j]) && (r = sbf_view_add_hash(v, h1[j], h2[j])) < 0)
+                fail("the growing filter: %s", sbf_strerror(r));
+            c->added[j] = (uint8_t)r;
+        }
+        return;
+    }
+    for (size_t q = a; q < b;) {
+        const size_t u = c->gunit[ix[q]];
+        size_t r = q;
+        uint64_t seen = 0;
+        for (; r < b && c->gunit[ix[r]] == u; r++) {
+            if (r + AHEAD < b)
+                grow_prefetch(d, v, h1[ix[r + AHEAD]]);
+            seen += (uint64_t)(old_has(d, h1[ix[r]], h2[ix[r]]) ||
+                               sbf_view_contains_hash(v, h1[ix[r]], h2[ix[r]]));
+        }
+        for (size_t t = q; t < r; t++)
+            if (!old_has(d, h1[ix[t]], h2[ix[t]]) && sbf_view_add_hash(v, h1[ix[t]], h2[ix[t]]) < 0)
+                fail("the growing filter: cannot add");
+        if (seen)
+            __atomic_fetch_add(&c->u_seen[u], seen, __ATOMIC_RELAXED);
+        q = r;
+    }
+}
+
+/* Part p of chunk c (P > 1, a filter probed inline): its hashes in input
+ * order, through the part's view. The same verdicts as decide_all: every
+ * earlier hash of the same block was decided before, in this part. p
+ * WHOLE: a growing filter's chunk in order, every part's earlier adds
+ * counted first. */
+#define WHOLE SIZE_MAX
 static void decide_part(dedup *d, chunk *c, size_t p)
 {
     if (d->parts == 1) {
         decide_all(d, c);
+        return;
+    }
+    if (p == WHOLE) {
+        grow_fold(d);
+        decide_all(d, c);
+        return;
+    }
+    if (d->s != NULL) {
+        decide_part_grow(d, c, p);
         return;
     }
     const sbf_view *v = &d->pv[p].v;
@@ -1006,10 +1148,38 @@ static int take_task(dedup *d, chunk **out, size_t *part)
         chunk *c = slot(d, s);
         if (c->state == S_READ) {
             c->state = S_PREP;
+            c->route_nb = d->g_nb;
+            c->gated = c->whole = 0;
             *out = c;
             return T_PREPARE;
         }
         if (c->state == S_READY) {
+            if (d->grow_parts && !c->gated) { /* its way, in order */
+                if (s != d->g_next)
+                    continue;
+                c->gated = 1;
+                if (d->g_nb != 0 && c->nh <= d->g_room) {
+                    if (c->route_nb != d->g_nb) { /* prepared before the newest started */
+                        c->route_nb = d->g_nb;
+                        route(d, c);
+                    }
+                    d->g_room -= c->nh;
+                    d->g_next++;
+                } else {
+                    c->whole = 1;
+                }
+            }
+            if (c->whole) { /* after every part of every earlier chunk */
+                int ready = 1;
+                for (size_t p = 0; p < d->parts; p++)
+                    ready &= !d->pbusy[p] && d->pnext[p] == s;
+                if (!ready)
+                    continue;
+                memset(d->pbusy, 1, d->parts);
+                *out = c;
+                *part = WHOLE;
+                return T_DECIDE;
+            }
             for (size_t p = 0; p < d->parts; p++) {
                 if (!d->pbusy[p] && d->pnext[p] == s) {
                     d->pbusy[p] = 1;
@@ -1058,6 +1228,14 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         d->writing = 0;
     } else if (t == T_PREPARE) {
         c->state = S_READY;
+    } else if (t == T_DECIDE && p == WHOLE) {
+        grow_refresh(d);
+        memset(d->pbusy, 0, d->parts);
+        for (size_t q = 0; q < d->parts; q++)
+            d->pnext[q]++;
+        c->parts_done = (int)d->parts;
+        c->state = S_DECIDED;
+        d->g_next++;
     } else if (t == T_DECIDE) {
         d->pbusy[p] = 0;
         d->pnext[p]++;
@@ -1704,8 +1882,19 @@ int cmd_dedup(int argc, char **argv)
      * parts costs CPU (doc/dedup.md has the figures). The output is the
      * same bytes either way. */
     d.parts = 1;
-    if (threads > 2 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
-        (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL))) {
+    if (threads > 2 && d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
+        /* a growing filter: by parts while a chunk fits in the newest
+         * sub-filter, of a layout probed inline */
+        sbf_view gv;
+        if (sbf_view_get_writable(sbf_scalable_filter_writable(d.s, 0), &gv) == SBF_OK &&
+            gv.query != SBF_VIEW_CALL && gv.add != SBF_VIEW_CALL) {
+            d.grow_parts = 1;
+            d.block_words = view_block_words(&gv);
+        }
+    }
+    if (threads > 2 && (d.grow_parts || (d.f != NULL && d.v.query != SBF_VIEW_CALL &&
+                                         (d.no_add || (d.v.add != SBF_VIEW_CALL &&
+                                                       d.v.added != NULL))))) {
         d.parts = (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
         /* (C11: the size a multiple of the alignment; ASan checks it) */
         d.pv = aligned_alloc(64, (d.parts * sizeof *d.pv + 63) & ~(size_t)63);
@@ -1716,6 +1905,8 @@ int cmd_dedup(int argc, char **argv)
             d.pv[p].v = d.v;
             d.pv[p].v.added = &d.pv[p].added;
         }
+        if (d.grow_parts)
+            grow_refresh(&d);
     }
     d.pnext = calloc(d.parts, sizeof *d.pnext);
     d.pbusy = calloc(d.parts, 1);
@@ -1751,7 +1942,9 @@ int cmd_dedup(int argc, char **argv)
     pthread_mutex_unlock(&d.mu);
     for (size_t t = 0; t < workers; t++)
         pthread_join(tid[t], NULL);
-    if (d.pv != NULL && !d.no_add) /* the parts' adds, into the filter's count */
+    if (d.grow_parts)
+        grow_fold(&d);
+    else if (d.pv != NULL && !d.no_add) /* the parts' adds, into the filter's count */
         for (size_t p = 0; p < d.parts; p++)
             *d.v.added += d.pv[p].added;
     if (d.shown)
@@ -1801,6 +1994,7 @@ int cmd_dedup(int argc, char **argv)
     free(d.pnext);
     free(d.pbusy);
     free(d.pv);
+    free(d.g_old);
     free(in.carry);
     pthread_mutex_destroy(&d.mu);
     pthread_cond_destroy(&d.cv);
