@@ -20,10 +20,14 @@
  * one gives, and the output is the same for every --threads, byte for byte.
  * A part's blocks are written by one thread at a time; its adds are
  * counted in its own counter, summed into the filter's at the end.
- * When the keys cannot be routed so (a growing filter, whose sub-filter
- * for a new key depends on how many came before; the classic layout,
- * whose bits spread over the whole filter) P is 1: deciding is one task
- * per chunk, in order, and the other stages run beside it.
+ * A growing filter's new key goes into the newest sub-filter, which one
+ * depends on how many came before: a chunk is decided by parts (of the
+ * newest's blocks) only when all its keys fit in the newest's room, else
+ * as one task after every earlier chunk (grow_* below). When the keys
+ * cannot be routed (the classic layout, whose bits spread over the whole
+ * filter; two threads, where routing costs more than it gives) P is 1:
+ * deciding is one task per chunk, in order, and the other stages run
+ * beside it.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
