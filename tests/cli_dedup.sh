@@ -172,6 +172,18 @@ for mode in "--expected 1000000" ""; do
     no_temps
   done
 done
+# a --no-add filter (mapped) cut short the same way, after the first chunk
+# is written: growing (this command's guard) and fixed (the mapped filter's
+# guard, which this command's hands the signal on to)
+for mode in "--initial 300000" "--expected 300000"; do
+  rm -f ncut.sbf; expect 0 "$SBF" dedup $mode --filter ncut.sbf r1.txt
+  rm -f cfifo; mkfifo cfifo
+  timeout 60 /usr/bin/python3 cut_helper.py cfifo ncut.sbf 4096 > cut.out & ph=$!
+  "$SBF" dedup --no-add --filter ncut.sbf --threads 2 cut.keep > cfifo 2> err; rc=$?
+  wait $ph
+  [ $rc = 1 ] && ok || bad "--no-add filter cut short ($mode): exit $rc ($(head -c 300 err))"
+  has err "ncut.sbf: the file was cut short while"
+done
 # a file of another kind is refused, not overwritten
 expect 0 "$SBF" create cnt.sbf --layout counting -n 100
 expect 1 "$SBF" dedup --filter cnt.sbf r1.txt; has err "counting"
