@@ -1281,8 +1281,9 @@ static void *worker(void *arg)
  * touched it. The mappings in use are listed here (by the threads that
  * read and write, which map and unmap them); a SIGBUS inside one ends the
  * run with a message and status 1 before anything is saved, so a --filter
- * file keeps what the last complete run wrote. Any other SIGBUS goes to the handler there was before
- * (a mapped --filter's guard, or the default: a crash). */
+ * file keeps what the last complete run wrote. Any other SIGBUS goes to
+ * the handler there was before (a mapped --filter's guard, or the default:
+ * a crash). */
 #define GUARDS (4 * MAX_THREADS + 4 + 64) /* input files mapped at once (one per chunk in
                                           * flight, + 1), a growing filter's sub-filters */
 
@@ -1974,7 +1975,8 @@ int cmd_dedup(int argc, char **argv)
         size_t bytes;
         fill_fpp(&d, &fill, &efpp, &keys, &bytes);
         fprintf(stderr, "%s: dedup: %llu lines: %llu new, %llu seen before", prog,
-                (unsigned long long)d.lines, (unsigned long long)d.fresh, (unsigned long long)d.seen);
+                (unsigned long long)d.lines, (unsigned long long)d.fresh,
+                (unsigned long long)d.seen);
         if (d.nokey)
             fprintf(stderr, ", %llu without a key (written as is)", (unsigned long long)d.nokey);
         if (d.other)
