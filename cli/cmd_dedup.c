@@ -219,9 +219,10 @@ typedef struct dedup {
     /* a growing filter decided by parts (grow_parts): chunks are gated in
      * order (g_next): one whose keys all fit in the newest sub-filter's
      * room (g_room, less the keys of the chunks let through since it was
-     * asked) and that was routed for its blocks (g_nb) is decided by parts
-     * through views (g_old: the older sub-filters'; pv: the newest's);
-     * any other as one task in order, after which they are asked again */
+     * asked) is decided by parts of its blocks (g_nb; a chunk routed for
+     * an older newest is routed again) through views (g_old: the older
+     * sub-filters'; pv: the newest's); any other as one task in order,
+     * after which they are asked again */
     int grow_parts;
     uint64_t g_next, g_room, g_nb;
     sbf_view *g_old;
