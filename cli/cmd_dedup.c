@@ -1888,9 +1888,11 @@ int cmd_dedup(int argc, char **argv)
      * parts costs CPU (doc/dedup.md has the figures). The output is the
      * same bytes either way. */
     d.parts = 1;
-    if (threads > 2 && d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
+    if (threads > 1 && d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
         /* a growing filter: by parts while a chunk fits in the newest
-         * sub-filter, of a layout probed inline */
+         * sub-filter, of a layout probed inline; from two threads, as its
+         * in-order decision (a probe of every sub-filter for a new key: 3
+         * of 4 CPU seconds at 50M lines, one thread) would bound two */
         sbf_view gv;
         if (sbf_view_get_writable(sbf_scalable_filter_writable(d.s, 0), &gv) == SBF_OK &&
             gv.query != SBF_VIEW_CALL && gv.add != SBF_VIEW_CALL) {
@@ -1898,9 +1900,8 @@ int cmd_dedup(int argc, char **argv)
             d.block_words = view_block_words(&gv);
         }
     }
-    if (threads > 2 && (d.grow_parts || (d.f != NULL && d.v.query != SBF_VIEW_CALL &&
-                                         (d.no_add || (d.v.add != SBF_VIEW_CALL &&
-                                                       d.v.added != NULL))))) {
+    if (d.grow_parts || (threads > 2 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
+                         (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL)))) {
         d.parts = (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
         /* (C11: the size a multiple of the alignment; ASan checks it) */
         d.pv = aligned_alloc(64, (d.parts * sizeof *d.pv + 63) & ~(size_t)63);
