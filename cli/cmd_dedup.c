@@ -203,6 +203,10 @@ typedef struct dedup {
     uint32_t seed;
     sbf_filter *f;               /* fixed size, or */
     sbf_scalable *s;             /* growing */
+    const sbf_filter *hash_f;    /* growing: what hashes its keys (its first sub-filter, or
+                                    own_hash_f, a filter of its layout and seed: the same
+                                    hashes), not the sub-filters' list, which an add moves */
+    sbf_filter *own_hash_f;
     sbf_view v;
     uint32_t block_words;
     size_t parts;                /* P */
@@ -584,12 +588,9 @@ static void prepare(const dedup *d, chunk *c)
         /* the keys' hashes, in SIMD lanes */
         hashes_cap(c, m);
         int rc;
-        if (d->s != NULL)
-            rc = sbf_scalable_hash(d->s, (const void *const *)c->kp, c->kl, NULL, m, c->h1,
-                                   c->h2);
-        else /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
-            rc = sbf_hash_pairs(d->f, (const void *const *)c->kp, c->kl, NULL, m, c->h1,
-                                c->h2);
+        /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
+        rc = sbf_hash_pairs(d->s != NULL ? d->hash_f : d->f, (const void *const *)c->kp, c->kl,
+                            NULL, m, c->h1, c->h2);
         if (rc != SBF_OK)
             fail("hashing: %s", sbf_strerror(rc));
         /* the shard: by the block index rule of the key's first hash, so the
@@ -1865,6 +1866,22 @@ int cmd_dedup(int argc, char **argv)
                           d.v.query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
     }
 
+    if (d.s != NULL) { /* what sbf_scalable_hash hashes with, kept */
+        if (sbf_scalable_filters(d.s) > 0) {
+            d.hash_f = sbf_scalable_filter(d.s, 0);
+        } else {
+            sbf_scalable_params sp;
+            sbf_params hp = { 0 };
+            (void)sbf_scalable_params_of(d.s, &sp);
+            hp.layout = sp.layout;
+            hp.expected_n = 1;
+            hp.fpp = 0.5;
+            hp.seed = sp.seed;
+            if (sbf_create(&d.own_hash_f, &hp) != SBF_OK)
+                fail("cannot make the filter");
+            d.hash_f = d.own_hash_f;
+        }
+    }
     d.page = (size_t)sysconf(_SC_PAGESIZE);
     size_t data_len = 0;
     const void *data = d.f != NULL && d.no_add ? sbf_data(d.f, &data_len) : NULL;
@@ -2007,6 +2024,7 @@ int cmd_dedup(int argc, char **argv)
     pthread_mutex_destroy(&d.mu);
     pthread_cond_destroy(&d.cv);
     sbf_free(d.f);
+    sbf_free(d.own_hash_f);
     sbf_scalable_free(d.s);
     sbf_unlock_file(lock);
     return 0;
