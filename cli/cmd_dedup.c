@@ -13,22 +13,28 @@
  *            part p of chunk c only after part p of chunk c - 1, and one
  *            thread at a time per part;
  *   format   the chunk's output bytes, once all its parts are decided.
- * The main thread also reads and writes, in input order. A key and its
+ * Reading the next chunk and writing the oldest (in input order) are tasks
+ * too, each taken by one thread at a time, first. A key and its
  * earlier copies have the same block, so they meet in one part, in input
  * order: every verdict is the one a single thread adding the keys one by
  * one gives, and the output is the same for every --threads, byte for byte.
  * A part's blocks are written by one thread at a time; its adds are
  * counted in its own counter, summed into the filter's at the end.
- * When the keys cannot be routed so (a growing filter, whose sub-filter
- * for a new key depends on how many came before; the classic layout,
- * whose bits spread over the whole filter) P is 1: deciding is one task
- * per chunk, in order, and the other stages run beside it.
+ * A growing filter's new key goes into the newest sub-filter, which one
+ * depends on how many came before: a chunk is decided by parts (of the
+ * newest's blocks) only when all its keys fit in the newest's room, else
+ * as one task after every earlier chunk (grow_* below). When the keys
+ * cannot be routed (the classic layout, whose bits spread over the whole
+ * filter; two threads, where routing costs more than it gives) P is 1:
+ * deciding is one task per chunk, in order, and the other stages run
+ * beside it.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +54,8 @@ static const char *const help_dedup =
     "usage: sbf dedup [FILE...] [--expected N [--fpp P] | --fpp P] [--filter F]\n"
     "                 [--invert] [--count] [--tsv-field K | --json-field NAME]\n"
     "                 [--threads T] [--shard I/N] [--layout L] [--binary] [--quiet]\n"
-    "                 [--ngrams N [--threshold T] [--paragraphs] [--annotate]]\n"
+    "                 [--ngrams N [--threshold T] [--paragraphs] [--annotate]\n"
+    "                 [--remove-type document|paragraph|both]]\n"
     "                 [--initial N] [--growth G]\n"
     "\n"
     "Writes each line of the FILEs (standard input when none, or -) the first\n"
@@ -89,6 +96,10 @@ static const char *const help_dedup =
     "                 at its \\n escapes) instead of the document; a document\n"
     "                 is written without its duplicate paragraphs (--invert:\n"
     "                 with only those), and not at all when none is left\n"
+    "  --remove-type document|paragraph|both  bff's names: document (the\n"
+    "                 default), paragraph (--paragraphs), both: paragraphs as\n"
+    "                 --paragraphs, and a document left out whole when a\n"
+    "                 fraction >= T of all its n-grams were seen\n"
     "  --annotate     with --ngrams (JSON): write every document, with the\n"
     "                 members \"sbf_duplicate_fraction\" (its n-grams seen before)\n"
     "                 and \"sbf_duplicate_spans\" ([start, end) in characters of\n"
@@ -104,11 +115,17 @@ static const char *const help_dedup =
 #define MAX_THREADS 64
 #define MAX_PARTS 256
 #define SHOW_MISSING 5
+/* the decision prefetches the block of the key this many places ahead: a
+ * filter larger than the caches costs a memory latency a key, and 32 keys
+ * in flight hide it (50M keys, a 62 MB filter, one thread, the 2-vCPU Zen 5
+ * VM at load 2-3: 8 ahead 1.12-1.14 s of deciding, 16 0.79-1.07 s, 32
+ * 0.67-0.72 s, 48 no better) */
+#define AHEAD 32
 
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
 /* a chunk's stage */
 enum { S_FREE, S_READ, S_PREP, S_READY, S_DECIDED, S_FMT, S_DONE };
-enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT };
+enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE };
 
 typedef struct chunk {
     const unsigned char *buf; /* its bytes: own, or in a file's mapping */
@@ -154,6 +171,11 @@ typedef struct chunk {
     size_t olen, ocap;
     uint64_t fresh, seen, nokey, other, written, units, unit_dups;
     int state, parts_done;
+    /* a growing filter decided by parts: the newest sub-filter's blocks the
+     * chunk was routed for; gated (its way chosen), whole (one task, in
+     * order, after every earlier chunk: it may start a sub-filter) */
+    uint64_t route_nb;
+    int gated, whole;
 } chunk;
 
 /* a part's view: the filter's, with its own add counter */
@@ -173,6 +195,7 @@ typedef struct dedup {
     uint32_t ngrams;             /* --ngrams N (0: keys are whole) */
     double threshold;            /* --threshold T */
     int paragraphs, annotate;
+    int both;                    /* --remove-type both: paragraphs, then documents */
     int no_add;                  /* --no-add: probe only (decontamination) */
     int mapped;                  /* --no-add on a fixed filter: its file mapped, probed
                                     in block order, its pages asked for ahead */
@@ -180,6 +203,10 @@ typedef struct dedup {
     uint32_t seed;
     sbf_filter *f;               /* fixed size, or */
     sbf_scalable *s;             /* growing */
+    const sbf_filter *hash_f;    /* growing: what hashes its keys (its first sub-filter, or
+                                    own_hash_f, a filter of its layout and seed: the same
+                                    hashes), not the sub-filters' list, which an add moves */
+    sbf_filter *own_hash_f;
     sbf_view v;
     uint32_t block_words;
     size_t parts;                /* P */
@@ -193,7 +220,31 @@ typedef struct dedup {
     uint64_t *pnext;             /* per part: the next chunk to decide */
     unsigned char *pbusy;        /* per part: a thread decides it now */
     int stop;
+    /* a growing filter decided by parts (grow_parts): chunks are gated in
+     * order (g_next): one whose keys all fit in the newest sub-filter's
+     * room (g_room, less the keys of the chunks let through since it was
+     * asked) is decided by parts of its blocks (g_nb; a chunk routed for
+     * an older newest is routed again) through views (g_old: the older
+     * sub-filters'; pv: the newest's); any other as one task in order,
+     * after which they are asked again */
+    int grow_parts;
+    uint64_t g_next, g_room, g_nb;
+    sbf_view *g_old;
+    uint32_t g_nold;
+    struct input *in;            /* read by one thread at a time (reading), */
+    int reading, writing, in_done; /* written by one at a time (writing) */
+    /* what the written chunks add up to (the writing thread's) */
+    uint64_t file_lines, lines, fresh, seen, nokey, other, written, units, unit_dups;
+    uint64_t total_ngrams, text_bytes;
+    const unsigned char *released_map; /* pages of it given back up to */
+    size_t released;
+    int tty, quiet, shown;       /* the progress line */
+    double t0, last;
 } dedup;
+
+typedef struct input input;
+static int read_chunk(input *in, chunk *c);
+static void write_chunk(dedup *d, chunk *w);
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -446,7 +497,7 @@ static void ngram_hashes(const dedup *d, chunk *c)
 static void route(const dedup *d, chunk *c)
 {
     const size_t P = d->parts, n = c->nh;
-    const uint64_t nb = d->v.nblocks;
+    const uint64_t nb = d->s != NULL ? c->route_nb : d->v.nblocks;
     const int shift = nb > 1 ? __builtin_clzll(nb - 1) : 0;
     size_t at[MAX_PARTS + 1];
     memset(at, 0, sizeof at);
@@ -537,12 +588,9 @@ static void prepare(const dedup *d, chunk *c)
         /* the keys' hashes, in SIMD lanes */
         hashes_cap(c, m);
         int rc;
-        if (d->s != NULL)
-            rc = sbf_scalable_hash(d->s, (const void *const *)c->kp, c->kl, NULL, m, c->h1,
-                                   c->h2);
-        else /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
-            rc = sbf_hash_pairs(d->f, (const void *const *)c->kp, c->kl, NULL, m, c->h1,
-                                c->h2);
+        /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
+        rc = sbf_hash_pairs(d->s != NULL ? d->hash_f : d->f, (const void *const *)c->kp, c->kl,
+                            NULL, m, c->h1, c->h2);
         if (rc != SBF_OK)
             fail("hashing: %s", sbf_strerror(rc));
         /* the shard: by the block index rule of the key's first hash, so the
@@ -656,8 +704,8 @@ static void decide_all(dedup *d, chunk *c)
             } else {
                 const uint32_t bw = d->block_words;
                 for (size_t q = 0; q < n; q++) {
-                    if (bw && q + 8 < n)
-                        __builtin_prefetch(d->v.words + sbf_block_index(c->h1[g + q + 8],
+                    if (bw && q + AHEAD < n)
+                        __builtin_prefetch(d->v.words + sbf_block_index(c->h1[g + q + AHEAD],
                                                                         d->v.nblocks) * bw, 0, 3);
                     seen += (size_t)sbf_view_contains_hash(&d->v, c->h1[g + q], c->h2[g + q]);
                 }
@@ -687,8 +735,8 @@ static void decide_all(dedup *d, chunk *c)
         const sbf_view *v = &d->v;
         const uint32_t bw = d->block_words;
         for (size_t j = 0; j < m; j++) {
-            if (bw && j + 8 < m)
-                __builtin_prefetch(v->words + sbf_block_index(c->h1[j + 8], v->nblocks) * bw,
+            if (bw && j + AHEAD < m)
+                __builtin_prefetch(v->words + sbf_block_index(c->h1[j + AHEAD], v->nblocks) * bw,
                                    1, 3);
             const int r = sbf_view_add_hash(v, c->h1[j], c->h2[j]);
             if (r < 0)
@@ -698,13 +746,140 @@ static void decide_all(dedup *d, chunk *c)
     }
 }
 
-/* Part p of chunk c (P > 1, a fixed filter probed inline): its hashes in
- * input order, through the part's view. The same verdicts as decide_all:
- * every earlier hash of the same block was decided before, in this part. */
+/* ------------------------------------- a growing filter decided by parts */
+
+/* A view's block in words, for the prefetch (0: none, classic). */
+static uint32_t view_block_words(const sbf_view *v)
+{
+    return v->query == SBF_VIEW_CALL ? 0
+         : v->query == SBF_VIEW_SPLIT8 || v->query == SBF_VIEW_PARQUET ||
+             v->query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
+}
+
+/* The parts' adds to the newest sub-filter, counted into the growing
+ * filter (no part is being decided). */
+static void grow_fold(dedup *d)
+{
+    uint64_t sum = 0;
+    for (size_t p = 0; p < d->parts; p++) {
+        sum += d->pv[p].added;
+        d->pv[p].added = 0;
+    }
+    const int rc = sbf_scalable_count_adds(d->s, sum);
+    if (rc != SBF_OK)
+        fail("the growing filter: %s", sbf_strerror(rc));
+}
+
+/* The newest sub-filter's room and blocks, and the views, asked again
+ * (after a chunk decided in order, which may have started a sub-filter). */
+static void grow_refresh(dedup *d)
+{
+    const uint32_t nf = sbf_scalable_filters(d->s);
+    uint64_t room = 0;
+    (void)sbf_scalable_room(d->s, &room);
+    d->g_room = 0;
+    d->g_nb = 0;
+    d->g_nold = 0;
+    if (nf == 0)
+        return;
+    d->g_old = xrealloc(d->g_old, nf * sizeof *d->g_old);
+    for (uint32_t i = 0; i + 1 < nf; i++)
+        if (sbf_view_get(sbf_scalable_filter(d->s, i), &d->g_old[i]) != SBF_OK)
+            fail("the growing filter: no view of sub-filter %u", i);
+    sbf_view nv;
+    if (sbf_view_get_writable(sbf_scalable_filter_writable(d->s, nf - 1), &nv) != SBF_OK ||
+        nv.query == SBF_VIEW_CALL || nv.add == SBF_VIEW_CALL)
+        return; /* (not for this layout: every chunk in order) */
+    for (size_t p = 0; p < d->parts; p++) {
+        d->pv[p].v = nv;
+        d->pv[p].v.added = &d->pv[p].added;
+    }
+    d->g_room = room;
+    d->g_nb = nv.nblocks;
+    d->g_nold = nf - 1;
+}
+
+/* Whether an older sub-filter holds the key (newest first, as the
+ * library asks before it adds to the newest). */
+static int old_has(const dedup *d, uint64_t h1, uint64_t h2)
+{
+    for (uint32_t o = d->g_nold; o-- > 0;)
+        if (sbf_view_contains_hash(&d->g_old[o], h1, h2))
+            return 1;
+    return 0;
+}
+
+static void grow_prefetch(const dedup *d, const sbf_view *v, uint64_t h1)
+{
+    const uint32_t bw = d->block_words;
+    __builtin_prefetch(v->words + sbf_block_index(h1, v->nblocks) * bw, 1, 3);
+    for (uint32_t o = 0; o < d->g_nold; o++)
+        __builtin_prefetch(d->g_old[o].words + sbf_block_index(h1, d->g_old[o].nblocks) * bw,
+                           0, 3);
+}
+
+/* Part p of chunk c of a growing filter whose newest sub-filter has room
+ * for every key of c: each key (in input order) is seen when an older
+ * sub-filter holds it, else added to the newest, new when that changed it,
+ * as sbf_scalable_add_hashes decides it when no sub-filter can start.
+ * --ngrams: a unit's n-grams of this part probed in every sub-filter and
+ * counted, then added so. */
+static void decide_part_grow(dedup *d, chunk *c, size_t p)
+{
+    const sbf_view *v = &d->pv[p].v;
+    const size_t a = c->poff[p], b = c->poff[p + 1];
+    const size_t *ix = c->pidx;
+    const uint64_t *h1 = c->h1, *h2 = c->h2;
+    if (!d->ngrams) {
+        for (size_t q = a; q < b; q++) {
+            if (q + AHEAD < b)
+                grow_prefetch(d, v, h1[ix[q + AHEAD]]);
+            const size_t j = ix[q];
+            int r = 0;
+            if (!old_has(d, h1[j], h2[j]) && (r = sbf_view_add_hash(v, h1[j], h2[j])) < 0)
+                fail("the growing filter: %s", sbf_strerror(r));
+            c->added[j] = (uint8_t)r;
+        }
+        return;
+    }
+    for (size_t q = a; q < b;) {
+        const size_t u = c->gunit[ix[q]];
+        size_t r = q;
+        uint64_t seen = 0;
+        for (; r < b && c->gunit[ix[r]] == u; r++) {
+            if (r + AHEAD < b)
+                grow_prefetch(d, v, h1[ix[r + AHEAD]]);
+            seen += (uint64_t)(old_has(d, h1[ix[r]], h2[ix[r]]) ||
+                               sbf_view_contains_hash(v, h1[ix[r]], h2[ix[r]]));
+        }
+        for (size_t t = q; t < r; t++)
+            if (!old_has(d, h1[ix[t]], h2[ix[t]]) && sbf_view_add_hash(v, h1[ix[t]], h2[ix[t]]) < 0)
+                fail("the growing filter: cannot add");
+        if (seen)
+            __atomic_fetch_add(&c->u_seen[u], seen, __ATOMIC_RELAXED);
+        q = r;
+    }
+}
+
+/* Part p of chunk c (P > 1, a filter probed inline): its hashes in input
+ * order, through the part's view. The same verdicts as decide_all: every
+ * earlier hash of the same block was decided before, in this part. p
+ * WHOLE: a growing filter's chunk in order, every part's earlier adds
+ * counted first. */
+#define WHOLE SIZE_MAX
 static void decide_part(dedup *d, chunk *c, size_t p)
 {
     if (d->parts == 1) {
         decide_all(d, c);
+        return;
+    }
+    if (p == WHOLE) {
+        grow_fold(d);
+        decide_all(d, c);
+        return;
+    }
+    if (d->s != NULL) {
+        decide_part_grow(d, c, p);
         return;
     }
     const sbf_view *v = &d->pv[p].v;
@@ -718,8 +893,8 @@ static void decide_part(dedup *d, chunk *c, size_t p)
     }
     if (!d->ngrams) {
         for (size_t q = a; q < b; q++) {
-            if (q + 8 < b)
-                __builtin_prefetch(v->words + sbf_block_index(h1[ix[q + 8]], v->nblocks) * bw,
+            if (q + AHEAD < b)
+                __builtin_prefetch(v->words + sbf_block_index(h1[ix[q + AHEAD]], v->nblocks) * bw,
                                    1, 3);
             const size_t j = ix[q];
             int r;
@@ -740,8 +915,8 @@ static void decide_part(dedup *d, chunk *c, size_t p)
         size_t r = q;
         uint64_t seen = 0;
         for (; r < b && c->gunit[ix[r]] == u; r++) {
-            if (r + 8 < b)
-                __builtin_prefetch(v->words + sbf_block_index(h1[ix[r + 8]], v->nblocks) * bw,
+            if (r + AHEAD < b)
+                __builtin_prefetch(v->words + sbf_block_index(h1[ix[r + AHEAD]], v->nblocks) * bw,
                                    1, 3);
             seen += (uint64_t)sbf_view_contains_hash(v, h1[ix[r]], h2[ix[r]]);
         }
@@ -798,6 +973,21 @@ static int unit_dup(const dedup *d, const chunk *c, size_t u)
     return c->u_gn[u] > 0 && (double)c->u_seen[u] >= d->threshold * (double)c->u_gn[u];
 }
 
+/* Line i's n-grams seen before / all of them (its units together), and
+ * whether --remove-type both drops it whole: a fraction >= T of them seen. */
+static int doc_dup(const dedup *d, const chunk *c, size_t i, uint64_t *seen, uint64_t *grams)
+{
+    uint64_t s = 0, g = 0;
+    const size_t u0 = c->l_u0[i], un = c->l_un[i];
+    for (size_t u = u0; u < u0 + un; u++) {
+        s += c->u_seen[u];
+        g += c->u_gn[u];
+    }
+    *seen = s;
+    *grams = g;
+    return d->both && g > 0 && (double)s >= d->threshold * (double)g;
+}
+
 /* --annotate: the line with the fraction and spans added before its
  * closing brace. */
 static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
@@ -813,12 +1003,9 @@ static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
         return;
     }
     close--; /* the object's '}' */
-    uint64_t seen = 0, grams = 0;
+    uint64_t seen, grams;
+    const int whole = doc_dup(d, c, i, &seen, &grams);
     const size_t u0 = c->l_u0[i], un = c->l_un[i];
-    for (size_t u = u0; u < u0 + un; u++) {
-        seen += c->u_seen[u];
-        grams += c->u_gn[u];
-    }
     char num[96];
     out_put(c, p, (size_t)(close - p));
     int k = snprintf(num, sizeof num, ",\"sbf_duplicate_fraction\":%.6g,\"sbf_duplicate_spans\":[",
@@ -827,9 +1014,14 @@ static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
     const unsigned char *text = c->kp[j], *at = text;
     size_t chars = 0, spans = 0;
     for (size_t u = u0; u < u0 + un; u++) {
-        if (!unit_dup(d, c, u))
+        if (!whole && !unit_dup(d, c, u))
             continue;
         const unsigned char *s = c->buf + c->u_s[u], *t = c->buf + c->u_e[u];
+        if (whole) { /* --remove-type both: the whole text */
+            s = text;
+            t = text + c->kl[j];
+            u = u0 + un - 1;
+        }
         chars += json_chars(at, s);
         const size_t a = chars;
         chars += json_chars(s, t);
@@ -865,7 +1057,12 @@ static void format(const dedup *d, chunk *c)
                 dups += (size_t)unit_dup(d, c, u);
             c->units += un;
             c->unit_dups += dups;
-            /* a document is seen when all its units are */
+            /* a document is seen when all its units are, or (--remove-type
+             * both) when a fraction >= T of all its n-grams is */
+            uint64_t dseen, dgrams;
+            const int whole = doc_dup(d, c, i, &dseen, &dgrams);
+            if (whole)
+                dups = un;
             const int seen = un > 0 && dups == un;
             c->dec[i] = seen ? D_SEEN : D_NEW;
             if (seen)
@@ -888,7 +1085,7 @@ static void format(const dedup *d, chunk *c)
                         out_put(c, p, (size_t)(text - p));
                         size_t put = 0;
                         for (size_t u = u0; u < u0 + un; u++) {
-                            if (unit_dup(d, c, u) != d->invert)
+                            if ((whole || unit_dup(d, c, u)) != d->invert)
                                 continue;
                             if (put++)
                                 out_put(c, "\\n", 2);
@@ -936,18 +1133,59 @@ static chunk *slot(const dedup *d, uint64_t seq)
     return &d->slots[seq % d->nslots];
 }
 
-/* The oldest task there is (under mu): a chunk to prepare, a part to
- * decide (its previous chunk decided), a chunk to format. */
+/* A task (under mu): the next chunk to write when it is formatted (this
+ * frees its slot) or to read when a slot is free, each by one thread at a
+ * time; else the oldest there is: a chunk to prepare, a part to decide
+ * (its previous chunk decided), a chunk to format. Any thread reads and
+ * writes: a thread busy writing (or descheduled) does not stop the others. */
 static int take_task(dedup *d, chunk **out, size_t *part)
 {
+    if (!d->writing && d->seq_write < d->seq_read && slot(d, d->seq_write)->state == S_DONE) {
+        d->writing = 1;
+        *out = slot(d, d->seq_write);
+        return T_WRITE;
+    }
+    if (!d->reading && !d->in_done && d->seq_read - d->seq_write < d->nslots) {
+        d->reading = 1;
+        *out = slot(d, d->seq_read);
+        return T_READ;
+    }
     for (uint64_t s = d->seq_write; s < d->seq_read; s++) {
         chunk *c = slot(d, s);
         if (c->state == S_READ) {
             c->state = S_PREP;
+            c->route_nb = d->g_nb;
+            c->gated = c->whole = 0;
             *out = c;
             return T_PREPARE;
         }
         if (c->state == S_READY) {
+            if (d->grow_parts && !c->gated) { /* its way, in order */
+                if (s != d->g_next)
+                    continue;
+                c->gated = 1;
+                if (d->g_nb != 0 && c->nh <= d->g_room) {
+                    if (c->route_nb != d->g_nb) { /* prepared before the newest started */
+                        c->route_nb = d->g_nb;
+                        route(d, c);
+                    }
+                    d->g_room -= c->nh;
+                    d->g_next++;
+                } else {
+                    c->whole = 1;
+                }
+            }
+            if (c->whole) { /* after every part of every earlier chunk */
+                int ready = 1;
+                for (size_t p = 0; p < d->parts; p++)
+                    ready &= !d->pbusy[p] && d->pnext[p] == s;
+                if (!ready)
+                    continue;
+                memset(d->pbusy, 1, d->parts);
+                *out = c;
+                *part = WHOLE;
+                return T_DECIDE;
+            }
             for (size_t p = 0; p < d->parts; p++) {
                 if (!d->pbusy[p] && d->pnext[p] == s) {
                     d->pbusy[p] = 1;
@@ -969,15 +1207,41 @@ static int take_task(dedup *d, chunk **out, size_t *part)
 static void run_task(dedup *d, int t, chunk *c, size_t p)
 {
     pthread_mutex_unlock(&d->mu);
+    int got = 0;
     if (t == T_PREPARE)
         prepare(d, c);
     else if (t == T_DECIDE)
         decide_part(d, c, p);
-    else
+    else if (t == T_FORMAT)
         format(d, c);
+    else if (t == T_READ)
+        got = read_chunk(d->in, c);
+    else
+        write_chunk(d, c);
     pthread_mutex_lock(&d->mu);
-    if (t == T_PREPARE) {
+    if (t == T_READ) {
+        d->reading = 0;
+        if (got) {
+            c->state = S_READ;
+            c->parts_done = 0;
+            d->seq_read++;
+        } else {
+            d->in_done = 1;
+        }
+    } else if (t == T_WRITE) {
+        c->state = S_FREE;
+        d->seq_write++;
+        d->writing = 0;
+    } else if (t == T_PREPARE) {
         c->state = S_READY;
+    } else if (t == T_DECIDE && p == WHOLE) {
+        grow_refresh(d);
+        memset(d->pbusy, 0, d->parts);
+        for (size_t q = 0; q < d->parts; q++)
+            d->pnext[q]++;
+        c->parts_done = (int)d->parts;
+        c->state = S_DECIDED;
+        d->g_next++;
     } else if (t == T_DECIDE) {
         d->pbusy[p] = 0;
         d->pnext[p]++;
@@ -989,11 +1253,12 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
     pthread_cond_broadcast(&d->cv);
 }
 
-static void *worker(void *arg)
+/* The main thread's loop (is_main: until the input is read and written)
+ * and every worker's (until told to stop): tasks, else a wait. */
+static void work(dedup *d, int is_main)
 {
-    dedup *d = arg;
     pthread_mutex_lock(&d->mu);
-    while (!d->stop) {
+    while (!d->stop && !(is_main && d->in_done && d->seq_write == d->seq_read)) {
         chunk *c = NULL;
         size_t p = 0;
         const int t = take_task(d, &c, &p);
@@ -1003,12 +1268,97 @@ static void *worker(void *arg)
             run_task(d, t, c, p);
     }
     pthread_mutex_unlock(&d->mu);
+}
+
+static void *worker(void *arg)
+{
+    work(arg, 0);
     return NULL;
+}
+
+/* ------------------------------------------------------------ mapped input cut short */
+
+/* A mapped file truncated by another program while it is read: the next
+ * touch of a page past its new end raises SIGBUS, in whichever thread
+ * touched it. The mappings in use are listed here (by the threads that
+ * read and write, which map and unmap them); a SIGBUS inside one ends the
+ * run with a message and status 1 before anything is saved, so a --filter
+ * file keeps what the last complete run wrote. Any other SIGBUS goes to
+ * the handler there was before (a mapped --filter's guard, or the default:
+ * a crash). */
+#define GUARDS (4 * MAX_THREADS + 4 + 64) /* input files mapped at once (one per chunk in
+                                          * flight, + 1), a growing filter's sub-filters */
+
+static struct guard {
+    const unsigned char *lo; /* NULL: a free entry */
+    size_t len;
+    const char *name;
+} guards[GUARDS];
+static struct sigaction guard_prev;
+static int guard_on;
+
+static void put_err(const char *s)
+{
+    const ssize_t w = write(STDERR_FILENO, s, strlen(s));
+    (void)w;
+}
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+    const unsigned char *a = si->si_addr;
+    for (size_t i = 0; i < GUARDS; i++) {
+        const unsigned char *lo = __atomic_load_n(&guards[i].lo, __ATOMIC_ACQUIRE);
+        if (lo != NULL && a >= lo && a < lo + guards[i].len) {
+            put_err(prog);
+            put_err(": dedup: ");
+            put_err(guards[i].name);
+            put_err(": the file was cut short while being read (truncated by another "
+                    "program?); stopped, nothing saved\n");
+            _exit(EXIT_FAILURE);
+        }
+    }
+    if ((guard_prev.sa_flags & SA_SIGINFO) && guard_prev.sa_sigaction != NULL) {
+        guard_prev.sa_sigaction(sig, si, uc);
+    } else if (guard_prev.sa_handler != SIG_DFL && guard_prev.sa_handler != SIG_IGN &&
+               guard_prev.sa_handler != NULL) {
+        guard_prev.sa_handler(sig);
+    } else {
+        signal(sig, SIG_DFL); /* not ours: the default action when the touch repeats */
+    }
+}
+
+static void guard_add(const void *lo, size_t len, const char *name)
+{
+    if (!guard_on) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, &guard_prev);
+        guard_on = 1;
+    }
+    for (size_t i = 0; i < GUARDS; i++) { /* (one thread adds; another may drop) */
+        if (__atomic_load_n(&guards[i].lo, __ATOMIC_ACQUIRE) == NULL) {
+            guards[i].len = len;
+            guards[i].name = name;
+            __atomic_store_n(&guards[i].lo, (const unsigned char *)lo, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+    fail("too many files mapped at once"); /* not reached: GUARDS covers them */
+}
+
+static void guard_drop(const void *lo)
+{
+    for (size_t i = 0; i < GUARDS; i++)
+        if (guards[i].lo == lo)
+            __atomic_store_n(&guards[i].lo, NULL, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------ input */
 
-typedef struct input {
+struct input {
     const char *const *paths;
     int npaths, at;          /* the file being read */
     int fd;
@@ -1020,7 +1370,7 @@ typedef struct input {
     unsigned char *map;       /* a regular file, mapped: its bytes, length, */
     size_t map_len, pos;      /* the next byte */
     size_t chunk_bytes;
-} input;
+};
 
 static void close_file(input *in)
 {
@@ -1059,6 +1409,7 @@ static int next_file(input *in)
             if (m != MAP_FAILED) {
                 in->map = m;
                 in->map_len = (size_t)st.st_size;
+                guard_add(m, in->map_len, in->name);
                 in->pos = (size_t)off;
                 (void)lseek(in->fd, st.st_size, SEEK_SET);
                 close_file(in);
@@ -1216,6 +1567,77 @@ static void fill_fpp(const dedup *d, double *fill, double *fpp, uint64_t *keys, 
     *bytes = in.bytes;
 }
 
+/* The oldest chunk, formatted: its bytes written, in input order, its
+ * lines without a key named (the first few), its counts added, its pages
+ * of a mapped file given back, the progress line (one thread at a time). */
+static void write_chunk(dedup *d, chunk *w)
+{
+    if (w->olen)
+        write_all(w->obuf, w->olen);
+    if (w->first)
+        d->file_lines = 0;
+    if (w->nokey && d->nokey < SHOW_MISSING) {
+        uint64_t k = d->nokey;
+        for (size_t i = 0; i < w->n && k < SHOW_MISSING; i++) {
+            if (w->dec[i] != D_NOKEY)
+                continue;
+            k++;
+            static const char *const why[] = { "", "fewer fields than --tsv-field",
+                                               "not a JSON object", "no such field",
+                                               "the field is not a string" };
+            const uint64_t ln = d->file_lines + i + 1;
+            fprintf(stderr, "%s: %s: line %llu has no key (%s%s%s): %s\n", prog, w->name,
+                    (unsigned long long)ln, why[w->why[i]], w->why[i] >= 3 ? ": " : "",
+                    w->why[i] >= 3 ? d->json_field : "",
+                    show_text(w->buf + w->start[i], w->end[i] - w->start[i]));
+        }
+    }
+    d->fresh += w->fresh;
+    d->seen += w->seen;
+    d->nokey += w->nokey;
+    d->other += w->other;
+    d->written += w->written;
+    d->units += w->units;
+    d->unit_dups += w->unit_dups;
+    d->lines += w->n;
+    d->file_lines += w->n;
+    if (d->ngrams) {
+        d->total_ngrams += w->nh;
+        d->text_bytes += w->text_bytes;
+    }
+    if (w->map != NULL) { /* its pages: out of this process's memory */
+        if (d->released_map != w->map) {
+            d->released_map = w->map;
+            d->released = 0;
+        }
+        if (w->map_last) {
+            guard_drop(w->map);
+            munmap(w->map, w->map_len);
+        } else {
+            const size_t to = w->map_done / d->page * d->page;
+            if (to > d->released) {
+                madvise(w->map + d->released, to - d->released, MADV_DONTNEED);
+                d->released = to;
+            }
+        }
+    }
+    if (d->tty && !d->quiet) {
+        const double t = now_s();
+        if (t - d->t0 >= 1.0 && t - d->last >= 0.25) {
+            d->last = t;
+            d->shown = 1;
+            double fill, efpp;
+            uint64_t keys;
+            size_t bytes;
+            fill_fpp(d, &fill, &efpp, &keys, &bytes);
+            fprintf(stderr, "\r%s: dedup: %llu lines, %llu new (%.2f M lines/s), "
+                    "filter %.0f%% full, fpp %.3g  ", prog, (unsigned long long)d->lines,
+                    (unsigned long long)d->fresh, (double)d->lines / (t - d->t0) / 1e6,
+                    100 * fill, efpp);
+        }
+    }
+}
+
 static void free_chunk(chunk *c)
 {
     free(c->own);
@@ -1255,7 +1677,8 @@ int cmd_dedup(int argc, char **argv)
     parse_args(argc, argv,
                " --expected= --fpp= --filter= --invert --count --tsv-field= --json-field="
                " --threads= --shard= --layout= --binary --quiet --initial= --growth= --seed="
-               " --ngrams= --threshold= --no-add --verify --paragraphs --annotate ",
+               " --ngrams= --threshold= --no-add --verify --paragraphs --annotate"
+               " --remove-type= ",
                help_dedup, 0, ARGS_MAX_POS, &a);
     dedup d;
     memset(&d, 0, sizeof d);
@@ -1287,6 +1710,19 @@ int cmd_dedup(int argc, char **argv)
         }
     }
     d.paragraphs = opt_flag(&a, "--paragraphs");
+    if ((s = opt_val(&a, "--remove-type")) != NULL) { /* bff's names */
+        if (!d.ngrams)
+            usage_error("--remove-type is for --ngrams");
+        if (strcmp(s, "both") == 0)
+            d.paragraphs = d.both = 1;
+        else if (strcmp(s, "paragraph") == 0)
+            d.paragraphs = 1;
+        else if (strcmp(s, "document") != 0)
+            usage_error("--remove-type: document, paragraph or both: '%s'",
+                        show_text(s, strlen(s)));
+        else if (d.paragraphs)
+            usage_error("--remove-type document and --paragraphs are exclusive");
+    }
     d.annotate = opt_flag(&a, "--annotate");
     if ((d.paragraphs || d.annotate) && !d.ngrams)
         usage_error("--paragraphs and --annotate are for --ngrams");
@@ -1377,6 +1813,14 @@ int cmd_dedup(int argc, char **argv)
             const int rc = sbf_scalable_map(&d.s, fpath, verify ? 0 : SBF_MAP_NO_VERIFY);
             if (rc != SBF_OK)
                 fail_code(fpath, rc);
+            struct sbf_scalable_info si; /* its sub-filters' bytes, mapped: guarded too */
+            sbf_scalable_info(d.s, &si);
+            for (uint32_t i = 0; i < si.filters; i++) {
+                size_t len;
+                const void *data = sbf_data(sbf_scalable_filter(d.s, i), &len);
+                if (data != NULL)
+                    guard_add(data, len, fpath);
+            }
         } else {
             d.f = open_filter(fpath, verify ? OPEN_VERIFY : OPEN_QUERY, NULL);
         }
@@ -1422,6 +1866,22 @@ int cmd_dedup(int argc, char **argv)
                           d.v.query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
     }
 
+    if (d.s != NULL) { /* what sbf_scalable_hash hashes with, kept */
+        if (sbf_scalable_filters(d.s) > 0) {
+            d.hash_f = sbf_scalable_filter(d.s, 0);
+        } else {
+            sbf_scalable_params sp;
+            sbf_params hp = { 0 };
+            (void)sbf_scalable_params_of(d.s, &sp);
+            hp.layout = sp.layout;
+            hp.expected_n = 1;
+            hp.fpp = 0.5;
+            hp.seed = sp.seed;
+            if (sbf_create(&d.own_hash_f, &hp) != SBF_OK)
+                fail("cannot make the filter");
+            d.hash_f = d.own_hash_f;
+        }
+    }
     d.page = (size_t)sysconf(_SC_PAGESIZE);
     size_t data_len = 0;
     const void *data = d.f != NULL && d.no_add ? sbf_data(d.f, &data_len) : NULL;
@@ -1445,8 +1905,20 @@ int cmd_dedup(int argc, char **argv)
      * parts costs CPU (doc/dedup.md has the figures). The output is the
      * same bytes either way. */
     d.parts = 1;
-    if (threads > 2 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
-        (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL))) {
+    if (threads > 1 && d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
+        /* a growing filter: by parts while a chunk fits in the newest
+         * sub-filter, of a layout probed inline; from two threads, as its
+         * in-order decision (a probe of every sub-filter for a new key: 3
+         * of 4 CPU seconds at 50M lines, one thread) would bound two */
+        sbf_view gv;
+        if (sbf_view_get_writable(sbf_scalable_filter_writable(d.s, 0), &gv) == SBF_OK &&
+            gv.query != SBF_VIEW_CALL && gv.add != SBF_VIEW_CALL) {
+            d.grow_parts = 1;
+            d.block_words = view_block_words(&gv);
+        }
+    }
+    if (d.grow_parts || (threads > 2 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
+                         (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL)))) {
         d.parts = (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
         /* (C11: the size a multiple of the alignment; ASan checks it) */
         d.pv = aligned_alloc(64, (d.parts * sizeof *d.pv + 63) & ~(size_t)63);
@@ -1457,11 +1929,13 @@ int cmd_dedup(int argc, char **argv)
             d.pv[p].v = d.v;
             d.pv[p].v.added = &d.pv[p].added;
         }
+        if (d.grow_parts)
+            grow_refresh(&d);
     }
     d.pnext = calloc(d.parts, sizeof *d.pnext);
     d.pbusy = calloc(d.parts, 1);
-    /* threads: T - 1 workers and the main thread, which also reads and
-     * writes; a few chunks per thread in flight */
+    /* threads: T - 1 workers and the main thread, alike; a few chunks
+     * per thread in flight */
     const size_t workers = (size_t)threads - 1;
     d.nslots = workers ? 4 * (size_t)threads : 1;
     d.slots = calloc(d.nslots, sizeof *d.slots);
@@ -1470,9 +1944,6 @@ int cmd_dedup(int argc, char **argv)
     pthread_t tid[MAX_THREADS];
     pthread_mutex_init(&d.mu, NULL);
     pthread_cond_init(&d.cv, NULL);
-    for (size_t t = 0; t < workers; t++)
-        if (pthread_create(&tid[t], NULL, worker, &d) != 0)
-            fail("cannot start a thread");
 
     static const char *const stdin_only[1] = { "-" };
     input in;
@@ -1481,125 +1952,30 @@ int cmd_dedup(int argc, char **argv)
     in.npaths = a.npos ? a.npos : 1;
     in.fd = -1;
     in.chunk_bytes = d.mapped ? MAPPED_CHUNK_BYTES : CHUNK_BYTES;
-    uint64_t total_ngrams = 0, text_bytes = 0, units = 0, unit_dups = 0;
-    uint64_t file_lines = 0, lines = 0, fresh = 0, seen = 0, nokey = 0, other = 0, written = 0;
-    const double t0 = now_s();
-    double last = t0;
-    const int tty = isatty(STDERR_FILENO);
-    int shown = 0;
-    const unsigned char *released_map = NULL;  /* pages of it given back up to */
-    size_t released = 0;
-    const size_t page = d.page;
+    d.in = &in;
+    d.t0 = d.last = now_s();
+    d.tty = isatty(STDERR_FILENO);
+    d.quiet = quiet;
+    for (size_t t = 0; t < workers; t++)
+        if (pthread_create(&tid[t], NULL, worker, &d) != 0)
+            fail("cannot start a thread");
+    work(&d, 1);
     pthread_mutex_lock(&d.mu);
-    for (;;) {
-        chunk *w = slot(&d, d.seq_write);
-        if (d.seq_write < d.seq_read && w->state == S_DONE) {
-            /* the oldest chunk is formatted: written, in input order */
-            pthread_mutex_unlock(&d.mu);
-            if (w->olen)
-                write_all(w->obuf, w->olen);
-            if (w->first)
-                file_lines = 0;
-            if (w->nokey && nokey < SHOW_MISSING) {
-                uint64_t k = nokey;
-                for (size_t i = 0; i < w->n && k < SHOW_MISSING; i++) {
-                    if (w->dec[i] != D_NOKEY)
-                        continue;
-                    k++;
-                    static const char *const why[] = { "", "fewer fields than --tsv-field",
-                                                       "not a JSON object", "no such field",
-                                                       "the field is not a string" };
-                    const uint64_t ln = file_lines + i + 1;
-                    fprintf(stderr, "%s: %s: line %llu has no key (%s%s%s): %s\n", prog,
-                            w->name, (unsigned long long)ln, why[w->why[i]],
-                            w->why[i] >= 3 ? ": " : "", w->why[i] >= 3 ? d.json_field : "",
-                            show_text(w->buf + w->start[i], w->end[i] - w->start[i]));
-                }
-            }
-            fresh += w->fresh;
-            seen += w->seen;
-            nokey += w->nokey;
-            other += w->other;
-            written += w->written;
-            units += w->units;
-            unit_dups += w->unit_dups;
-            lines += w->n;
-            file_lines += w->n;
-            if (d.ngrams) {
-                total_ngrams += w->nh;
-                text_bytes += w->text_bytes;
-            }
-            if (w->map != NULL) { /* its pages: out of this process's memory */
-                if (released_map != w->map) {
-                    released_map = w->map;
-                    released = 0;
-                }
-                if (w->map_last) {
-                    munmap(w->map, w->map_len);
-                } else {
-                    const size_t to = w->map_done / page * page;
-                    if (to > released) {
-                        madvise(w->map + released, to - released, MADV_DONTNEED);
-                        released = to;
-                    }
-                }
-            }
-            if (tty && !quiet) {
-                const double t = now_s();
-                if (t - t0 >= 1.0 && t - last >= 0.25) {
-                    last = t;
-                    shown = 1;
-                    double fill, efpp;
-                    uint64_t keys;
-                    size_t bytes;
-                    fill_fpp(&d, &fill, &efpp, &keys, &bytes);
-                    fprintf(stderr, "\r%s: dedup: %llu lines, %llu new (%.2f M lines/s), "
-                            "filter %.0f%% full, fpp %.3g  ", prog, (unsigned long long)lines,
-                            (unsigned long long)fresh, (double)lines / (t - t0) / 1e6,
-                            100 * fill, efpp);
-                }
-            }
-            pthread_mutex_lock(&d.mu);
-            w->state = S_FREE;
-            d.seq_write++;
-            continue;
-        }
-        if (!in.done && d.seq_read - d.seq_write < d.nslots) {
-            chunk *c = slot(&d, d.seq_read);
-            pthread_mutex_unlock(&d.mu);
-            const int got = read_chunk(&in, c);
-            pthread_mutex_lock(&d.mu);
-            if (got) {
-                c->state = S_READ;
-                c->parts_done = 0;
-                d.seq_read++;
-                pthread_cond_broadcast(&d.cv);
-            }
-            continue;
-        }
-        if (in.done && d.seq_write == d.seq_read)
-            break;
-        chunk *c = NULL;
-        size_t p = 0;
-        const int t = take_task(&d, &c, &p);
-        if (t != T_NONE)
-            run_task(&d, t, c, p);
-        else
-            pthread_cond_wait(&d.cv, &d.mu);
-    }
     d.stop = 1;
     pthread_cond_broadcast(&d.cv);
     pthread_mutex_unlock(&d.mu);
     for (size_t t = 0; t < workers; t++)
         pthread_join(tid[t], NULL);
-    if (d.pv != NULL && !d.no_add) /* the parts' adds, into the filter's count */
+    if (d.grow_parts)
+        grow_fold(&d);
+    else if (d.pv != NULL && !d.no_add) /* the parts' adds, into the filter's count */
         for (size_t p = 0; p < d.parts; p++)
             *d.v.added += d.pv[p].added;
-    if (shown)
+    if (d.shown)
         fputc('\n', stderr);
     if (count_only) {
         char num[32];
-        const int k = snprintf(num, sizeof num, "%llu\n", (unsigned long long)written);
+        const int k = snprintf(num, sizeof num, "%llu\n", (unsigned long long)d.written);
         write_all((const unsigned char *)num, (size_t)k);
     }
     if (fpath != NULL && !d.no_add) {
@@ -1612,29 +1988,30 @@ int cmd_dedup(int argc, char **argv)
         }
     }
     if (!quiet) {
-        const double t = now_s() - t0;
+        const double t = now_s() - d.t0;
         double fill, efpp;
         uint64_t keys;
         size_t bytes;
         fill_fpp(&d, &fill, &efpp, &keys, &bytes);
         fprintf(stderr, "%s: dedup: %llu lines: %llu new, %llu seen before", prog,
-                (unsigned long long)lines, (unsigned long long)fresh, (unsigned long long)seen);
-        if (nokey)
-            fprintf(stderr, ", %llu without a key (written as is)", (unsigned long long)nokey);
-        if (other)
-            fprintf(stderr, ", %llu in other shards", (unsigned long long)other);
+                (unsigned long long)d.lines, (unsigned long long)d.fresh,
+                (unsigned long long)d.seen);
+        if (d.nokey)
+            fprintf(stderr, ", %llu without a key (written as is)", (unsigned long long)d.nokey);
+        if (d.other)
+            fprintf(stderr, ", %llu in other shards", (unsigned long long)d.other);
         if (d.paragraphs)
-            fprintf(stderr, "; %llu paragraphs, %llu duplicate", (unsigned long long)units,
-                    (unsigned long long)unit_dups);
+            fprintf(stderr, "; %llu paragraphs, %llu duplicate", (unsigned long long)d.units,
+                    (unsigned long long)d.unit_dups);
         if (d.ngrams)
             fprintf(stderr, "; %llu %u-grams of %.1f MB of text (%.2f M n-grams/s, %.1f MB/s)",
-                    (unsigned long long)total_ngrams, d.ngrams, (double)text_bytes / 1e6,
-                    t > 0 ? (double)total_ngrams / t / 1e6 : 0.0,
-                    t > 0 ? (double)text_bytes / t / 1e6 : 0.0);
+                    (unsigned long long)d.total_ngrams, d.ngrams, (double)d.text_bytes / 1e6,
+                    t > 0 ? (double)d.total_ngrams / t / 1e6 : 0.0,
+                    t > 0 ? (double)d.text_bytes / t / 1e6 : 0.0);
         fprintf(stderr, "; filter %s, %llu keys, %.1f MB, %s%.0f%% full, fpp %.3g; "
                 "%.2f s (%.2f M lines/s)\n", d.s ? "growing" : "fixed", (unsigned long long)keys,
                 (double)bytes / 1e6, d.s ? "newest " : "", 100 * fill, efpp, t,
-                t > 0 ? (double)lines / t / 1e6 : 0.0);
+                t > 0 ? (double)d.lines / t / 1e6 : 0.0);
     }
     for (size_t i = 0; i < d.nslots; i++)
         free_chunk(&d.slots[i]);
@@ -1642,10 +2019,12 @@ int cmd_dedup(int argc, char **argv)
     free(d.pnext);
     free(d.pbusy);
     free(d.pv);
+    free(d.g_old);
     free(in.carry);
     pthread_mutex_destroy(&d.mu);
     pthread_cond_destroy(&d.cv);
     sbf_free(d.f);
+    sbf_free(d.own_hash_f);
     sbf_scalable_free(d.s);
     sbf_unlock_file(lock);
     return 0;

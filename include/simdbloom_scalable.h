@@ -321,6 +321,29 @@ SBF_API int sbf_scalable_save(const sbf_scalable *s, const char *path);
 SBF_API int sbf_scalable_load(sbf_scalable **out, const char *path);
 SBF_API int sbf_scalable_map(sbf_scalable **out, const char *path, unsigned flags);
 
+/*
+ * Deciding keys outside the library, in parallel (sbf dedup --threads):
+ * while the newest sub-filter has room for every key of a batch, no key of
+ * it can start a sub-filter, so each key's verdict is "an older sub-filter
+ * holds it" or else an add to the newest; keys may then be probed and added
+ * through views (sbf_view_get of sbf_scalable_filter(s, i) for the older,
+ * sbf_view_get_writable of sbf_scalable_filter_writable(s, newest) for the
+ * newest, its added counter the caller's) by several threads at once, each
+ * owning a range of the newest's blocks.
+ *
+ * sbf_scalable_room: *room = the keys the newest sub-filter takes before the
+ * next one starts (its capacity less its key count; 0 when it is full or
+ * there is none yet). SBF_OK, SBF_E_NULL.
+ * sbf_scalable_count_adds: counts n adds that changed the newest sub-filter,
+ * made through such a view whose counter was not the filter's: its key
+ * count and keys_added rise by n, as n sbf_scalable_add calls that returned
+ * 1 would have raised them (so a file saved after is the same bytes).
+ * SBF_OK, SBF_E_NULL, SBF_E_READONLY, SBF_E_FULL (n > the room: nothing
+ * counted).
+ */
+SBF_API int sbf_scalable_room(const sbf_scalable *s, uint64_t *room);
+SBF_API int sbf_scalable_count_adds(sbf_scalable *s, uint64_t n);
+
 #if defined(__cplusplus)
 }
 #endif

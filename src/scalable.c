@@ -1130,3 +1130,30 @@ int sbf_scalable_params_of(const sbf_scalable *s, sbf_scalable_params *out)
     *out = s->p;
     return SBF_OK;
 }
+
+/* ------------------------------------- deciding outside the library */
+
+int sbf_scalable_room(const sbf_scalable *s, uint64_t *room)
+{
+    SBFI_RETURN_IF(s == NULL || room == NULL, SBF_E_NULL);
+    *room = 0;
+    if (s->n == 0)
+        return SBF_OK;
+    const sbfi_sub *t = &s->subs[s->n - 1];
+    *room = t->items < t->capacity ? t->capacity - t->items : 0;
+    return SBF_OK;
+}
+
+int sbf_scalable_count_adds(sbf_scalable *s, uint64_t n)
+{
+    SBFI_RETURN_IF(s == NULL, SBF_E_NULL);
+    SBFI_RETURN_IF(s->readonly, SBF_E_READONLY);
+    if (n == 0)
+        return SBF_OK;
+    SBFI_RETURN_IF(s->n == 0, SBF_E_FULL);
+    sbfi_sub *t = &s->subs[s->n - 1];
+    SBFI_RETURN_IF(t->items > t->capacity || n > t->capacity - t->items, SBF_E_FULL);
+    t->items += n;
+    sbfi_count_added(t->f, n);
+    return SBF_OK;
+}

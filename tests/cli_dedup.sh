@@ -137,6 +137,53 @@ sleep 0.3
 kill -9 $pk; wait $pk 2>/dev/null; exec 4>&-
 same seen.sbf seen.before
 no_temps
+# an input cut short by another program while mapped: standard output is a
+# FIFO whose reader (the helper) takes one byte, so the run has mapped its
+# input and is blocked writing the first chunk (at most 4 x threads chunks
+# of 512 KiB read: 4 MiB for 2 threads), then truncates the input at 6 MB
+# and drains: the chunks past it touch pages that are gone (SIGBUS). The
+# run stops with a message and status 1; the --filter file stays the last
+# complete run's; nothing is left behind
+cat > cut_helper.py <<'PY'
+import os, sys
+with open(sys.argv[1], 'rb') as f:
+    first = f.read(1)
+    os.truncate(sys.argv[2], int(sys.argv[3]))
+    rest = f.read()
+sys.stdout.buffer.write(first + rest)
+PY
+seq 1 600000 | sed 's|^|https://cut.example.org/path/|' > cut.keep  # 22 MB
+for mode in "--expected 1000000" ""; do
+  for t in 1 2; do
+    cp cut.keep cut.txt
+    rm -f seen.sbf; expect 0 "$SBF" dedup $mode --filter seen.sbf r1.txt; cp seen.sbf seen.before
+    rm -f cfifo; mkfifo cfifo
+    timeout 60 /usr/bin/python3 cut_helper.py cfifo cut.txt 6000100 > cut.out & ph=$!
+    "$SBF" dedup $mode --filter seen.sbf --threads $t cut.txt > cfifo 2> err; rc=$?
+    wait $ph
+    [ $rc = 1 ] && ok || bad "input cut short ($mode, $t threads): exit $rc ($(head -c 300 err))"
+    has err "cut.txt: the file was cut short while being read"
+    same seen.sbf seen.before
+    # what was written: the start of the output (here the input's first
+    # 6 MB, every line new; a write cut by the stop may end in a line's middle)
+    n=$(stat -c %s cut.out)
+    [ "$n" -gt 0 ] && [ "$n" -le 6000100 ] && cmp -s -n "$n" cut.out cut.keep && ok \
+      || bad "input cut short ($mode, $t threads): $n bytes written"
+    no_temps
+  done
+done
+# a --no-add filter (mapped) cut short the same way, after the first chunk
+# is written: growing (this command's guard) and fixed (the mapped filter's
+# guard, which this command's hands the signal on to)
+for mode in "--initial 300000" "--expected 300000"; do
+  rm -f ncut.sbf; expect 0 "$SBF" dedup $mode --filter ncut.sbf r1.txt
+  rm -f cfifo; mkfifo cfifo
+  timeout 60 /usr/bin/python3 cut_helper.py cfifo ncut.sbf 4096 > cut.out & ph=$!
+  "$SBF" dedup --no-add --filter ncut.sbf --threads 2 cut.keep > cfifo 2> err; rc=$?
+  wait $ph
+  [ $rc = 1 ] && ok || bad "--no-add filter cut short ($mode): exit $rc ($(head -c 300 err))"
+  has err "ncut.sbf: the file was cut short while"
+done
 # a file of another kind is refused, not overwritten
 expect 0 "$SBF" create cnt.sbf --layout counting -n 100
 expect 1 "$SBF" dedup --filter cnt.sbf r1.txt; has err "counting"
@@ -237,6 +284,40 @@ d = [json.loads(l) for l in open("out", encoding="utf-8")]
 sys.exit(0 if [x["sbf_duplicate_spans"] for x in d] == [[], [], [[0, 45]], [], []]
          and abs(d[1]["sbf_duplicate_fraction"] - 3 / 7) < 1e-5 else 1)' \
   && ok || bad "--annotate (documents): $(cat out)"
+# --remove-type both (bff's): paragraphs as --paragraphs, and a document
+# left out whole when a fraction >= T of all its n-grams (its paragraphs
+# together, each counted before its own are added) were seen. Document 2:
+# paragraph 1 3/5 seen (a duplicate at 0.5), paragraph 2 1/3 (kept), the
+# document 4/8: out whole; document 3: paragraph 1 3/3, paragraph 2 0/4,
+# the document 3/7: paragraph 2 kept
+printf '%s\n' '{"text":"a b c d\ne f g h"}' '{"text":"a b c d x y\ne f z w","id":2}' \
+  '{"text":"e f g h\nn1 n2 n3 n4 n5"}' > b1.jsonl
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type both b1.jsonl
+printf '%s\n' '{"text":"a b c d\ne f g h"}' '{"text":"n1 n2 n3 n4 n5"}' > b1.want
+same out b1.want
+has err "3 lines: 2 new, 1 seen before; 6 paragraphs, 2 duplicate"
+for para in "--remove-type paragraph" --paragraphs; do
+  expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 $para b1.jsonl
+  printf '%s\n' '{"text":"a b c d\ne f g h"}' '{"text":"e f z w","id":2}' '{"text":"n1 n2 n3 n4 n5"}' > b1.para
+  same out b1.para
+done
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type document b1.jsonl; same out b1.jsonl
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type both --invert b1.jsonl
+printf '%s\n' '{"text":"a b c d x y\ne f z w","id":2}' '{"text":"e f g h"}' > b1.inv
+same out b1.inv
+expect 0 "$SBF" dedup --ngrams 2 --threshold 0.5 --remove-type both --annotate b1.jsonl
+/usr/bin/python3 - out <<'PY' && ok || bad "--annotate --remove-type both: $(cat out)"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1], encoding='utf-8')]
+want = [(0, []), (0.5, ["a b c d x y\ne f z w"]), (3 / 7, ["e f g h"])]
+assert len(docs) == 3, docs
+for d, (frac, spans) in zip(docs, want):
+    assert abs(d["sbf_duplicate_fraction"] - frac) < 1e-5, d
+    assert [d["text"][a:b] for a, b in d["sbf_duplicate_spans"]] == spans, d
+PY
+expect 2 "$SBF" dedup --remove-type both b1.jsonl; has err "--remove-type is for --ngrams"
+expect 2 "$SBF" dedup --ngrams 2 --remove-type all b1.jsonl; has err "document, paragraph or both"
+expect 2 "$SBF" dedup --ngrams 2 --remove-type document --paragraphs b1.jsonl
 # an object cut short after its text is written as read; CRLF keeps its \r
 printf '{"text":"one two three"\n{"text":"one two three"}\r\n' > p3.jsonl
 expect 0 "$SBF" dedup --ngrams 2 --annotate p3.jsonl
@@ -247,13 +328,28 @@ awk 'BEGIN { srand(4); for (d = 0; d < 3000; d++) { printf "{\"id\": %d, \"text\
   for (p = 0; p < 4; p++) { base = int(rand() * 400); printf "%s", (p ? "\\n" : "");
     for (w = 0; w < 30; w++) printf "%sw%d", (w ? " " : ""), (base * 7 + w) % 3000 }
   printf "\"}\n" } }' > p2.jsonl
-for opts in "--paragraphs" "--paragraphs --annotate" "--annotate" "--paragraphs --expected 400000" "--paragraphs --annotate --expected 400000"; do
+for opts in "--paragraphs" "--remove-type both --threshold 0.5" "--remove-type both --expected 400000 --invert" "--paragraphs --annotate" "--annotate" "--paragraphs --expected 400000" "--paragraphs --annotate --expected 400000"; do
   expect 0 "$SBF" dedup --ngrams 5 $opts --threads 1 p2.jsonl; cp out pt1.out
   for t in 2 3 5; do
     expect 0 "$SBF" dedup --ngrams 5 $opts --threads $t p2.jsonl; same out pt1.out
   done
 done
 grep -c '"sbf_duplicate_spans":\[\]' pt1.out > /dev/null && grep -c '"sbf_duplicate_spans":\[\[' pt1.out > /dev/null && ok || bad "annotations: no mix of duplicate and new"
+# a growing filter is decided by parts (from two threads) while a chunk
+# fits in its newest sub-filter, and in order when it may start one (both
+# happen here: sub-filters of 5000 and 2000 keys and up, chunks of ~7500):
+# the same output and --filter bytes as one thread (keys; paragraphs'
+# n-grams, whose counts sum over the parts)
+for opts in "--initial 5000 --fpp 0.001 d4.jsonl" "--initial 2000 --ngrams 5 --paragraphs p2.jsonl" "--initial 20000 --ngrams 5 p2.jsonl"; do
+  for t in 1 2 3 5; do
+    rm -f gr$t.sbf
+    expect 0 "$SBF" dedup $opts --threads $t --filter gr$t.sbf; cp out gr$t.out
+  done
+  same gr1.out gr2.out; same gr1.out gr3.out; same gr1.out gr5.out
+  cmp -s gr1.sbf gr2.sbf && cmp -s gr1.sbf gr3.sbf && cmp -s gr1.sbf gr5.sbf && ok \
+    || bad "growing ($opts): --threads changed the filter file"
+  "$SBF" info gr1.sbf > gr.info 2>&1; has gr.info "sub-filters"
+done
 expect 2 "$SBF" dedup --paragraphs p1.jsonl; has err "--paragraphs and --annotate are for --ngrams"
 expect 2 "$SBF" dedup --ngrams 2 --annotate --invert p1.jsonl
 expect 2 "$SBF" dedup --ngrams 2 --annotate --tsv-field 1 p1.jsonl
