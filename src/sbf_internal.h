@@ -121,6 +121,10 @@ struct sbf_filter {
     uint32_t block_log2;    /* log2(block_bytes) */
     int hash;               /* lay->hash: SBFI_HASH_* */
     uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
+    uint32_t block_shift;   /* 64 - j for nblocks = 2^j >= 2, else 0: the
+                             * XXH3 layouts' block is then h >> block_shift
+                             * (their multiply's block, one shift), which
+                             * sbfi_bind's SBFI_MODE_POW2 ops use */
     uint64_t s8add[2];      /* [s8, 2 s8], s8 = seed ^ 8: MurmurHash3's state
                              * for an 8-byte key, as the one-key hash adds it */
     uint64_t xxh3_flip8;    /* sbfi_xxh3_flip8(seed): XXH3's state for an
@@ -211,8 +215,14 @@ struct sbfi_ops {
 /* The modes of a filter's ops: plain, SBF_CONCURRENT (word fetch-or / CAS,
  * relaxed loads), and plain with 8-byte keys hashed in the vector form
  * (AVX-512 MurmurHash3, SBF_INLINE_HASH8_VEC: sbfi_bind takes it where the
- * CPU or the filter's size asks for it; elsewhere it is the plain set). */
-enum { SBFI_MODE_PLAIN = 0, SBFI_MODE_CONCURRENT = 1, SBFI_MODE_HASH8_VEC = 2, SBFI_NMODES = 3 };
+ * CPU or the filter's size asks for it; elsewhere it is the plain set), and
+ * plain with a power-of-two block count (f->block_shift != 0: the XXH3
+ * blocked and split-block one-key entries take the block as one shift, not
+ * the multiply, where the ISA has the header's probes; elsewhere, and for
+ * every other stage and family, it is the plain set). The form is chosen
+ * here once, not tested per key. */
+enum { SBFI_MODE_PLAIN = 0, SBFI_MODE_CONCURRENT = 1, SBFI_MODE_HASH8_VEC = 2,
+       SBFI_MODE_POW2 = 3, SBFI_NMODES = 4 };
 
 /*
  * One table per ISA: its identity (name, sbf_isa, the CPU features it
