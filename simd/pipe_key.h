@@ -182,8 +182,8 @@ PIPE_INLINE int pipe_key_xxh3(const sbf_filter *f, const void *key, size_t len,
                               const int fam, const int is_add, const int pow2)
 {
     const uint64_t h = sbfi_h64_one(f, SBFI_HASH_XXH3, key, len);
-    const uint64_t b = pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks);
-    return pipe_keyb(f, b, sbf_inl_h2_of32((uint32_t)h), fam, is_add);
+    return pipe_keyb(f, pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks),
+                     sbf_inl_h2_of32((uint32_t)h), fam, is_add);
 }
 #else
 #  define PIPE_KEY8 0

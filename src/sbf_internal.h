@@ -121,10 +121,6 @@ struct sbf_filter {
     uint32_t block_log2;    /* log2(block_bytes) */
     int hash;               /* lay->hash: SBFI_HASH_* */
     uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
-    uint32_t block_shift;   /* 64 - j for nblocks = 2^j >= 2, else 0: the
-                             * XXH3 layouts' block is then h >> block_shift
-                             * (their multiply's block, one shift), which
-                             * sbfi_bind's SBFI_MODE_POW2 ops use */
     uint64_t s8add[2];      /* [s8, 2 s8], s8 = seed ^ 8: MurmurHash3's state
                              * for an 8-byte key, as the one-key hash adds it */
     uint64_t xxh3_flip8;    /* sbfi_xxh3_flip8(seed): XXH3's state for an
@@ -133,6 +129,13 @@ struct sbf_filter {
                              * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
     int added_unknown;      /* keys_added is not known (Guava import, union) */
+    uint32_t block_shift;   /* 64 - j for nblocks = 2^j >= 2, else 0: the
+                             * XXH3 layouts' block is then h >> block_shift
+                             * (their multiply's block, one shift), which
+                             * sbfi_bind's SBFI_MODE_POW2 ops use. Here, in
+                             * what was padding on the salts' cache line: the
+                             * fields above keep their offsets (the plain
+                             * kernels' code is unchanged) */
     const sbfi_kernels *kt; /* kernels chosen at creation */
     uint32_t flags;         /* sbf_params.flags */
     /* What this filter runs, bound at creation (sbfi_bind): its ISA's ops
