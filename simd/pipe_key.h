@@ -252,7 +252,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
 
 /* ---------------------------------------------------------- the entries
  * The one-key and hashed entries of the ops (simd/pipe_table.h), named
- * <op>_<family>_<hash>[_atomic|_vh]. Each line below defines the functions
+ * <op>_<family>_<hash>[_atomic|_vh|_pow2]. Each line below defines the functions
  * it names, for one (family, hash stage, mode): all of them are pipe_key
  * (or pipe_hashed) with those three constants.
  *

@@ -201,7 +201,7 @@ typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
  * family, mode). sbfi_bind (src/filter.c) points f->ops at one of them and
  * every public call goes through it: sbf_add -> f->ops->add_key, sbf_add_u64
  * and every batch -> f->ops->add_batch, sbf_add_hash -> f->ops->add_hashed.
- * The functions are named <op>_<family>[_<hash>][_atomic|_vh]; each ISA's
+ * The functions are named <op>_<family>[_<hash>][_atomic|_vh|_pow2]; each ISA's
  * sets are listed once, in simd/pipe_table.h (the scalar reference's too),
  * and each name there is defined by one line that names it in full
  * (simd/pipeline.h, simd/pipe_key.h, src/scalar.c).
