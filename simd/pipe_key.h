@@ -171,6 +171,20 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
     sbf_murmur3_bytes(key, len, f->seed, h);
     return pipe_keyh(f, h[0], sbf_inl_h2_of(h[1]), fam, is_add);
 }
+
+/* An XXH3 key on a plain blocked or split-block filter (pipe_key's form,
+ * below). pow2, a constant: the filter's block count is 2^j (sbfi_bind
+ * gives such filters the _pow2 entries, SBFI_MODE_POW2), so the block
+ * ((h >> 32) * 2^j) >> 32 is h >> block_shift: one shift for the multiply,
+ * no test per key (a test there cost every other block count 3
+ * instructions a key). */
+PIPE_INLINE int pipe_key_xxh3(const sbf_filter *f, const void *key, size_t len,
+                              const int fam, const int is_add, const int pow2)
+{
+    const uint64_t h = sbfi_h64_one(f, SBFI_HASH_XXH3, key, len);
+    return pipe_keyb(f, pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks),
+                     sbf_inl_h2_of32((uint32_t)h), fam, is_add);
+}
 #else
 #  define PIPE_KEY8 0
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
@@ -225,9 +239,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
          * 1.06-1.14x. Tried, no change measured: the salts as the
          * constant SBF_SALT (the view's) instead of f->salt, and the
          * k = 8 split-block branch laid out as the fall-through. */
-        const uint64_t h = sbfi_h64_one(f, hash, key, len);
-        return pipe_keyb(f, sbf__block_index64(h, f->nblocks), sbf_inl_h2_of32((uint32_t)h),
-                         fam, is_add);
+        return pipe_key_xxh3(f, key, len, fam, is_add, 0);
     }
 #endif
     sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), &h1, &h2);
@@ -240,7 +252,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
 
 /* ---------------------------------------------------------- the entries
  * The one-key and hashed entries of the ops (simd/pipe_table.h), named
- * <op>_<family>_<hash>[_atomic|_vh]. Each line below defines the functions
+ * <op>_<family>_<hash>[_atomic|_vh|_pow2]. Each line below defines the functions
  * it names, for one (family, hash stage, mode): all of them are pipe_key
  * (or pipe_hashed) with those three constants.
  *
@@ -374,6 +386,43 @@ PIPE_ADD_KEY_ATOMIC(add_key_split_xxh3_atomic, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
 PIPE_CONTAINS_KEY_ATOMIC(contains_key_split_xxh3_atomic, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
 PIPE_ADD_KEY_ATOMIC(add_key_counting_xxh3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
 PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_xxh3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
+
+#if PIPE_KEY8
+/* XXH3 entries of filters with 2^j blocks, j >= 1 (SBFI_MODE_POW2, which
+ * sbfi_bind chooses once): pipe_key_xxh3 with pow2 = 1, every length; the
+ * batch and hashed entries are the plain set's. Only where this ISA has the
+ * header's probes (elsewhere that mode is the plain set). */
+#  define PIPE_KEY_POW2 1
+#  define PIPE_ADD_KEY_POW2(name, name_n, fam)                                 \
+    PIPE_KEY_STR_ATTR static int name_n(sbf_filter *f, const void *key, size_t len) \
+    {                                                                          \
+        return sbfi_count_plain(f, pipe_key_xxh3(f, key, len, fam, 1, 1));     \
+    }                                                                          \
+    static int name(sbf_filter *f, const void *key, size_t len)                \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return sbfi_count_plain(f, pipe_key_xxh3(f, key, 8, fam, 1, 1));   \
+        return name_n(f, key, len);                                            \
+    }
+#  define PIPE_CONTAINS_KEY_POW2(name, name_n, fam)                            \
+    PIPE_KEY_STR_ATTR static int name_n(const sbf_filter *f, const void *key,  \
+                                        size_t len)                            \
+    {                                                                          \
+        return pipe_key_xxh3(f, key, len, fam, 0, 1);                          \
+    }                                                                          \
+    static int name(const sbf_filter *f, const void *key, size_t len)          \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return pipe_key_xxh3(f, key, 8, fam, 0, 1);                        \
+        return name_n(f, key, len);                                            \
+    }
+PIPE_ADD_KEY_POW2(add_key_blocked_xxh3_pow2, add_keyn_blocked_xxh3_pow2, SBFI_KERN_BLOCKED)
+PIPE_CONTAINS_KEY_POW2(contains_key_blocked_xxh3_pow2, contains_keyn_blocked_xxh3_pow2, SBFI_KERN_BLOCKED)
+PIPE_ADD_KEY_POW2(add_key_split_xxh3_pow2, add_keyn_split_xxh3_pow2, SBFI_KERN_SPLIT)
+PIPE_CONTAINS_KEY_POW2(contains_key_split_xxh3_pow2, contains_keyn_split_xxh3_pow2, SBFI_KERN_SPLIT)
+#else
+#  define PIPE_KEY_POW2 0
+#endif
 
 #if SBF_INL_AVX512
 /* MurmurHash3 entries with 8-byte keys hashed in the vector form

@@ -118,36 +118,64 @@ static const sbfi_ops ops_counting_murmur3_vh = {
 #  define PIPE_OPS_VH(vh, plain) (&(plain))
 #endif
 
-/* [hash][family][mode]: plain, SBF_CONCURRENT, plain with the vector 8-byte hash */
+/* XXH3 blocked and split-block filters with 2^j blocks (SBFI_MODE_POW2:
+ * simd/pipe_key.h's _pow2 one-key entries, the block one shift; the batch
+ * and hashed entries the plain set's); elsewhere that mode is the plain set. */
+#if defined(PIPE_KEY_POW2) && PIPE_KEY_POW2
+static const sbfi_ops ops_blocked_xxh3_pow2 = {
+    add_key_blocked_xxh3_pow2, contains_key_blocked_xxh3_pow2,
+    add_batch_blocked, contains_batch_blocked, add_hashed_blocked, contains_hashed_blocked };
+static const sbfi_ops ops_split_xxh3_pow2 = {
+    add_key_split_xxh3_pow2, contains_key_split_xxh3_pow2,
+    add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+#  define PIPE_OPS_POW2(pow2, plain) (&(pow2))
+#else
+#  define PIPE_OPS_POW2(pow2, plain) (&(plain))
+#endif
+
+/* [hash][family][mode]: plain, SBF_CONCURRENT, plain with the vector 8-byte
+ * hash, plain with 2^j blocks */
 static const sbfi_ops *const pipe_ops[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES] = {
     [SBFI_HASH_MURMUR3] = {
         [SBFI_KERN_CLASSIC] = { &ops_classic_murmur3, &ops_classic_murmur3_atomic,
+                         &ops_classic_murmur3,
                          &ops_classic_murmur3 },
         [SBFI_KERN_BLOCKED] = { &ops_blocked_murmur3, &ops_blocked_murmur3_atomic,
-                         PIPE_OPS_VH(ops_blocked_murmur3_vh, ops_blocked_murmur3) },
+                         PIPE_OPS_VH(ops_blocked_murmur3_vh, ops_blocked_murmur3),
+                         &ops_blocked_murmur3 },
         [SBFI_KERN_SPLIT] = { &ops_split_murmur3, &ops_split_murmur3_atomic,
-                         PIPE_OPS_VH(ops_split_murmur3_vh, ops_split_murmur3) },
+                         PIPE_OPS_VH(ops_split_murmur3_vh, ops_split_murmur3),
+                         &ops_split_murmur3 },
         [SBFI_KERN_COUNTING] = { &ops_counting_murmur3, &ops_counting_murmur3_atomic,
-                         PIPE_OPS_VH(ops_counting_murmur3_vh, ops_counting_murmur3) },
+                         PIPE_OPS_VH(ops_counting_murmur3_vh, ops_counting_murmur3),
+                         &ops_counting_murmur3 },
     },
     [SBFI_HASH_XXH64] = {
         [SBFI_KERN_CLASSIC] = { &ops_classic_xxh64, &ops_classic_xxh64_atomic,
+                         &ops_classic_xxh64,
                          &ops_classic_xxh64 },
         [SBFI_KERN_BLOCKED] = { &ops_blocked_xxh64, &ops_blocked_xxh64_atomic,
+                         &ops_blocked_xxh64,
                          &ops_blocked_xxh64 },
         [SBFI_KERN_SPLIT] = { &ops_split_xxh64, &ops_split_xxh64_atomic,
+                         &ops_split_xxh64,
                          &ops_split_xxh64 },
         [SBFI_KERN_COUNTING] = { &ops_counting_xxh64, &ops_counting_xxh64_atomic,
+                         &ops_counting_xxh64,
                          &ops_counting_xxh64 },
     },
     [SBFI_HASH_XXH3] = {
         [SBFI_KERN_CLASSIC] = { &ops_classic_xxh3, &ops_classic_xxh3_atomic,
+                         &ops_classic_xxh3,
                          &ops_classic_xxh3 },
         [SBFI_KERN_BLOCKED] = { &ops_blocked_xxh3, &ops_blocked_xxh3_atomic,
-                         &ops_blocked_xxh3 },
+                         &ops_blocked_xxh3,
+                         PIPE_OPS_POW2(ops_blocked_xxh3_pow2, ops_blocked_xxh3) },
         [SBFI_KERN_SPLIT] = { &ops_split_xxh3, &ops_split_xxh3_atomic,
-                         &ops_split_xxh3 },
+                         &ops_split_xxh3,
+                         PIPE_OPS_POW2(ops_split_xxh3_pow2, ops_split_xxh3) },
         [SBFI_KERN_COUNTING] = { &ops_counting_xxh3, &ops_counting_xxh3_atomic,
+                         &ops_counting_xxh3,
                          &ops_counting_xxh3 },
     },
 };

@@ -237,5 +237,7 @@ void sbfi_set_geometry(sbf_filter *f, int layout, uint64_t bits, uint32_t k)
     f->block_bytes = (uint32_t)(g / 8);
     f->block_log2 = (uint32_t)__builtin_ctzll(g / 8);
     f->nblocks = bits / g;
+    f->block_shift = f->nblocks >= 2 && (f->nblocks & (f->nblocks - 1)) == 0
+                         ? 64u - (uint32_t)__builtin_ctzll(f->nblocks) : 0u;
     f->bytes = sbfi_data_bytes(bits);
 }

@@ -129,6 +129,13 @@ struct sbf_filter {
                              * next to the other fields, one load fewer */
     uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
     int added_unknown;      /* keys_added is not known (Guava import, union) */
+    uint32_t block_shift;   /* 64 - j for nblocks = 2^j >= 2, else 0: the
+                             * XXH3 layouts' block is then h >> block_shift
+                             * (their multiply's block, one shift), which
+                             * sbfi_bind's SBFI_MODE_POW2 ops use. Here, in
+                             * what was padding on the salts' cache line: the
+                             * fields above keep their offsets (the plain
+                             * kernels' code is unchanged) */
     const sbfi_kernels *kt; /* kernels chosen at creation */
     uint32_t flags;         /* sbf_params.flags */
     /* What this filter runs, bound at creation (sbfi_bind): its ISA's ops
@@ -194,7 +201,7 @@ typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
  * family, mode). sbfi_bind (src/filter.c) points f->ops at one of them and
  * every public call goes through it: sbf_add -> f->ops->add_key, sbf_add_u64
  * and every batch -> f->ops->add_batch, sbf_add_hash -> f->ops->add_hashed.
- * The functions are named <op>_<family>[_<hash>][_atomic|_vh]; each ISA's
+ * The functions are named <op>_<family>[_<hash>][_atomic|_vh|_pow2]; each ISA's
  * sets are listed once, in simd/pipe_table.h (the scalar reference's too),
  * and each name there is defined by one line that names it in full
  * (simd/pipeline.h, simd/pipe_key.h, src/scalar.c).
@@ -211,8 +218,14 @@ struct sbfi_ops {
 /* The modes of a filter's ops: plain, SBF_CONCURRENT (word fetch-or / CAS,
  * relaxed loads), and plain with 8-byte keys hashed in the vector form
  * (AVX-512 MurmurHash3, SBF_INLINE_HASH8_VEC: sbfi_bind takes it where the
- * CPU or the filter's size asks for it; elsewhere it is the plain set). */
-enum { SBFI_MODE_PLAIN = 0, SBFI_MODE_CONCURRENT = 1, SBFI_MODE_HASH8_VEC = 2, SBFI_NMODES = 3 };
+ * CPU or the filter's size asks for it; elsewhere it is the plain set), and
+ * plain with a power-of-two block count (f->block_shift != 0: the XXH3
+ * blocked and split-block one-key entries take the block as one shift, not
+ * the multiply, where the ISA has the header's probes; elsewhere, and for
+ * every other stage and family, it is the plain set). The form is chosen
+ * here once, not tested per key. */
+enum { SBFI_MODE_PLAIN = 0, SBFI_MODE_CONCURRENT = 1, SBFI_MODE_HASH8_VEC = 2,
+       SBFI_MODE_POW2 = 3, SBFI_NMODES = 4 };
 
 /*
  * One table per ISA: its identity (name, sbf_isa, the CPU features it

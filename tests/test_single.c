@@ -93,6 +93,60 @@ static void check_single(int isa)
     }
 }
 
+/* The XXH3 layouts, plain and concurrent, on 2^j blocks (a plain filter
+ * binds the SBFI_MODE_POW2 set: its block one shift) and on other counts
+ * (the plain set: the multiply); blocked 512 * 8 and 512 * 9 bits are 8 and
+ * 9 blocks, split-block k = 8 256 * 16 and 256 * 19. Each filter's bound
+ * ops are checked to be the set of its block count. */
+static void check_single_xxh3(int isa, int layout, uint32_t k, uint64_t bits, uint32_t flags,
+                              int keys)
+{
+    if (!sbf_isa_available(isa))
+        cr_skip_test("%s not available here", sbf_isa_name(isa));
+    sbf_filter *f = make1(isa, layout, k, bits, 3, flags);
+    const int pow2 = (f->nblocks & (f->nblocks - 1)) == 0 && f->nblocks >= 2;
+    cr_assert_eq(f->block_shift, pow2 ? 64u - (uint32_t)__builtin_ctzll(f->nblocks) : 0u,
+                 "nblocks %llu: block_shift %u", (unsigned long long)f->nblocks, f->block_shift);
+    const int mode = (flags & SBF_CONCURRENT) ? SBFI_MODE_CONCURRENT
+                     : pow2 ? SBFI_MODE_POW2 : SBFI_MODE_PLAIN;
+    const sbfi_ops *want = (*f->kt->ops)[SBFI_HASH_XXH3][f->lay->kernel][mode];
+    cr_assert_eq(f->ops, want, "%s layout %d nblocks %llu flags %u: bound ops of mode %d expected",
+                 sbf_isa_name(isa), layout, (unsigned long long)f->nblocks, flags, mode);
+    cr_assert(f->add1 == want->add_key && f->contains1 == want->contains_key);
+    sbf_free(f);
+    if (keys)
+        check_single_one(isa, layout, k, bits, flags);
+}
+
+static void check_xxh3(int isa)
+{
+    for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
+        for (uint32_t k = 1; k <= 16; k += 5) {
+            check_single_xxh3(isa, SBF_BLOCKED_XXH3, k, 512 * 8, flags, 1);
+            check_single_xxh3(isa, SBF_BLOCKED_XXH3, k, 512 * 9, flags, 1);
+            check_single_xxh3(isa, SBF_COUNTING_XXH3, k, 512 * 32, flags, 1);
+            check_single_xxh3(isa, SBF_COUNTING_XXH3, k, 512 * 40, flags, 1);
+        }
+        check_single_xxh3(isa, SBF_BLOCKED_XXH3, 7, 512 * 64, flags, 1);
+        /* two blocks: a shift of 63; one block: no shift, the multiply (too
+         * small for the 600 keys: the binding only) */
+        check_single_xxh3(isa, SBF_BLOCKED_XXH3, 7, 512 * 2, flags, 0);
+        check_single_xxh3(isa, SBF_BLOCKED_XXH3, 7, 512 * 1, flags, 0);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_XXH3, 8, 256 * 16, flags, 1);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_XXH3, 8, 256 * 19, flags, 1);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_XXH3, 16, 512 * 8, flags, 1);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_XXH3, 16, 512 * 9, flags, 1);
+        /* 2^16 blocks: keys spread over the high bits of h */
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_XXH3, 8, UINT64_C(256) << 16, flags, 1);
+    }
+}
+
+Test(single, xxh3_scalar, .description = "scalar XXH3 one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_xxh3(SBF_ISA_SCALAR); }
+Test(single, xxh3_simde, .description = "simde XXH3 one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_xxh3(SBF_ISA_SIMDE); }
+Test(single, xxh3_avx2, .description = "avx2 XXH3 one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_xxh3(SBF_ISA_AVX2); }
+Test(single, xxh3_avx512, .description = "avx512 XXH3 one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_xxh3(SBF_ISA_AVX512); }
+Test(single, xxh3_neon, .description = "neon XXH3 one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_xxh3(SBF_ISA_NEON); }
+
 /* The AVX-512 one-key paths hash 8-byte keys in one of two forms, chosen
  * from the CPU (sbfi_hash8_vec); this CPU runs one of them by itself, so
  * each is forced here (after detection, which would set it again). */
@@ -155,6 +209,28 @@ Test(single, tables, .description = "every compiled-in table fills every entry o
                     cr_assert(o && o->add_key && o->contains_key && o->add_batch &&
                                   o->contains_batch && o->add_hashed && o->contains_hashed,
                               "%s hash %d family %d mode %d: a NULL entry", kt->name, h, l, m);
+                    /* the power-of-two mode: the XXH3 blocked and split-block sets
+                     * have their own one-key entries where the ISA has the header's
+                     * probes (avx2, avx512), the plain set's batch and hashed ones;
+                     * every other stage and family is the plain set */
+                    if (m == SBFI_MODE_POW2) {
+                        const sbfi_ops *p = (*kt->ops)[h][l][SBFI_MODE_PLAIN];
+                        const int own = h == SBFI_HASH_XXH3 &&
+                                        (l == SBFI_KERN_BLOCKED || l == SBFI_KERN_SPLIT) &&
+                                        (kt->isa == SBF_ISA_AVX2 || kt->isa == SBF_ISA_AVX512);
+                        if (own)
+                            cr_assert(o != p && o->add_key != p->add_key &&
+                                          o->contains_key != p->contains_key &&
+                                          o->add_batch == p->add_batch &&
+                                          o->contains_batch == p->contains_batch &&
+                                          o->add_hashed == p->add_hashed &&
+                                          o->contains_hashed == p->contains_hashed,
+                                      "%s family %d: the pow2 set is not its own one-key "
+                                      "entries over the plain batches", kt->name, l);
+                        else
+                            cr_assert_eq(o, p, "%s hash %d family %d: pow2 mode is not the plain set",
+                                         kt->name, h, l);
+                    }
                     /* the concurrent mode's ops are other functions than the plain ones */
                     if (m == SBFI_MODE_CONCURRENT)
                         cr_assert(o->add_key != (*kt->ops)[h][l][SBFI_MODE_PLAIN]->add_key &&
