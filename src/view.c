@@ -39,9 +39,7 @@ static void fill(const sbf_filter *f, sbf_view *v)
     memset(v, 0, sizeof *v);
     v->words = f->words;
     v->nblocks = f->nblocks;
-    /* nblocks = 2^j, j >= 1: the XXH3 kinds' block is h's top j bits */
-    if (f->nblocks >= 2 && (f->nblocks & (f->nblocks - 1)) == 0)
-        v->block_shift = 64u - (uint32_t)__builtin_ctzll(f->nblocks);
+    v->block_shift = f->block_shift; /* 2^j blocks: the XXH3 kinds' block is h's top j bits */
     v->salt = f->salt;  /* the layout's salts */
     v->filter = (sbf_filter *)(uintptr_t)f; /* adds only through writable views */
     v->k = f->k;
