@@ -16,7 +16,9 @@
  * with halving rates continues within the budget it left), growth =
  * EXPANSION (1..32768), NONSCALING (one sub-filter with the whole rate;
  * counting keys are always so), at most 256 sub-filters of at most 2^40
- * items each, Redis's memory (new sub-filters lazily zeroed, SBF_ZEROED).
+ * items each, Redis's memory (new sub-filters lazily zeroed, SBF_ZEROED),
+ * and the chain's sizing rule (sbfr_chain.rule: the library's default for
+ * new chains, the formula for chains stored before the rule was).
  *
  * Each sub-filter has the key's layout. Until issue 33 a block layout's
  * sub-filter went classic ("past the floor") where it needed more than
