@@ -95,7 +95,7 @@ struct sbf_scalable_sub {
  * not only on average (tests/test_scalable.c `per_filter`; format 4
  * files). SBF_SCALABLE_FORMULA: the formula alone (sbf_size of c, fpp_i),
  * the rule of format-3 files (a loaded one keeps it as it grows) and of
- * the Redis module's chains; 1.5% fewer bits at 10^6 keys, but 12 filters
+ * the Redis module's older chains; 1.5% fewer bits at 10^6 keys, but 12 filters
  * in 40 of Almeida's schedule at 0.1% (blocked) above fpp there. */
 #define SBF_SCALABLE_FORMULA (UINT32_C(1) << 9)
 

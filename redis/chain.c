@@ -194,8 +194,18 @@ static const char *why_of(int rc)
 
 /* ------------------------------------------------------------- life cycle */
 
+int sbfr_rule_ok(uint64_t rule)
+{
+    return rule == SBFR_RULE_DEFAULT || rule == SBFR_RULE_FORMULA;
+}
+
+const char *sbfr_rule_name(int rule)
+{
+    return rule == SBFR_RULE_FORMULA ? "formula" : "spread";
+}
+
 static sbf_scalable_params params(int layout, uint64_t capacity, double error,
-                                  uint32_t expansion, uint32_t seed)
+                                  uint32_t expansion, uint32_t seed, int rule)
 {
     sbf_scalable_params p = { 0 };
     p.layout = layout;
@@ -203,9 +213,10 @@ static sbf_scalable_params params(int layout, uint64_t capacity, double error,
     p.fpp = error;
     p.growth = expansion ? expansion : 2;
     p.seed = seed;
-    /* the formula rule (SBF_SCALABLE_FORMULA): the geometry every chain had,
-     * which the RDB, AOF and SCANDUMP forms do not record */
-    p.flags = SBF_SCALABLE_FORMULA | (expansion == 0 ? SBF_SCALABLE_NONSCALING : 0);
+    /* the chain's rule: the library's default, or the formula alone
+     * (SBF_SCALABLE_FORMULA) for chains stored before the rule was recorded */
+    p.flags = (rule == SBFR_RULE_FORMULA ? SBF_SCALABLE_FORMULA : 0) |
+              (expansion == 0 ? SBF_SCALABLE_NONSCALING : 0);
     p.schedule = SBF_SCHEDULE_SHARED;
     p.max_capacity = SBFR_MAX_LINK_CAPACITY;
     p.allocator = sbfr_cfg.alloc;
@@ -223,6 +234,7 @@ sbfr_chain *sbfr_chain_alloc(int layout, uint32_t expansion, double error)
     c->layout = layout;
     c->expansion = expansion;
     c->error = error;
+    c->rule = SBFR_RULE_FORMULA;
     stat_add(&g_keys, 1);
     return c;
 }
@@ -245,7 +257,8 @@ int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error
 {
     if (sbfr_counts(layout))
         expansion = 0; /* see README: deletion needs to know the sub-filter */
-    const sbf_scalable_params p = params(layout, capacity, error, expansion, 0);
+    const sbf_scalable_params p = params(layout, capacity, error, expansion, 0,
+                                         SBFR_RULE_DEFAULT);
     sbf_scalable *s;
     arm(cap);
     const int rc = sbf_scalable_create(&s, &p);
@@ -254,6 +267,7 @@ int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error
         return rc;
     }
     sbfr_chain *c = sbfr_chain_alloc(layout, expansion, error);
+    c->rule = SBFR_RULE_DEFAULT;
     c->s = s;
     sync(c, 0);
     *out = c;
@@ -290,7 +304,7 @@ int sbfr_chain_attach(sbfr_chain *c, sbf_filter *f, uint64_t capacity, double er
         struct sbf_info inf;
         rc = sbf_info(f, &inf);
         const sbf_scalable_params p = params(c->layout, capacity, c->error, c->expansion,
-                                             rc == SBF_OK ? inf.seed : 0);
+                                             rc == SBF_OK ? inf.seed : 0, c->rule);
         if (rc == SBF_OK)
             rc = sbf_scalable_create_empty(&c->s, &p);
     }
@@ -380,6 +394,7 @@ size_t sbfr_chain_mem(const sbfr_chain *c)
 sbfr_chain *sbfr_chain_copy(const sbfr_chain *src)
 {
     sbfr_chain *c = sbfr_chain_alloc(src->layout, src->expansion, src->error);
+    c->rule = src->rule;
     if (src->s != NULL && sbf_scalable_copy(&c->s, src->s) != SBF_OK) {
         sbfr_chain_free(c);
         return NULL;

@@ -16,7 +16,9 @@
  * with halving rates continues within the budget it left), growth =
  * EXPANSION (1..32768), NONSCALING (one sub-filter with the whole rate;
  * counting keys are always so), at most 256 sub-filters of at most 2^40
- * items each, Redis's memory (new sub-filters lazily zeroed, SBF_ZEROED).
+ * items each, Redis's memory (new sub-filters lazily zeroed, SBF_ZEROED),
+ * and the chain's sizing rule (sbfr_chain.rule: the library's default for
+ * new chains, the formula for chains stored before the rule was).
  *
  * Each sub-filter has the key's layout. Until issue 33 a block layout's
  * sub-filter went classic ("past the floor") where it needed more than
@@ -88,6 +90,12 @@ typedef struct sbfr_chain {
     int layout;         /* the key's */
     uint32_t expansion; /* 0: NONSCALING */
     double error;       /* the rate asked for the whole chain */
+    /* How its sub-filters are sized (the library's rule, kept as it grows):
+     * 0 the library's default (the formula plus three of its spread,
+     * a per-filter rate guarantee), what new chains take;
+     * SBFR_RULE_FORMULA the formula alone (SBF_SCALABLE_FORMULA), the rule
+     * of every chain stored before RDB encoding 3 / dump header 3. */
+    int rule;
     /* what the library reports, refreshed after every change (chain.c sync) */
     uint32_t nlinks;    /* sub-filters */
     uint64_t items;
@@ -123,12 +131,23 @@ int sbfr_counts(int layout);
  * own, or the floor layout when the key's cells are not counters. */
 int sbfr_link_layout_ok(int key_layout, uint64_t link_layout);
 
+/* sbfr_chain.rule */
+#define SBFR_RULE_DEFAULT 0
+#define SBFR_RULE_FORMULA 1
+/* A rule a stored chain may record. */
+int sbfr_rule_ok(uint64_t rule);
+/* Its name (SBF.INFO): "spread" or "formula". */
+const char *sbfr_rule_name(int rule);
+
 /* An empty chain (no sub-filter yet), counted as a key: a stored chain's
- * parameters, its sub-filters attached next. */
+ * parameters, its sub-filters attached next. Its rule is the formula (what
+ * a chain stored without one was made with): a loader that read another
+ * sets c->rule before the first attach. */
 sbfr_chain *sbfr_chain_alloc(int layout, uint32_t expansion, double error);
 void sbfr_chain_free(sbfr_chain *c);
 
-/* A new chain of one empty sub-filter. Returns an SBF code; *why names a
+/* A new chain of one empty sub-filter, sized by the library's default rule.
+ * Returns an SBF code; *why names a
  * refusal. cap: the largest sbfr_chain.bytes allowed, or SBFR_NO_CAP. */
 int sbfr_chain_new(sbfr_chain **out, int layout, uint64_t capacity, double error,
                    uint32_t expansion, uint64_t cap, const char **why);

@@ -53,7 +53,7 @@ static void reply_link(RedisModuleCtx *ctx, const sbfr_link *l, int fill)
 
 /* SBF.INFO key [FILL]: everything BF.INFO says, then the layout, the
  * kernels' ISA, the asked rate, the false-positive rate the exact formulas
- * give now, and per sub-filter its layout, geometry and numbers. O(number
+ * give now, the sizing rule its growth follows, and per sub-filter its layout, geometry and numbers. O(number
  * of sub-filters); FILL adds each one's fill ratio and saturated counters,
  * a pass over its data. */
 int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
@@ -70,7 +70,7 @@ int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         const sbfr_link l = sbfr_chain_link(c, i);
         log_pass += log1p(-sbf_fpp_theory(l.f, l.items));
     }
-    RedisModule_ReplyWithMap(ctx, SBFR_F_COUNT + 5);
+    RedisModule_ReplyWithMap(ctx, SBFR_F_COUNT + 6);
     for (int i = 0; i < SBFR_F_COUNT; i++) {
         RedisModule_ReplyWithSimpleString(ctx, sbfr_info_names[i]);
         sbfr_reply_info_value(ctx, c, i);
@@ -82,6 +82,8 @@ int sbfr_cmd_sbf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     reply_pair_dbl(ctx, "Error rate", c->error);
     /* + 0.0: an empty key's -expm1(0) is -0, shown "-0" */
     reply_pair_dbl(ctx, "False positive rate now", -expm1(log_pass) + 0.0);
+    RedisModule_ReplyWithSimpleString(ctx, "Sizing rule");
+    RedisModule_ReplyWithSimpleString(ctx, sbfr_rule_name(c->rule));
     RedisModule_ReplyWithSimpleString(ctx, "Filters");
     RedisModule_ReplyWithArray(ctx, c->nlinks);
     for (uint32_t i = 0; i < c->nlinks; i++) {

@@ -4,6 +4,12 @@
  *   f64 error, u64 items; per sub-filter u32 layout, u32 k, u32 seed,
  *   u32 0, u64 bits, u64 capacity, f64 error, u64 items; then a u64 check
  *   (MurmurHash3_x64_128 h1, seed 0x5bf, of the bytes before it).
+ * Version 3 (a chain of the library's default rule): the same, with u32
+ * rule (chain.h sbfr_chain.rule), u32 0 after the items (a 48-byte
+ * header before the sub-filters). A chain of the formula rule is written
+ * as version 2, its rule implied, so an older module loads it and grows it
+ * as this one does; an older module refuses version 3 ("received bad
+ * data", nothing made), where it would have grown the chain by the formula.
  * Version 1 dumps (sbf_serialize bytes per sub-filter, in order only) are
  * refused: their iterators meant something else.
  */
@@ -12,8 +18,10 @@
 #include <string.h>
 
 #define DUMP_MAGIC "SBFRCHN2"
-#define DUMP_VERSION 2
+#define DUMP_VERSION 2 /* the formula rule */
+#define DUMP_VERSION_RULE 3
 #define DUMP_HDR 40
+#define DUMP_HDR3 48
 #define DUMP_LINK 48
 #define DUMP_SEED 0x5bfu
 
@@ -51,21 +59,31 @@ double sbfr_bits_dbl(uint64_t u)
     return d;
 }
 
+/* The header's size before the sub-filters: by its version. */
+static size_t hdr_size(uint32_t version)
+{
+    return version == DUMP_VERSION_RULE ? DUMP_HDR3 : DUMP_HDR;
+}
+
 unsigned char *sbfr_dump_header(const sbfr_chain *c, size_t *len)
 {
-    const size_t body = DUMP_HDR + (size_t)c->nlinks * DUMP_LINK;
+    const uint32_t version = c->rule == SBFR_RULE_FORMULA ? DUMP_VERSION : DUMP_VERSION_RULE;
+    const size_t hdr = hdr_size(version);
+    const size_t body = hdr + (size_t)c->nlinks * DUMP_LINK;
     *len = body + 8;
     unsigned char *h = sbfr_calloc(1, *len);
     memcpy(h, DUMP_MAGIC, 8);
-    put32(h + 8, DUMP_VERSION);
+    put32(h + 8, version);
     put32(h + 12, c->nlinks);
     put32(h + 16, (uint32_t)c->layout);
     put32(h + 20, c->expansion);
     put64(h + 24, sbfr_dbl_bits(c->error));
     put64(h + 32, c->items);
+    if (version == DUMP_VERSION_RULE)
+        put32(h + 40, (uint32_t)c->rule);
     for (uint32_t i = 0; i < c->nlinks; i++) {
         const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
-        unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
+        unsigned char *p = h + hdr + (size_t)i * DUMP_LINK;
         put32(p, (uint32_t)l->layout);
         put32(p + 4, l->k);
         put32(p + 8, l->seed);
@@ -80,23 +98,35 @@ unsigned char *sbfr_dump_header(const sbfr_chain *c, size_t *len)
     return h;
 }
 
-/* The header's own consistency, before anything is allocated: counts,
- * rates, layouts, the sum of items, and the used bytes against cap. */
-static const char *check_header(const unsigned char *h, size_t len, uint64_t cap)
+/* The header's own consistency, before anything is allocated: version,
+ * counts, rates, layouts, the rule, the sum of items, and the used bytes
+ * against cap. Sets *hdr (the size before the sub-filters) and *rule. */
+static const char *check_header(const unsigned char *h, size_t len, uint64_t cap, size_t *hdr,
+                                int *rule)
 {
-    if (len < DUMP_HDR + 8 || memcmp(h, DUMP_MAGIC, 8) != 0 || get32(h + 8) != DUMP_VERSION)
+    if (len < DUMP_HDR + 8 || memcmp(h, DUMP_MAGIC, 8) != 0 ||
+        (get32(h + 8) != DUMP_VERSION && get32(h + 8) != DUMP_VERSION_RULE))
         return SBFR_ERR_BAD_DATA;
+    const uint32_t version = get32(h + 8);
+    *hdr = hdr_size(version);
     const uint32_t nlinks = get32(h + 12), layout = get32(h + 16);
-    if (nlinks == 0 || nlinks > SBFR_MAX_LINKS || len != DUMP_HDR + (size_t)nlinks * DUMP_LINK + 8)
+    if (nlinks == 0 || nlinks > SBFR_MAX_LINKS || len < *hdr + 8 ||
+        (len - *hdr - 8) / DUMP_LINK != nlinks || (len - *hdr - 8) % DUMP_LINK != 0)
         return SBFR_ERR_BAD_DATA;
     uint64_t sum[2];
     sbf_murmur3_x64_128(h, len - 8, DUMP_SEED, sum);
     if (sum[0] != get64(h + len - 8) ||
         !sbfr_valid_chain(layout, get32(h + 20), sbfr_bits_dbl(get64(h + 24)), nlinks))
         return SBFR_ERR_BAD_DATA;
+    *rule = SBFR_RULE_FORMULA;
+    if (version == DUMP_VERSION_RULE) { /* the formula rule is written as version 2 */
+        if (get32(h + 40) != SBFR_RULE_DEFAULT || get32(h + 44) != 0)
+            return SBFR_ERR_BAD_DATA;
+        *rule = SBFR_RULE_DEFAULT;
+    }
     uint64_t items = 0, bytes = 0;
     for (uint32_t i = 0; i < nlinks; i++) {
-        const unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
+        const unsigned char *p = h + *hdr + (size_t)i * DUMP_LINK;
         const uint32_t ll = get32(p);
         const uint64_t bits = get64(p + 16), it = get64(p + 40);
         if (!sbfr_link_layout_ok((int)layout, ll) || get32(p + 12) ||
@@ -117,14 +147,17 @@ static const char *check_header(const unsigned char *h, size_t len, uint64_t cap
 sbfr_chain *sbfr_chain_from_header(const unsigned char *h, size_t len, uint64_t cap,
                                    const char **why)
 {
-    *why = check_header(h, len, cap);
+    size_t hdr = 0;
+    int rule = SBFR_RULE_FORMULA;
+    *why = check_header(h, len, cap, &hdr, &rule);
     if (*why != NULL)
         return NULL;
     const uint32_t nlinks = get32(h + 12);
     sbfr_chain *c = sbfr_chain_alloc((int)get32(h + 16), get32(h + 20),
                                      sbfr_bits_dbl(get64(h + 24)));
+    c->rule = rule; /* before the first sub-filter: the library takes it there */
     for (uint32_t i = 0; i < nlinks; i++) {
-        const unsigned char *p = h + DUMP_HDR + (size_t)i * DUMP_LINK;
+        const unsigned char *p = h + hdr + (size_t)i * DUMP_LINK;
         sbf_filter *f;
         const char *err = "";
         int rc = sbfr_link_make(&f, (int)get32(p), get64(p + 16), get32(p + 4), get32(p + 8), &err);

@@ -25,7 +25,7 @@ SBFR_API_OPTIONAL(SBFR_API_EXTERN)
 #undef SBFR_API_EXTERN
 
 #define SBFR_TYPE_NAME "simdbloom" /* 9 characters; RedisBloom's is MBbloom-- */
-#define SBFR_ENCVER 2
+#define SBFR_ENCVER 3
 
 extern RedisModuleType *sbfr_type;
 /* The module's name: "simdbloom", or "bf" (module argument NAME bf). */

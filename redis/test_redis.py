@@ -35,6 +35,7 @@ from test_promise import test_chain_fpr, test_limits_named  # noqa: E402
 from test_operate import run_all as operate_all  # noqa: E402
 from test_dump import test_debug, test_loadchunk_table, test_scandump  # noqa: E402
 from old_module import test_old_dumps  # noqa: E402
+from test_rule import test_rule  # noqa: E402
 from test_persistence import (test_aof, test_aof_limits, test_corrupt_rdb,  # noqa: E402
                               test_persistence, test_replica, test_restore_flood)
 
@@ -84,6 +85,7 @@ def main():
                 primary.start()
         run("aof", lambda: test_aof(a.module, workdir))
         run("old-dumps", lambda: test_old_dumps(a.module, workdir))
+        run("rule", lambda: test_rule(a.module, workdir))
         run("aof-limits", lambda: test_aof_limits(a.module, workdir, primary))
         run("replica", lambda: test_replica(a.module, workdir, primary))
         operate_all(run, a.module, workdir)

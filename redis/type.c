@@ -2,11 +2,14 @@
  * The data type `simdbloom`: RDB save and load, AOF rewrite, digest, copy,
  * free and memory usage.
  *
- * RDB, encoding 2: u64 layout, u64 expansion, f64 error, u64 items, u64
- * sub-filters; per sub-filter u64 layout, u64 k, u64 seed, u64 bits, u64
+ * RDB, encoding 3: u64 layout, u64 expansion, f64 error, u64 items, u64
+ * sub-filters, u64 rule (how growth sizes sub-filters, chain.h
+ * sbfr_chain.rule: 0 the library's default, 1 the formula alone); per sub-filter u64 layout, u64 k, u64 seed, u64 bits, u64
  * capacity, f64 error, u64 items, a string of its bits / 8 data bytes,
  * saved from the filter itself (no copy), and u64 XXH3-64 of those bytes
- * (a RESTORE payload's CRC covers transport, not a forged body). Encoding 1 (sbf_serialize bytes per
+ * (a RESTORE payload's CRC covers transport, not a forged body). Encoding 2
+ * is 3 without the rule: its chains grow by the formula rule, as they were
+ * made (an older module refuses encoding 3: Redis passes the version). Encoding 1 (sbf_serialize bytes per
  * sub-filter, and a LOADCHUNK state that no longer exists) still loads.
  *
  * Whatever a server accepted, it loads: no module limit (MAX_BYTES) applies
@@ -28,6 +31,7 @@ static void rdb_save(RedisModuleIO *io, void *value)
     RedisModule_SaveDouble(io, c->error);
     RedisModule_SaveUnsigned(io, c->items);
     RedisModule_SaveUnsigned(io, c->nlinks);
+    RedisModule_SaveUnsigned(io, (uint64_t)c->rule);
     for (uint32_t i = 0; i < c->nlinks; i++) {
         const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
         RedisModule_SaveUnsigned(io, (uint64_t)l->layout);
@@ -184,11 +188,13 @@ static void *rdb_load(RedisModuleIO *io, int encver)
     const double error = RedisModule_LoadDouble(io);
     const uint64_t items = RedisModule_LoadUnsigned(io);
     const uint64_t nlinks = RedisModule_LoadUnsigned(io);
+    const uint64_t rule = encver >= 3 ? RedisModule_LoadUnsigned(io) : SBFR_RULE_FORMULA;
     if (RedisModule_IsIOError(io))
         return load_fail(io, NULL, "short read");
-    if (!sbfr_valid_chain(layout, expansion, error, nlinks))
+    if (!sbfr_valid_chain(layout, expansion, error, nlinks) || !sbfr_rule_ok(rule))
         return load_fail(io, NULL, "bad header");
     sbfr_chain *c = sbfr_chain_alloc((int)layout, (uint32_t)expansion, error);
+    c->rule = (int)rule; /* before the first sub-filter: the library takes it there */
     if (encver == 1) {
         if (rdb_load1(io, c, nlinks) == NULL)
             return NULL;
@@ -232,6 +238,8 @@ static void digest(RedisModuleDigest *md, void *value)
     RedisModule_DigestAddLongLong(md, c->expansion);
     RedisModule_DigestAddLongLong(md, (long long)sbfr_dbl_bits(c->error));
     RedisModule_DigestAddLongLong(md, (long long)c->items);
+    if (c->rule != SBFR_RULE_FORMULA) /* chains of the formula rule digest as before */
+        RedisModule_DigestAddLongLong(md, -1 - c->rule);
     for (uint32_t i = 0; i < c->nlinks; i++) {
         const sbfr_link lv = sbfr_chain_link(c, i), *l = &lv;
         RedisModule_DigestAddLongLong(md, l->layout);

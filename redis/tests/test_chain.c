@@ -89,6 +89,50 @@ static int fill(sbfr_chain *c, const char *prefix, uint64_t want)
     return i;
 }
 
+/* The library's own chain for a key's parameters (chain.c params: shared
+ * schedule, growth EXPANSION, 2^40 items a sub-filter), with these flags. */
+static sbf_scalable *lib_chain(int layout, uint64_t cap, double err, uint32_t expansion,
+                               uint32_t flags)
+{
+    sbf_scalable_params p = {0};
+    p.layout = layout;
+    p.initial_n = cap;
+    p.fpp = err;
+    p.growth = expansion ? expansion : 2;
+    p.flags = flags | (expansion ? 0 : SBF_SCALABLE_NONSCALING);
+    p.schedule = SBF_SCHEDULE_SHARED;
+    p.max_capacity = SBFR_MAX_LINK_CAPACITY;
+    sbf_scalable *s = NULL;
+    cr_assert_eq(sbf_scalable_create(&s, &p), SBF_OK);
+    return s;
+}
+
+/* Adds the first `tries` items of fill(prefix) to a library chain. */
+static void lib_fill(sbf_scalable *s, const char *prefix, int tries)
+{
+    char b[32];
+    for (int i = 0; i < tries; i++) {
+        item(b, sizeof b, prefix, i);
+        cr_assert_geq(sbf_scalable_add(s, b, strlen(b)), 0);
+    }
+}
+
+/* How many of the chain's sub-filters have the library chain's geometry
+ * (bits, k, capacity, rate, items); asserts the counts of both agree. */
+static uint32_t same_geometry(const sbfr_chain *c, const sbf_scalable *s)
+{
+    uint32_t same = 0;
+    cr_assert_eq(sbf_scalable_filters(s), c->nlinks);
+    for (uint32_t i = 0; i < c->nlinks; i++) {
+        struct sbf_scalable_sub u;
+        cr_assert_eq(sbf_scalable_sub_info(s, i, &u), SBF_OK);
+        const sbfr_link l = sbfr_chain_link(c, i);
+        same += l.bits == u.bits && l.k == u.k && l.capacity == u.capacity && l.error == u.fpp &&
+                l.items == u.keys;
+    }
+    return same;
+}
+
 /* ------------------------------------------------------------ creation */
 
 Test(chain, new_first_link_has_half_the_rate,
@@ -103,14 +147,21 @@ Test(chain, new_first_link_has_half_the_rate,
     cr_assert_eq(sbfr_chain_link(c, 0).error, 0.005);
     cr_assert_eq(c->expansion, 2);
     cr_assert_eq(c->error, 0.01);
-    /* the sub-filter is exactly what sbf_size gives for (1000, 0.005) */
+    /* the sub-filter is what the library's default rule gives for (1000,
+     * 0.005): more bits than the formula alone (sbf_size) asks */
+    sbf_scalable *lib = lib_chain(SBF_BLOCKED, 1000, 0.01, 2, 0);
+    struct sbf_scalable_sub u;
+    cr_assert_eq(sbf_scalable_sub_info(lib, 0, &u), SBF_OK);
+    struct sbf_info inf;
+    cr_assert_eq(sbf_info(sbfr_chain_link(c, 0).f, &inf), SBF_OK);
+    cr_assert_eq(inf.bits, u.bits);
+    cr_assert_eq(inf.k, u.k);
     uint64_t bits = 0;
     uint32_t k = 0; /* in: 0 derives k */
     cr_assert_eq(sbf_size(SBF_BLOCKED, 1000, 0.005, &bits, &k), SBF_OK);
-    struct sbf_info inf;
-    cr_assert_eq(sbf_info(sbfr_chain_link(c, 0).f, &inf), SBF_OK);
-    cr_assert_eq(inf.bits, bits);
-    cr_assert_eq(inf.k, k);
+    cr_assert_gt(inf.bits, bits, "the spread rule, not the formula alone");
+    cr_assert_eq(c->rule, SBFR_RULE_DEFAULT);
+    sbf_scalable_free(lib);
     sbfr_chain_free(c);
 
     cr_assert_eq(sbfr_chain_new(&c, SBF_CLASSIC, 1000, 0.01, 0, SBFR_NO_CAP, &why), SBF_OK);
@@ -375,8 +426,65 @@ Test(chain, large_links_keep_the_key_layout,
     uint64_t bits = 0;
     uint32_t k = 0;
     cr_assert_eq(sbf_size(SBF_BLOCKED, UINT64_C(1) << 17, 1e-12, &bits, &k), SBF_OK);
-    cr_assert_eq(sbfr_chain_link(c, 0).bits, bits);
+    cr_assert_geq(sbfr_chain_link(c, 0).bits, bits, "the formula's, or more (its spread)");
+    sbf_scalable *lib = lib_chain(SBF_BLOCKED, UINT64_C(1) << 17, 2e-12, 2, 0);
+    cr_assert_eq(same_geometry(c, lib), 1, "the library's default rule");
+    sbf_scalable_free(lib);
     sbfr_chain_free(c);
+}
+
+Test(chain, new_chains_grow_by_the_default_rule,
+     .description = "a new chain's sub-filters, as it grows, are the library's default rule's "
+                    "(formula plus three spreads) for the key's parameters, not the formula's; "
+                    "one loaded without a rule (formula) grows by the formula")
+{
+    static const struct { int layout; uint64_t cap; double err; uint32_t exp; } cases[] = {
+        { SBF_BLOCKED, 100, 0.01, 2 },       { SBF_SPLIT_BLOCK, 50, 0.001, 3 },
+        { SBF_CLASSIC, 100, 0.01, 2 },       { SBF_BLOCKED_XXH3, 1000, 0.001, 1 },
+        { SBF_SPLIT_BLOCK_XXH3, 200, 0.0001, 2 },
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        const char *why = "";
+        sbfr_chain *c;
+        cr_assert_eq(sbfr_chain_new(&c, cases[t].layout, cases[t].cap, cases[t].err, cases[t].exp,
+                                    SBFR_NO_CAP, &why), SBF_OK);
+        const int tries = fill(c, "rule", 12 * cases[t].cap);
+        cr_assert_geq(c->nlinks, 3, "case %zu grew", t);
+        sbf_scalable *dflt = lib_chain(cases[t].layout, cases[t].cap, cases[t].err, cases[t].exp, 0);
+        sbf_scalable *form = lib_chain(cases[t].layout, cases[t].cap, cases[t].err, cases[t].exp,
+                                       SBF_SCALABLE_FORMULA);
+        lib_fill(dflt, "rule", tries);
+        lib_fill(form, "rule", tries);
+        cr_assert_eq(same_geometry(c, dflt), c->nlinks, "case %zu: the default rule's", t);
+        if (sbf_scalable_filters(form) == c->nlinks)
+            cr_assert_lt(same_geometry(c, form), c->nlinks, "case %zu: not the formula's", t);
+
+        /* the formula chain rebuilt from its sub-filters (as a loader does,
+         * rule unset: the formula) continues as the formula's */
+        sbfr_chain *f = sbfr_chain_alloc(c->layout, c->expansion, c->error);
+        cr_assert_eq(f->rule, SBFR_RULE_FORMULA);
+        struct sbf_scalable_sub u;
+        cr_assert_eq(sbf_scalable_sub_info(form, 0, &u), SBF_OK);
+        sbf_filter *x;
+        cr_assert_eq(sbfr_link_make(&x, u.layout, u.bits, u.k, u.seed, &why), SBF_OK);
+        cr_assert_eq(sbfr_chain_attach(f, x, u.capacity, u.fpp, 0, &why), SBF_OK);
+        sbf_scalable *form2 = lib_chain(cases[t].layout, cases[t].cap, cases[t].err,
+                                        cases[t].exp, SBF_SCALABLE_FORMULA);
+        const int tries2 = fill(f, "again", 12 * cases[t].cap);
+        lib_fill(form2, "again", tries2);
+        cr_assert_eq(same_geometry(f, form2), f->nlinks, "case %zu: a formula chain stays so", t);
+        sbfr_chain *g = sbfr_chain_copy(f);
+        cr_assert_eq(g->rule, SBFR_RULE_FORMULA, "COPY keeps the rule");
+        sbfr_chain_free(g);
+        g = sbfr_chain_copy(c);
+        cr_assert_eq(g->rule, SBFR_RULE_DEFAULT, "COPY keeps the rule");
+        sbfr_chain_free(g);
+        sbf_scalable_free(form2);
+        sbfr_chain_free(f);
+        sbf_scalable_free(dflt);
+        sbf_scalable_free(form);
+        sbfr_chain_free(c);
+    }
 }
 
 /* ------------------------------------------------------- all or none */
@@ -660,6 +768,7 @@ Test(chain, is_the_librarys,
     cr_assert_eq(p.schedule, SBF_SCHEDULE_SHARED);
     cr_assert_eq(p.growth, 3);
     cr_assert_eq(p.flags & SBF_SCALABLE_NONSCALING, 0);
+    cr_assert_eq(p.flags & SBF_SCALABLE_FORMULA, 0, "the library's default rule");
     cr_assert_eq(p.max_capacity, SBFR_MAX_LINK_CAPACITY);
     cr_assert_eq(p.layout, SBF_SPLIT_BLOCK);
     cr_assert_eq(sbf_scalable_filters(c->s), c->nlinks);

@@ -179,3 +179,89 @@ Test(dump, floor_links_travel,
     sbfr_chain_free(a);
     sbfr_chain_free(b);
 }
+
+/* The header's checksum (dump.c: MurmurHash3_x64_128 h1, seed 0x5bf) redone
+ * after an edit. */
+static void resum(unsigned char *h, size_t hl)
+{
+    uint64_t sum[2];
+    sbf_murmur3_x64_128(h, hl - 8, 0x5bf, sum);
+    for (int i = 0; i < 8; i++)
+        h[hl - 8 + i] = (unsigned char)(sum[0] >> (8 * i));
+}
+
+static void add_more(sbfr_chain *c, const char *prefix, int n)
+{
+    const char *why = "";
+    char b[32];
+    for (int i = 0; i < n; i++) {
+        snprintf(b, sizeof b, "%s%d", prefix, i);
+        cr_assert_geq(sbfr_chain_add1(c, b, strlen(b), SBFR_NO_CAP, &why), 0);
+    }
+}
+
+Test(dump, rule_travels,
+     .description = "a new chain (the library's default rule) dumps a version-3 header with "
+                    "its rule and loads to a chain that grows the same; a formula chain "
+                    "dumps version 2, as before, and loads as the formula; a version-3 "
+                    "header naming the formula, or with its reserved word set, is refused")
+{
+    sbfr_chain *a = filled(SBF_BLOCKED, 100, 2, 700);
+    cr_assert_eq(a->rule, SBFR_RULE_DEFAULT);
+    size_t hl;
+    unsigned char *h = sbfr_dump_header(a, &hl);
+    cr_assert_eq(h[8], 3, "version 3");
+    cr_assert_eq(hl, 48 + 48 * (size_t)a->nlinks + 8);
+    const char *why = "";
+    sbfr_chain *b = sbfr_chain_from_header(h, hl, SBFR_NO_CAP, &why);
+    cr_assert_not_null(b, "%s", why);
+    cr_assert_eq(b->rule, SBFR_RULE_DEFAULT);
+    const char *data;
+    size_t n;
+    for (long long i = 1, next; (next = sbfr_dump_chunk(a, i, &data, &n)) != 0; i = next)
+        cr_assert_null(sbfr_load_chunk(b, next, data, n));
+    same_chain(a, b);
+    add_more(a, "more", 3000);
+    add_more(b, "more", 3000);
+    cr_assert_geq(a->nlinks, 5, "grew");
+    same_chain(a, b); /* the same sub-filters: the same rule */
+    sbfr_chain_free(b);
+
+    /* the same chain as version 2 (the rule dropped): loads as the formula
+     * rule, and its header is version 2 again, byte for byte */
+    const size_t hl2 = hl - 8;
+    unsigned char *h2 = sbfr_alloc(hl2);
+    memcpy(h2, h, 40);
+    memcpy(h2 + 40, h + 48, hl - 48);
+    h2[8] = 2;
+    resum(h2, hl2);
+    sbfr_chain *f = sbfr_chain_from_header(h2, hl2, SBFR_NO_CAP, &why);
+    cr_assert_not_null(f, "%s", why);
+    cr_assert_eq(f->rule, SBFR_RULE_FORMULA);
+    size_t fl;
+    unsigned char *fh = sbfr_dump_header(f, &fl);
+    cr_assert_eq(fl, hl2);
+    cr_assert_eq(memcmp(fh, h2, fl), 0, "a formula chain's header is version 2");
+    sbfr_free(fh);
+    sbfr_chain *g = from_header_of(f); /* an empty copy: grows like f from here */
+    cr_assert_eq(g->rule, SBFR_RULE_FORMULA);
+    sbfr_chain_free(g);
+    sbfr_chain_free(f);
+    sbfr_free(h2);
+
+    h[40] = 1; /* the formula is written as version 2 only */
+    resum(h, hl);
+    cr_assert_null(sbfr_chain_from_header(h, hl, SBFR_NO_CAP, &why));
+    cr_assert_str_eq(why, SBFR_ERR_BAD_DATA);
+    h[40] = 0;
+    h[44] = 1;
+    resum(h, hl);
+    cr_assert_null(sbfr_chain_from_header(h, hl, SBFR_NO_CAP, &why));
+    h[44] = 0;
+    resum(h, hl);
+    b = sbfr_chain_from_header(h, hl, SBFR_NO_CAP, &why);
+    cr_assert_not_null(b, "restored");
+    sbfr_chain_free(b);
+    sbfr_free(h);
+    sbfr_chain_free(a);
+}
