@@ -849,11 +849,14 @@ static void decide_part_grow(dedup *d, chunk *c, size_t p)
         for (; r < b && c->gunit[ix[r]] == u; r++) {
             if (r + AHEAD < b)
                 grow_prefetch(d, v, h1[ix[r + AHEAD]]);
-            seen += (uint64_t)(old_has(d, h1[ix[r]], h2[ix[r]]) ||
-                               sbf_view_contains_hash(v, h1[ix[r]], h2[ix[r]]));
+            /* (n-grams have no verdict of their own: added[] keeps
+             * whether an older sub-filter holds one, probed once) */
+            const size_t j = ix[r];
+            c->added[j] = (uint8_t)old_has(d, h1[j], h2[j]);
+            seen += (uint64_t)(c->added[j] || sbf_view_contains_hash(v, h1[j], h2[j]));
         }
         for (size_t t = q; t < r; t++)
-            if (!old_has(d, h1[ix[t]], h2[ix[t]]) && sbf_view_add_hash(v, h1[ix[t]], h2[ix[t]]) < 0)
+            if (!c->added[ix[t]] && sbf_view_add_hash(v, h1[ix[t]], h2[ix[t]]) < 0)
                 fail("the growing filter: cannot add");
         if (seen)
             __atomic_fetch_add(&c->u_seen[u], seen, __ATOMIC_RELAXED);
