@@ -8,7 +8,8 @@
 
 static const char *const help_create =
     "usage: sbf create FILE [--layout classic|blocked|split-block|counting|\n"
-    "                         blocked-xxh3|split-block-xxh3|counting-xxh3|...]\n"
+    "                         blocked-xxh3|split-block-xxh3|counting-xxh3|\n"
+    "                         blocked-fmix|split-block-fmix|...]\n"
     "                  [-n N] [--fpp P] [--bits B] [--k K] [--seed S] [--force]\n"
     "\n"
     "Creates an empty filter in FILE, sized for N keys (default 1000000) at a\n"
@@ -16,7 +17,7 @@ static const char *const help_create =
     "B bits when --bits is given: then k is --k K, else the layout's k for N\n"
     "keys when -n is given, else the k for as many keys as B bits hold at P.\n"
     "Layout: blocked by default. --seed: the hash's seed (MurmurHash3's; XXH3's\n"
-    "for the *-xxh3 layouts; 0, Guava's).\n"
+    "for the *-xxh3 layouts and the *-fmix ones' constant; 0, Guava's).\n"
     "N and B may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G,\n"
     "1T (powers of 1000) or Ki, Mi, Gi, Ti (powers of 1024: --bits 64Mi);\n"
     "-n5000 and -n=5000 work too. Other numbers are decimal.\n"
@@ -34,7 +35,7 @@ static int layout_from_name(const char *s)
         return l;
     if (strcmp(s, "split_block") == 0 || strcmp(s, "splitblock") == 0)
         return SBF_SPLIT_BLOCK;
-    char names[128] = "";
+    char names[256] = "";
     for (int i = 0; i < 32; i++)
         if (strcmp(sbf_layout_name(i), "unknown") != 0) {
             if (names[0] != '\0')

@@ -120,7 +120,13 @@ typedef enum sbf_layout {
      * when no other program reads the filter (doc/format.md "XXH3 layouts") */
     SBF_SPLIT_BLOCK_XXH3 = 5, /* split-block's geometry; k = 8 or 16 */
     SBF_BLOCKED_XXH3 = 6,     /* blocked's geometry; k = 1..16 */
-    SBF_COUNTING_XXH3 = 7     /* counting's geometry; k = 1..16 */
+    SBF_COUNTING_XXH3 = 7,    /* counting's geometry; k = 1..16 */
+    /* The same geometries with an 8-byte key hashed by fmix64 (MurmurHash3's
+     * 64-bit finalizer) of key ^ a constant of the seed, other lengths by
+     * XXH3 as above: the fastest one-key path, for callers who choose speed
+     * over a full hash of u64 keys (doc/format.md "fmix layouts") */
+    SBF_SPLIT_BLOCK_FMIX = 8, /* split-block-xxh3's geometry and mapping; k = 8 or 16 */
+    SBF_BLOCKED_FMIX = 9      /* blocked-xxh3's geometry and mapping; k = 1..16 */
 } sbf_layout;
 
 /* Largest bit count accepted for any layout (16 GiB of filter). The classic

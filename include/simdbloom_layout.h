@@ -10,7 +10,8 @@
  * sbf_murmur3_u64, sbf_parquet_pair, sbf_xxh3_flip8 ...) on top of them.
  *
  *   the hash of a key: MurmurHash3_x64_128 (h1, h2), or a 64-bit hash h
- *     (XXH64 seed 0: parquet; XXH3_64bits_withSeed: the XXH3 layouts)
+ *     (XXH64 seed 0: parquet; XXH3_64bits_withSeed: the XXH3 layouts;
+ *     for 8-byte keys fmix64(key ^ sbf__fmix_s(seed)): the fmix layouts)
  *     mapped to h1 = h's high 32 bits in place, every 32-bit lane of
  *     h2 = h's low 32 bits (sbf__pair64)
  *   block = (h1 * nblocks) >> 64                      (sbf__block_index)
@@ -227,6 +228,23 @@ SBF__INL uint64_t sbf__xxh3_u64(uint64_t key, uint64_t flip)
     h ^= (h >> 35) + 8; /* + len */
     h *= SBF__XXH3_MX2;
     return h ^ (h >> 28);
+}
+
+/* The fmix layouts' hash of the 8 little-endian bytes of key:
+ * fmix64(key ^ s) (MurmurHash3's 64-bit finalizer: two multiplies, three
+ * xorshifts), s = sbf__fmix_s(seed) = fmix64(seed + the golden ratio),
+ * made once per filter or view. Other lengths hash as the XXH3 layouts
+ * (XXH3_64bits_withSeed). */
+#define SBF__FMIX_GOLDEN UINT64_C(0x9E3779B97F4A7C15)
+
+SBF__INL uint64_t sbf__fmix_s(uint32_t seed)
+{
+    return sbf__fmix64((uint64_t)seed + SBF__FMIX_GOLDEN);
+}
+
+SBF__INL uint64_t sbf__fmix_u64(uint64_t key, uint64_t s)
+{
+    return sbf__fmix64(key ^ s);
 }
 
 /* ---------------------------------------------------- portable probes

@@ -20,7 +20,7 @@ sbfr_settings sbfr_cfg = {
 
 const int sbfr_layouts[SBFR_NLAYOUTS] = {SBF_CLASSIC,          SBF_BLOCKED,      SBF_SPLIT_BLOCK,
                                           SBF_COUNTING,         SBF_BLOCKED_XXH3, SBF_SPLIT_BLOCK_XXH3,
-                                          SBF_COUNTING_XXH3};
+                                          SBF_COUNTING_XXH3,    SBF_BLOCKED_FMIX, SBF_SPLIT_BLOCK_FMIX};
 
 static const char WHY_CAP[] = "the filter would exceed the module's MAX_BYTES";
 static const char WHY_LINKS[] = "the key holds 256 sub-filters, the most a chain has";

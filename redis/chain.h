@@ -109,12 +109,12 @@ typedef struct sbfr_stats {
 } sbfr_stats;
 void sbfr_stats_get(sbfr_stats *out);
 
-/* The layouts a key may have: the library's seven that hash with the key's
- * seed (MurmurHash3's four and the three *-xxh3; parquet, XXH64 with k = 8
+/* The layouts a key may have: the library's nine that hash with the key's
+ * seed (MurmurHash3's four, the three *-xxh3, the two *-fmix; parquet, XXH64 with k = 8
  * only, is not offered), named as the library names them (sbf_layout_name).
  * What each is the library says (sbf_layout_info); the module compares no
  * layout ids. */
-#define SBFR_NLAYOUTS 7
+#define SBFR_NLAYOUTS 9
 extern const int sbfr_layouts[SBFR_NLAYOUTS];
 /* The layout a block-layout key's older sub-filters may have (made past the
  * floor before issue 33); new sub-filters never take it. */

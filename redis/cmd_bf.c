@@ -84,7 +84,8 @@ int sbfr_reserve_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc,
             if ((layout = sbfr_layout_from_name(s, n)) < 0)
                 return RedisModule_ReplyWithError(
                     ctx, "ERR layout must be classic, blocked, split-block, counting, "
-                    "blocked-xxh3, split-block-xxh3 or counting-xxh3");
+                    "blocked-xxh3, split-block-xxh3, counting-xxh3, blocked-fmix or "
+                    "split-block-fmix");
         } else if (own) {
             return RedisModule_ReplyWithError(ctx, "Unknown argument received");
         } /* BF.RESERVE ignores other words, as RedisBloom does */

@@ -8,7 +8,8 @@
  *   ERROR_RATE     <module>.error-rate     its error rate
  *   EXPANSION      <module>.expansion      its growth factor
  *   LAYOUT         <module>.layout         classic|blocked|split-block|counting|
- *                                         blocked-xxh3|split-block-xxh3|counting-xxh3
+ *                                         blocked-xxh3|split-block-xxh3|counting-xxh3|
+ *                                         blocked-fmix|split-block-fmix
  *   MAX_BYTES      <module>.max-bytes      one key's sub-filters, bits / 8
  *   NAME           -                       simdbloom (default) or bf
  */

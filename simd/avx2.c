@@ -477,6 +477,8 @@ const sbfi_kernels sbfi_kernels_avx2 = {
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
     .xxh3_u64 = lanes_xxh3_u64,
     .xxh3_bytes = sbfi_xxh3_bytes_flat,
+    .fmix_u64 = lanes_fmix_u64,
+    .fmix_bytes = sbfi_fmix_bytes_flat,
 };
 #else
 const sbfi_kernels sbfi_kernels_simde = {
@@ -488,12 +490,15 @@ const sbfi_kernels sbfi_kernels_simde = {
     .xxh64_u64 = lanes_xxh64_u64,
     .xxh64_bytes = lanes_xxh64_bytes,
     .xxh3_u64 = lanes_xxh3_u64,
+    .fmix_u64 = lanes_fmix_u64,
 #else
     .hash_bytes = sbfi_hash_bytes_scalar,
     .xxh64_u64 = sbfi_xxh64_u64_scalar,
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
     .xxh3_u64 = sbfi_xxh3_u64_scalar,
+    .fmix_u64 = sbfi_fmix_u64_scalar,
 #endif
     .xxh3_bytes = sbfi_xxh3_bytes_flat,
+    .fmix_bytes = sbfi_fmix_bytes_flat,
 };
 #endif

@@ -347,4 +347,6 @@ const sbfi_kernels sbfi_kernels_avx512 = {
     .xxh64_bytes = lanes_xxh64_bytes,
     .xxh3_u64 = lanes_xxh3_u64,
     .xxh3_bytes = lanes_xxh3_bytes,
+    .fmix_u64 = lanes_fmix_u64,
+    .fmix_bytes = lanes_fmix_bytes,
 };

@@ -6,6 +6,9 @@
  *   lanes_xxh3_u64     XXH3_64bits_withSeed of u64 keys (lanes_xxh3.h)
  *   lanes_xxh3_bytes   XXH3_64bits_withSeed of byte strings (AVX-512:
  *                      lanes_xxh3.h and lanes_xxh3_512.h)
+ *   lanes_fmix_u64     the fmix layouts' fmix64(key ^ s) (lanes_fmix.h)
+ *   lanes_fmix_bytes   their byte strings (AVX-512: XXH3's lanes, then
+ *                      fmix for 8-byte keys; lanes_fmix.h)
  * bit-exact with the scalar references in src/lanes.c (sbf_murmur3_x64_128,
  * libxxhash's XXH64). They fill the ISA table's hash_bytes, xxh64_u64 and
  * xxh64_bytes.
@@ -254,5 +257,6 @@ static inline void lanes_end32(const lanes_grp *g, lv w[4])
 #include "lanes_mm.h"
 #include "lanes_xxh.h"
 #include "lanes_xxh3.h"
+#include "lanes_fmix.h"
 
 #endif /* SBFI_LANES_H_8E2B5C13 */

@@ -314,4 +314,6 @@ const sbfi_kernels sbfi_kernels_neon = {
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
     .xxh3_u64 = lanes_xxh3_u64,
     .xxh3_bytes = sbfi_xxh3_bytes_flat,
+    .fmix_u64 = lanes_fmix_u64,
+    .fmix_bytes = sbfi_fmix_bytes_flat,
 };

@@ -172,16 +172,17 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
     return pipe_keyh(f, h[0], sbf_inl_h2_of(h[1]), fam, is_add);
 }
 
-/* An XXH3 key on a plain blocked or split-block filter (pipe_key's form,
- * below). pow2, a constant: the filter's block count is 2^j (sbfi_bind
+/* An XXH3 or fmix key (hash, a constant) on a plain blocked or split-block
+ * filter (pipe_key's form, below). pow2, a constant: the filter's block count is 2^j (sbfi_bind
  * gives such filters the _pow2 entries, SBFI_MODE_POW2), so the block
  * ((h >> 32) * 2^j) >> 32 is h >> block_shift: one shift for the multiply,
  * no test per key (a test there cost every other block count 3
  * instructions a key). */
 PIPE_INLINE int pipe_key_xxh3(const sbf_filter *f, const void *key, size_t len,
-                              const int fam, const int is_add, const int pow2)
+                              const int fam, const int is_add, const int pow2,
+                              const int hash)
 {
-    const uint64_t h = sbfi_h64_one(f, SBFI_HASH_XXH3, key, len);
+    const uint64_t h = sbfi_h64_one(f, hash, key, len);
     return pipe_keyb(f, pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks),
                      sbf_inl_h2_of32((uint32_t)h), fam, is_add);
 }
@@ -227,7 +228,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
         return pipe_hashed(f, h1, h2, fam, is_add, atomic);
     }
 #if PIPE_KEY8
-    if (hash == SBFI_HASH_XXH3 && !atomic && PIPE_KEY_FAST(fam)) {
+    if ((hash == SBFI_HASH_XXH3 || hash == SBFI_HASH_FMIX) && !atomic && PIPE_KEY_FAST(fam)) {
         /* the inline view's form (include/simdbloom_inline.h,
          * sbf_inl_key8): sbf_block_index of h's high half with nblocks <
          * 2^32 (src/layout.c asserts it) is ((h >> 32) * nblocks) >> 32,
@@ -239,7 +240,7 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
          * 1.06-1.14x. Tried, no change measured: the salts as the
          * constant SBF_SALT (the view's) instead of f->salt, and the
          * k = 8 split-block branch laid out as the fall-through. */
-        return pipe_key_xxh3(f, key, len, fam, is_add, 0);
+        return pipe_key_xxh3(f, key, len, fam, is_add, 0, hash);
     }
 #endif
     sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), &h1, &h2);
@@ -387,39 +388,61 @@ PIPE_CONTAINS_KEY_ATOMIC(contains_key_split_xxh3_atomic, SBFI_KERN_SPLIT, SBFI_H
 PIPE_ADD_KEY_ATOMIC(add_key_counting_xxh3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
 PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_xxh3_atomic, SBFI_KERN_COUNTING, SBFI_HASH_XXH3)
 
+/* fmix64 of 8 bytes, XXH3 of others (the *-fmix layouts) */
+PIPE_ADD_KEY(add_key_classic_fmix, add_keyn_classic_fmix, SBFI_KERN_CLASSIC, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY(contains_key_classic_fmix, contains_keyn_classic_fmix, SBFI_KERN_CLASSIC, SBFI_HASH_FMIX)
+PIPE_ADD_KEY(add_key_blocked_fmix, add_keyn_blocked_fmix, SBFI_KERN_BLOCKED, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY(contains_key_blocked_fmix, contains_keyn_blocked_fmix, SBFI_KERN_BLOCKED, SBFI_HASH_FMIX)
+PIPE_ADD_KEY(add_key_split_fmix, add_keyn_split_fmix, SBFI_KERN_SPLIT, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY(contains_key_split_fmix, contains_keyn_split_fmix, SBFI_KERN_SPLIT, SBFI_HASH_FMIX)
+PIPE_ADD_KEY(add_key_counting_fmix, add_keyn_counting_fmix, SBFI_KERN_COUNTING, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY(contains_key_counting_fmix, contains_keyn_counting_fmix, SBFI_KERN_COUNTING, SBFI_HASH_FMIX)
+PIPE_ADD_KEY_ATOMIC(add_key_classic_fmix_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_classic_fmix_atomic, SBFI_KERN_CLASSIC, SBFI_HASH_FMIX)
+PIPE_ADD_KEY_ATOMIC(add_key_blocked_fmix_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_blocked_fmix_atomic, SBFI_KERN_BLOCKED, SBFI_HASH_FMIX)
+PIPE_ADD_KEY_ATOMIC(add_key_split_fmix_atomic, SBFI_KERN_SPLIT, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_split_fmix_atomic, SBFI_KERN_SPLIT, SBFI_HASH_FMIX)
+PIPE_ADD_KEY_ATOMIC(add_key_counting_fmix_atomic, SBFI_KERN_COUNTING, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_fmix_atomic, SBFI_KERN_COUNTING, SBFI_HASH_FMIX)
+
 #if PIPE_KEY8
 /* XXH3 entries of filters with 2^j blocks, j >= 1 (SBFI_MODE_POW2, which
  * sbfi_bind chooses once): pipe_key_xxh3 with pow2 = 1, every length; the
  * batch and hashed entries are the plain set's. Only where this ISA has the
  * header's probes (elsewhere that mode is the plain set). */
 #  define PIPE_KEY_POW2 1
-#  define PIPE_ADD_KEY_POW2(name, name_n, fam)                                 \
+#  define PIPE_ADD_KEY_POW2(name, name_n, fam, hash)                           \
     PIPE_KEY_STR_ATTR static int name_n(sbf_filter *f, const void *key, size_t len) \
     {                                                                          \
-        return sbfi_count_plain(f, pipe_key_xxh3(f, key, len, fam, 1, 1));     \
+        return sbfi_count_plain(f, pipe_key_xxh3(f, key, len, fam, 1, 1, hash));     \
     }                                                                          \
     static int name(sbf_filter *f, const void *key, size_t len)                \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
-            return sbfi_count_plain(f, pipe_key_xxh3(f, key, 8, fam, 1, 1));   \
+            return sbfi_count_plain(f, pipe_key_xxh3(f, key, 8, fam, 1, 1, hash));   \
         return name_n(f, key, len);                                            \
     }
-#  define PIPE_CONTAINS_KEY_POW2(name, name_n, fam)                            \
+#  define PIPE_CONTAINS_KEY_POW2(name, name_n, fam, hash)                      \
     PIPE_KEY_STR_ATTR static int name_n(const sbf_filter *f, const void *key,  \
                                         size_t len)                            \
     {                                                                          \
-        return pipe_key_xxh3(f, key, len, fam, 0, 1);                          \
+        return pipe_key_xxh3(f, key, len, fam, 0, 1, hash);                          \
     }                                                                          \
     static int name(const sbf_filter *f, const void *key, size_t len)          \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
-            return pipe_key_xxh3(f, key, 8, fam, 0, 1);                        \
+            return pipe_key_xxh3(f, key, 8, fam, 0, 1, hash);                        \
         return name_n(f, key, len);                                            \
     }
-PIPE_ADD_KEY_POW2(add_key_blocked_xxh3_pow2, add_keyn_blocked_xxh3_pow2, SBFI_KERN_BLOCKED)
-PIPE_CONTAINS_KEY_POW2(contains_key_blocked_xxh3_pow2, contains_keyn_blocked_xxh3_pow2, SBFI_KERN_BLOCKED)
-PIPE_ADD_KEY_POW2(add_key_split_xxh3_pow2, add_keyn_split_xxh3_pow2, SBFI_KERN_SPLIT)
-PIPE_CONTAINS_KEY_POW2(contains_key_split_xxh3_pow2, contains_keyn_split_xxh3_pow2, SBFI_KERN_SPLIT)
+PIPE_ADD_KEY_POW2(add_key_blocked_xxh3_pow2, add_keyn_blocked_xxh3_pow2, SBFI_KERN_BLOCKED, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY_POW2(contains_key_blocked_xxh3_pow2, contains_keyn_blocked_xxh3_pow2, SBFI_KERN_BLOCKED, SBFI_HASH_XXH3)
+PIPE_ADD_KEY_POW2(add_key_split_xxh3_pow2, add_keyn_split_xxh3_pow2, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
+PIPE_CONTAINS_KEY_POW2(contains_key_split_xxh3_pow2, contains_keyn_split_xxh3_pow2, SBFI_KERN_SPLIT, SBFI_HASH_XXH3)
+PIPE_ADD_KEY_POW2(add_key_blocked_fmix_pow2, add_keyn_blocked_fmix_pow2, SBFI_KERN_BLOCKED, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY_POW2(contains_key_blocked_fmix_pow2, contains_keyn_blocked_fmix_pow2, SBFI_KERN_BLOCKED, SBFI_HASH_FMIX)
+PIPE_ADD_KEY_POW2(add_key_split_fmix_pow2, add_keyn_split_fmix_pow2, SBFI_KERN_SPLIT, SBFI_HASH_FMIX)
+PIPE_CONTAINS_KEY_POW2(contains_key_split_fmix_pow2, contains_keyn_split_fmix_pow2, SBFI_KERN_SPLIT, SBFI_HASH_FMIX)
 #else
 #  define PIPE_KEY_POW2 0
 #endif

@@ -101,6 +101,35 @@ static const sbfi_ops ops_counting_xxh3_atomic = {
     add_batch_counting_atomic, contains_batch_counting_atomic, add_hashed_counting_atomic,
     contains_hashed_counting_atomic };
 
+static const sbfi_ops ops_classic_fmix = {
+    add_key_classic_fmix, contains_key_classic_fmix,
+    add_batch_classic, contains_batch_classic, add_hashed_classic, contains_hashed_classic };
+static const sbfi_ops ops_classic_fmix_atomic = {
+    add_key_classic_fmix_atomic, contains_key_classic_fmix_atomic,
+    add_batch_classic_atomic, contains_batch_classic_atomic, add_hashed_classic_atomic,
+    contains_hashed_classic_atomic };
+static const sbfi_ops ops_blocked_fmix = {
+    add_key_blocked_fmix, contains_key_blocked_fmix,
+    add_batch_blocked, contains_batch_blocked, add_hashed_blocked, contains_hashed_blocked };
+static const sbfi_ops ops_blocked_fmix_atomic = {
+    add_key_blocked_fmix_atomic, contains_key_blocked_fmix_atomic,
+    add_batch_blocked_atomic, contains_batch_blocked_atomic, add_hashed_blocked_atomic,
+    contains_hashed_blocked_atomic };
+static const sbfi_ops ops_split_fmix = {
+    add_key_split_fmix, contains_key_split_fmix,
+    add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+static const sbfi_ops ops_split_fmix_atomic = {
+    add_key_split_fmix_atomic, contains_key_split_fmix_atomic,
+    add_batch_split_atomic, contains_batch_split_atomic, add_hashed_split_atomic,
+    contains_hashed_split_atomic };
+static const sbfi_ops ops_counting_fmix = {
+    add_key_counting_fmix, contains_key_counting_fmix,
+    add_batch_counting, contains_batch_counting, add_hashed_counting, contains_hashed_counting };
+static const sbfi_ops ops_counting_fmix_atomic = {
+    add_key_counting_fmix_atomic, contains_key_counting_fmix_atomic,
+    add_batch_counting_atomic, contains_batch_counting_atomic, add_hashed_counting_atomic,
+    contains_hashed_counting_atomic };
+
 /* MurmurHash3 with 8-byte keys hashed in the vector form (AVX-512:
  * PIPE_KEY_VH, simd/pipe_key.h); elsewhere that mode is the plain set. */
 #if defined(PIPE_KEY_VH) && PIPE_KEY_VH
@@ -118,7 +147,7 @@ static const sbfi_ops ops_counting_murmur3_vh = {
 #  define PIPE_OPS_VH(vh, plain) (&(plain))
 #endif
 
-/* XXH3 blocked and split-block filters with 2^j blocks (SBFI_MODE_POW2:
+/* XXH3 and fmix blocked and split-block filters with 2^j blocks (SBFI_MODE_POW2:
  * simd/pipe_key.h's _pow2 one-key entries, the block one shift; the batch
  * and hashed entries the plain set's); elsewhere that mode is the plain set. */
 #if defined(PIPE_KEY_POW2) && PIPE_KEY_POW2
@@ -128,6 +157,12 @@ static const sbfi_ops ops_blocked_xxh3_pow2 = {
 static const sbfi_ops ops_split_xxh3_pow2 = {
     add_key_split_xxh3_pow2, contains_key_split_xxh3_pow2,
     add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+static const sbfi_ops ops_split_fmix_pow2 = {
+    add_key_split_fmix_pow2, contains_key_split_fmix_pow2,
+    add_batch_split, contains_batch_split, add_hashed_split, contains_hashed_split };
+static const sbfi_ops ops_blocked_fmix_pow2 = {
+    add_key_blocked_fmix_pow2, contains_key_blocked_fmix_pow2,
+    add_batch_blocked, contains_batch_blocked, add_hashed_blocked, contains_hashed_blocked };
 #  define PIPE_OPS_POW2(pow2, plain) (&(pow2))
 #else
 #  define PIPE_OPS_POW2(pow2, plain) (&(plain))
@@ -177,6 +212,20 @@ static const sbfi_ops *const pipe_ops[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES] = 
         [SBFI_KERN_COUNTING] = { &ops_counting_xxh3, &ops_counting_xxh3_atomic,
                          &ops_counting_xxh3,
                          &ops_counting_xxh3 },
+    },
+    [SBFI_HASH_FMIX] = {
+        [SBFI_KERN_CLASSIC] = { &ops_classic_fmix, &ops_classic_fmix_atomic,
+                         &ops_classic_fmix,
+                         &ops_classic_fmix },
+        [SBFI_KERN_BLOCKED] = { &ops_blocked_fmix, &ops_blocked_fmix_atomic,
+                         &ops_blocked_fmix,
+                         PIPE_OPS_POW2(ops_blocked_fmix_pow2, ops_blocked_fmix) },
+        [SBFI_KERN_SPLIT] = { &ops_split_fmix, &ops_split_fmix_atomic,
+                         &ops_split_fmix,
+                         PIPE_OPS_POW2(ops_split_fmix_pow2, ops_split_fmix) },
+        [SBFI_KERN_COUNTING] = { &ops_counting_fmix, &ops_counting_fmix_atomic,
+                         &ops_counting_fmix,
+                         &ops_counting_fmix },
     },
 };
 

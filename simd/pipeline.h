@@ -16,7 +16,8 @@
  * The hash stage is the layout's (f->hash): MurmurHash3 (u64 keys in the
  * ISA's fused pipe_stage; byte strings through the table's hash_bytes
  * kernel, SIMD lanes where the ISA has them), or a 64-bit stage: XXH64
- * (xxh64_u64, xxh64_bytes) or XXH3 (xxh3_u64, xxh3_bytes), then
+ * (xxh64_u64, xxh64_bytes), XXH3 (xxh3_u64, xxh3_bytes) or fmix
+ * (fmix_u64, fmix_bytes), then
  * sbfi_xxh64_pair. It writes (h1, h2) per key; the
  * block addresses come from h1 in one vector pass (pipe_address).
  *
@@ -130,6 +131,11 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
                 f->kt->xxh3_u64(src->u64 + base, len, f->xxh3_flip8, d1);
             else
                 f->kt->xxh3_bytes(pp, ll, len, f->seed, d1);
+        } else if (f->hash == SBFI_HASH_FMIX) {
+            if (src->kind == SBFI_KEYS_U64)
+                f->kt->fmix_u64(src->u64 + base, len, f->fmix_s, d1);
+            else
+                f->kt->fmix_bytes(pp, ll, len, f->seed, d1);
         } else if (src->kind == SBFI_KEYS_U64) {
             f->kt->xxh64_u64(src->u64 + base, len, d1);
         } else {

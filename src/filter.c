@@ -63,7 +63,8 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
     if (flags & SBF_CONCURRENT) {
         SBFI_RETURN_IF(f->stripes == NULL, SBF_E_FLAGS); /* sbfi_make's */
         mode = SBFI_MODE_CONCURRENT;
-    } else if (f->hash == SBFI_HASH_XXH3 && f->block_shift != 0) {
+    } else if ((f->hash == SBFI_HASH_XXH3 || f->hash == SBFI_HASH_FMIX) &&
+               f->block_shift != 0) {
         mode = SBFI_MODE_POW2; /* the block one shift: chosen here, once */
     } else if (sbfi_hash8_vec() || f->bytes >= SBF_INL_HASH8_VEC_BYTES) {
         mode = SBFI_MODE_HASH8_VEC; /* where this CPU or this size asks for it */

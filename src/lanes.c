@@ -1,6 +1,7 @@
 /*
  * Hashes of many keys: the scalar references of the lane kernels (the
- * ISA table's hash_bytes, xxh64_u64, xxh64_bytes, xxh3_u64 and xxh3_bytes;
+ * ISA table's hash_bytes, xxh64_u64, xxh64_bytes, xxh3_u64, xxh3_bytes,
+ * fmix_u64 and fmix_bytes;
  * simd/lanes.h hashes in
  * SIMD lanes). The public entry points that dispatch to the active ISA are
  * src/hash_batch.c (here they closed a circle lanes.c -> dispatch.c ->
@@ -101,4 +102,50 @@ void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
         else
             h[i] = sbfi_xxh3_64(p, len, seed);
     }
+}
+
+/* The fmix layouts' stage (doc/format.md "fmix layouts"): an 8-byte key
+ * (little endian) hashes as fmix64(key ^ s), fmix64 MurmurHash3's 64-bit
+ * finalizer (SMHasher's fmix64, written out here as the definition) and
+ * s = fmix64(seed + 0x9E3779B97F4A7C15); any other length as
+ * XXH3_64bits_withSeed(key, len, seed). */
+static uint64_t ref_fmix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= UINT64_C(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= UINT64_C(0xc4ceb9fe1a85ec53);
+    k ^= k >> 33;
+    return k;
+}
+
+void sbfi_fmix_u64_scalar(const uint64_t *keys, size_t n, uint64_t s, uint64_t *h)
+{
+    for (size_t i = 0; i < n; i++)
+        h[i] = ref_fmix64(keys[i] ^ s);
+}
+
+void sbfi_fmix_bytes_scalar(const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t seed, uint64_t *h)
+{
+    const uint64_t s = ref_fmix64((uint64_t)seed + UINT64_C(0x9E3779B97F4A7C15));
+    for (size_t i = 0; i < n; i++)
+        h[i] = lens[i] == 8 ? ref_fmix64(lanes_load8(keys[i]) ^ s)
+                            : sbfi_xxh3_64(keys[i], lens[i], seed);
+}
+
+void sbfi_fmix_fixup(const void *const *keys, const size_t *lens, size_t n,
+                     uint32_t seed, uint64_t *h)
+{
+    const uint64_t s = sbfi_fmix_s(seed);
+    for (size_t i = 0; i < n; i++)
+        if (lens[i] == 8)
+            h[i] = sbfi_fmix_u64(lanes_load8(keys[i]), s);
+}
+
+void sbfi_fmix_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
+                          uint32_t seed, uint64_t *h)
+{
+    sbfi_xxh3_bytes_flat(keys, lens, n, seed, h);
+    sbfi_fmix_fixup(keys, lens, n, seed, h);
 }

@@ -110,8 +110,32 @@ static const sbfi_layout layouts[SBFI_NLAYOUTS] = {
         .max_bits = SBF_MAX_BITS,
         .fpr = SBFI_FPR_BLOCKED, .sizing = SBFI_SIZE_SEARCH,
     },
+    /* The fmix layouts: split-block-xxh3's and blocked-xxh3's geometry,
+     * salts and mapping (the block from h's high 32 bits, every position
+     * from its low 32 bits), fed h = fmix64(key ^ sbf__fmix_s(seed)) for an
+     * 8-byte key and XXH3_64bits_withSeed for any other length
+     * (doc/format.md "fmix layouts"). No counting-fmix: counting filters
+     * are rarely on the one-key hot path this hash is for. */
+    [SBF_SPLIT_BLOCK_FMIX] = {
+        .id = SBF_SPLIT_BLOCK_FMIX, .name = "split-block-fmix",
+        .kernel = SBFI_KERN_SPLIT, .hash = SBFI_HASH_FMIX,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_SPLIT, .cell_bits = 1,
+        .block_bits = 0 /* k words of 32 bits: 256 or 512 */, .multiply_shift = 1,
+        .k_min = 8, .k_max = 16, .k_step = 8,
+        .max_bits = SBF_MAX_BITS,
+        .fpr = SBFI_FPR_SPLIT, .sizing = SBFI_SIZE_SEARCH,
+    },
+    [SBF_BLOCKED_FMIX] = {
+        .id = SBF_BLOCKED_FMIX, .name = "blocked-fmix",
+        .kernel = SBFI_KERN_BLOCKED, .hash = SBFI_HASH_FMIX,
+        .salt = sbf__salt, .shift = SBFI_SHIFT_BLOCKED, .cell_bits = 1,
+        .block_bits = SBFI_BLOCK512, .multiply_shift = 1,
+        .k_min = 1, .k_max = SBF_MAX_K_BLOCKED, .k_step = 1,
+        .max_bits = SBF_MAX_BITS,
+        .fpr = SBFI_FPR_BLOCKED, .sizing = SBFI_SIZE_SEARCH,
+    },
 };
-/* The XXH3 layouts' block index is the high 32 bits of h times nblocks:
+/* The XXH3 and fmix layouts' block index is the high 32 bits of h times nblocks:
  * every block is reachable while nblocks fits 32 bits. */
 _Static_assert(SBF_MAX_BITS / 256 <= UINT32_MAX, "the XXH3 layouts' blocks fit 32 bits");
 

@@ -102,7 +102,10 @@ enum {
     SBFI_HASH_XXH64 = 1,    /* XXH64 seed 0, mapped to (h1, h2): TEAM.md "Parquet" */
     SBFI_HASH_XXH3 = 2,     /* XXH3_64bits_withSeed (seed = the filter's), mapped
                              * as XXH64: doc/format.md "XXH3 layouts" */
-    SBFI_NHASH = 3
+    SBFI_HASH_FMIX = 3,     /* 8-byte keys fmix64(key ^ sbf__fmix_s(seed)),
+                             * others XXH3_64bits_withSeed, mapped as XXH3:
+                             * doc/format.md "fmix layouts" */
+    SBFI_NHASH = 4
 };
 
 /* Which false-positive formula of src/fpr.c, fed from the geometry here. */
@@ -120,7 +123,7 @@ enum {
 };
 
 /* Number of layout ids (0 .. SBFI_NLAYOUTS - 1; every id has a row). */
-#define SBFI_NLAYOUTS 8
+#define SBFI_NLAYOUTS 10
 
 typedef struct sbfi_layout {
     int id;                 /* sbf_layout: the frozen public number */

@@ -181,6 +181,7 @@ int sbfi_make(sbf_filter **out, const sbfi_make_args *a)
     f->s8add[0] = (uint64_t)a->seed ^ 8;
     f->s8add[1] = 2 * f->s8add[0];
     f->xxh3_flip8 = sbfi_xxh3_flip8(a->seed);
+    f->fmix_s = sbfi_fmix_s(a->seed);
     f->kt = kt;
     f->added = a->added;
     f->added_unknown = a->added_unknown;

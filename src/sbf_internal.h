@@ -154,6 +154,9 @@ struct sbf_filter {
     size_t mem_len;         /* its length in bytes */
     size_t self_len;        /* bytes of this struct's own block (stripes inside) */
     sbf_allocator alloc;    /* alloc.alloc == NULL: the library's own memory */
+    uint64_t fmix_s;        /* sbfi_fmix_s(seed): the fmix layouts' constant
+                             * for an 8-byte key (last: every field above
+                             * keeps its offset) */
 };
 
 /* SBF_OK if f may be modified; SBF_E_NULL, or SBF_E_READONLY for a file
@@ -193,6 +196,9 @@ typedef void (*sbfi_xxh3_u64_fn)(const uint64_t *keys, size_t n, uint64_t flip,
                                  uint64_t *h);
 typedef void (*sbfi_xxh3_bytes_fn)(const void *const *keys, const size_t *lens,
                                    size_t n, uint32_t seed, uint64_t *h);
+/* The fmix stage: u64 keys fmix64(key ^ s), s = sbfi_fmix_s(seed) (as
+ * sbfi_xxh3_u64_fn with s for flip); byte strings (as sbfi_xxh3_bytes_fn):
+ * 8-byte keys the same, others XXH3_64bits_withSeed. */
 typedef void (*sbfi_xxh64_bytes_fn)(const void *const *keys, const size_t *lens,
                                     size_t n, uint64_t *h);
 
@@ -250,6 +256,8 @@ struct sbfi_kernels {
     sbfi_xxh64_bytes_fn xxh64_bytes; /* XXH64, seed 0, of byte strings */
     sbfi_xxh3_u64_fn xxh3_u64;       /* XXH3_64bits_withSeed of 8 LE bytes each */
     sbfi_xxh3_bytes_fn xxh3_bytes;   /* XXH3_64bits_withSeed of byte strings */
+    sbfi_xxh3_u64_fn fmix_u64;       /* fmix64(key ^ s) of u64 keys */
+    sbfi_xxh3_bytes_fn fmix_bytes;   /* the fmix stage of byte strings */
 };
 
 /* CPU features a table may require; src/dispatch.c detects them once
@@ -301,6 +309,18 @@ void sbfi_xxh64_bytes_scalar(const void *const *keys, const size_t *lens,
 void sbfi_xxh3_u64_scalar(const uint64_t *keys, size_t n, uint64_t flip, uint64_t *h);
 void sbfi_xxh3_bytes_scalar(const void *const *keys, const size_t *lens,
                             size_t n, uint32_t seed, uint64_t *h);
+/* The fmix stage's references: fmix64(keys[i] ^ s); byte strings of 8
+ * bytes the same (s = sbfi_fmix_s(seed)), others sbfi_xxh3_64. */
+void sbfi_fmix_u64_scalar(const uint64_t *keys, size_t n, uint64_t s, uint64_t *h);
+void sbfi_fmix_bytes_scalar(const void *const *keys, const size_t *lens,
+                            size_t n, uint32_t seed, uint64_t *h);
+/* sbfi_xxh3_bytes_flat, then the 8-byte keys' h replaced by fmix's (the
+ * vector ISAs' entry where XXH3 strings are not in lanes) */
+void sbfi_fmix_bytes_flat(const void *const *keys, const size_t *lens,
+                          size_t n, uint32_t seed, uint64_t *h);
+/* Replace h[i] of every 8-byte key by fmix64(key ^ sbfi_fmix_s(seed)). */
+void sbfi_fmix_fixup(const void *const *keys, const size_t *lens, size_t n,
+                     uint32_t seed, uint64_t *h);
 /* The same as sbfi_xxh3_bytes_scalar (the reference) with 17..64-byte keys
  * mixed without a branch on their length: the vector ISAs' entry. */
 void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens,
@@ -449,6 +469,21 @@ static inline uint64_t sbfi_xxh3_u64(uint64_t key, uint64_t flip)
     return sbf__xxh3_u64(key, flip);
 }
 
+/* ------------------------------------------------------ fmix of 8 bytes
+ *
+ * The fmix layouts' hash of an 8-byte key: fmix64(key ^ s) with
+ * s = fmix64(seed + 0x9E3779B97F4A7C15), made once per filter (f->fmix_s).
+ * (simdbloom_layout.h's sbf__fmix_s, sbf__fmix_u64) */
+static inline uint64_t sbfi_fmix_s(uint32_t seed)
+{
+    return sbf__fmix_s(seed);
+}
+
+static inline uint64_t sbfi_fmix_u64(uint64_t key, uint64_t s)
+{
+    return sbf__fmix_u64(key, s);
+}
+
 /* ------------------------------------------- where a key's bits live
  *
  * This is the definition every kernel must reproduce bit for bit.
@@ -539,7 +574,7 @@ static inline int sbfi_filter_ok(const sbf_filter *f)
            (UINT64_C(1) << f->block_log2) == f->block_bytes && d->salt != NULL &&
            f->lanes == (UINT32_C(1) << (f->k < 16 ? f->k : 16)) - 1 &&
            f->s8add[0] == ((uint64_t)f->seed ^ 8) && f->s8add[1] == 2 * f->s8add[0] &&
-           f->xxh3_flip8 == sbfi_xxh3_flip8(f->seed);
+           f->xxh3_flip8 == sbfi_xxh3_flip8(f->seed) && f->fmix_s == sbfi_fmix_s(f->seed);
 }
 
 /* Counter c of a block: byte c/2, low nibble for even c (sbf__nibble). */
@@ -605,6 +640,14 @@ static inline uint64_t sbfi_h64_one(const sbf_filter *f, int hash, const void *k
         }
         return sbfi_xxh3_64(key, len, f->seed);
     }
+    if (hash == SBFI_HASH_FMIX) {
+        if (SBFI_LIKELY(len == 8)) {
+            uint64_t x;
+            memcpy(&x, key, 8); /* little-endian target */
+            return sbfi_fmix_u64(x, f->fmix_s);
+        }
+        return sbfi_xxh3_64(key, len, f->seed);
+    }
     SBFI_ASSERT(hash == SBFI_HASH_XXH64);
     if (len == 8)
         return sbf__xxh64_u64(sbf__load64((const unsigned char *)key));
@@ -646,6 +689,7 @@ static inline void sbfi_stage_u64(const sbfi_kernels *kt, const sbf_filter *f, i
     switch (hash) {
     case SBFI_HASH_MURMUR3: kt->hash_u64(keys, n, f->seed, h1, h2); return;
     case SBFI_HASH_XXH64: kt->xxh64_u64(keys, n, h1); break;
+    case SBFI_HASH_FMIX: kt->fmix_u64(keys, n, f->fmix_s, h1); break;
     default: SBFI_ASSERT(hash == SBFI_HASH_XXH3);
              kt->xxh3_u64(keys, n, f->xxh3_flip8, h1); break;
     }
@@ -661,6 +705,7 @@ static inline void sbfi_stage_bytes(const sbfi_kernels *kt, const sbf_filter *f,
     switch (hash) {
     case SBFI_HASH_MURMUR3: kt->hash_bytes(keys, lens, n, f->seed, h1, h2); return;
     case SBFI_HASH_XXH64: kt->xxh64_bytes(keys, lens, n, h1); break;
+    case SBFI_HASH_FMIX: kt->fmix_bytes(keys, lens, n, f->seed, h1); break;
     default: SBFI_ASSERT(hash == SBFI_HASH_XXH3);
              kt->xxh3_bytes(keys, lens, n, f->seed, h1); break;
     }

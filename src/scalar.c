@@ -355,6 +355,22 @@ SCALAR_KEY_PAIR(add_key_split_xxh3_atomic, contains_key_split_xxh3_atomic,
                 add_hashed_split_atomic, contains_hashed_split_atomic, SBFI_HASH_XXH3, sbfi_count_atomic)
 SCALAR_KEY_PAIR(add_key_counting_xxh3_atomic, contains_key_counting_xxh3_atomic,
                 add_hashed_counting_atomic, contains_hashed_counting_atomic, SBFI_HASH_XXH3, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_classic_fmix, contains_key_classic_fmix,
+                add_hashed_classic, contains_hashed_classic, SBFI_HASH_FMIX, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_blocked_fmix, contains_key_blocked_fmix,
+                add_hashed_blocked, contains_hashed_blocked, SBFI_HASH_FMIX, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_split_fmix, contains_key_split_fmix,
+                add_hashed_split, contains_hashed_split, SBFI_HASH_FMIX, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_counting_fmix, contains_key_counting_fmix,
+                add_hashed_counting, contains_hashed_counting, SBFI_HASH_FMIX, sbfi_count_plain)
+SCALAR_KEY_PAIR(add_key_classic_fmix_atomic, contains_key_classic_fmix_atomic,
+                add_hashed_classic_atomic, contains_hashed_classic_atomic, SBFI_HASH_FMIX, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_blocked_fmix_atomic, contains_key_blocked_fmix_atomic,
+                add_hashed_blocked_atomic, contains_hashed_blocked_atomic, SBFI_HASH_FMIX, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_split_fmix_atomic, contains_key_split_fmix_atomic,
+                add_hashed_split_atomic, contains_hashed_split_atomic, SBFI_HASH_FMIX, sbfi_count_atomic)
+SCALAR_KEY_PAIR(add_key_counting_fmix_atomic, contains_key_counting_fmix_atomic,
+                add_hashed_counting_atomic, contains_hashed_counting_atomic, SBFI_HASH_FMIX, sbfi_count_atomic)
 
 /* ------------------------------------------------------------- batches
  * The one pipeline (simd/pipeline.h) with the reference's probes as its
@@ -461,4 +477,6 @@ const sbfi_kernels sbfi_kernels_scalar = {
     .xxh64_bytes = sbfi_xxh64_bytes_scalar,
     .xxh3_u64 = sbfi_xxh3_u64_scalar,
     .xxh3_bytes = sbfi_xxh3_bytes_scalar,
+    .fmix_u64 = sbfi_fmix_u64_scalar,
+    .fmix_bytes = sbfi_fmix_bytes_scalar,
 };

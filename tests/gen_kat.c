@@ -51,6 +51,15 @@ static const setting exact[] = {
     { SBF_COUNTING_XXH3, 512 * 4, 3, 0, 48 },
     { SBF_COUNTING_XXH3, 512 * 2, 16, 0x7fffffffu, 48 },
     { SBF_COUNTING_XXH3, 512 * 1, 16, 3, 160 },
+    /* the fmix layouts: 8-byte keys fmix64(key ^ s), others XXH3;
+     * split-block k = 8 and 16, blocked k = 1, 6, 16; 4 blocks (2^j: the
+     * shift form) and 3 or 5 (the multiply) */
+    { SBF_SPLIT_BLOCK_FMIX, 256 * 5, 8, 0, 48 },
+    { SBF_SPLIT_BLOCK_FMIX, 256 * 4, 8, 0x2545f491u, 48 },
+    { SBF_SPLIT_BLOCK_FMIX, 512 * 3, 16, 99, 48 },
+    { SBF_BLOCKED_FMIX, 512 * 3, 1, 0, 48 },
+    { SBF_BLOCKED_FMIX, 512 * 4, 6, 7, 48 },
+    { SBF_BLOCKED_FMIX, 512 * 3, 16, 0xffffffffu, 48 },
 };
 
 /* Larger filters (about 4 MiB, sizes that are not powers of two, so the
@@ -67,6 +76,10 @@ static const setting digest[] = {
     { SBF_SPLIT_BLOCK_XXH3, 512 * 65521, 16, 0, 100000 },
     { SBF_BLOCKED_XXH3, 512 * 65521, 8, 0x9747b28cu, 100000 },
     { SBF_COUNTING_XXH3, 512 * 65521, 6, 5, 100000 },
+    { SBF_SPLIT_BLOCK_FMIX, 256 * 131071, 8, 3, 100000 },
+    { SBF_SPLIT_BLOCK_FMIX, 512 * 65536, 16, 0, 100000 },
+    { SBF_BLOCKED_FMIX, 512 * 65521, 8, 0x9747b28cu, 100000 },
+    { SBF_BLOCKED_FMIX, 512 * 65536, 7, 1, 100000 },
 };
 
 static const char *layout_macro(int layout)
@@ -79,6 +92,8 @@ static const char *layout_macro(int layout)
     case SBF_SPLIT_BLOCK_XXH3: return "SBF_SPLIT_BLOCK_XXH3";
     case SBF_BLOCKED_XXH3: return "SBF_BLOCKED_XXH3";
     case SBF_COUNTING_XXH3: return "SBF_COUNTING_XXH3";
+    case SBF_SPLIT_BLOCK_FMIX: return "SBF_SPLIT_BLOCK_FMIX";
+    case SBF_BLOCKED_FMIX: return "SBF_BLOCKED_FMIX";
     default: return "SBF_COUNTING";
     }
 }

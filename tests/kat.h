@@ -256,6 +256,8 @@ static inline const char *kat_layout_name(int layout)
     case SBF_SPLIT_BLOCK_XXH3: return "split-block-xxh3";
     case SBF_BLOCKED_XXH3: return "blocked-xxh3";
     case SBF_COUNTING_XXH3: return "counting-xxh3";
+    case SBF_SPLIT_BLOCK_FMIX: return "split-block-fmix";
+    case SBF_BLOCKED_FMIX: return "blocked-fmix";
     default: return "?";
     }
 }

@@ -61,6 +61,22 @@ static inline int lc_compare(const sbfi_kernels *kt, const void *const *keys,
                      what, i, n, lens[i], seed);
             return 1;
         }
+    /* the fmix stage: XXH3 but 8-byte keys fmix64(key ^ s) (the reference,
+     * sbfi_fmix_bytes_scalar, one key at a time) */
+    kt->fmix_bytes(keys, lens, n, seed, x);
+    if (x[n] != LC_SENTINEL) {
+        snprintf(why, LC_WHY, "%s: %s: n %zu: an fmix result written past n", kt->name, what, n);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r;
+        sbfi_fmix_bytes_scalar(&keys[i], &lens[i], 1, seed, &r);
+        if (x[i] != r || (lens[i] != 8 && r != sbf_xxh3_64(keys[i], lens[i], seed))) {
+            snprintf(why, LC_WHY, "%s: %s: fmix key %zu of %zu (len %zu, seed %u)", kt->name,
+                     what, i, n, lens[i], seed);
+            return 1;
+        }
+    }
     kt->xxh64_bytes(keys, lens, n, x);
     if (h1[n] != LC_SENTINEL || h2[n] != LC_SENTINEL || x[n] != LC_SENTINEL) {
         snprintf(why, LC_WHY, "%s: %s: n %zu: a result written past n", kt->name, what, n);
@@ -324,6 +340,59 @@ static inline int lc_xxh_u64(const sbfi_kernels *kt, size_t big, char *why)
     return bad;
 }
 
+/* fmix_u64 against the reference sbfi_fmix_u64_scalar one key at a time,
+ * and that against the 8-byte string form (sbfi_fmix_bytes_scalar), for
+ * the seeds below: batches 0..70 at offsets, then `big` keys. */
+static inline int lc_fmix_u64(const sbfi_kernels *kt, size_t big, char *why)
+{
+    static const uint32_t seeds[] = { 0, 1, 0x80000000u, 0xffffffffu, 0x9747b28cu, 12345 };
+    uint64_t *keys = equiv_keys(big, 4747), *h = malloc((big + 16) * 8);
+    int bad = 0;
+    if (keys == NULL || h == NULL) {
+        free(keys);
+        free(h);
+        snprintf(why, LC_WHY, "out of memory");
+        return 1;
+    }
+    keys[0] = 0;
+    keys[1] = UINT64_MAX;
+    for (size_t si = 0; si < sizeof seeds / sizeof seeds[0] && !bad; si++) {
+        const uint32_t seed = seeds[si];
+        const uint64_t s = sbfi_fmix_s(seed);
+        for (size_t n = 0; n <= 70 && !bad; n++) {
+            const size_t ko = n % 8, ho = (n / 8) % 8;
+            h[ho + n] = LC_SENTINEL;
+            kt->fmix_u64(keys + ko, n, s, h + ho);
+            bad = h[ho + n] != LC_SENTINEL;
+            for (size_t i = 0; i < n && !bad; i++) {
+                uint64_t r, b;
+                const void *kp = &keys[ko + i];
+                const size_t eight = 8;
+                sbfi_fmix_u64_scalar(&keys[ko + i], 1, s, &r);
+                sbfi_fmix_bytes_scalar(&kp, &eight, 1, seed, &b);
+                bad = h[ho + i] != r || b != r;
+            }
+            if (bad)
+                snprintf(why, LC_WHY, "%s: fmix_u64 of %zu keys, seed %u", kt->name, n, seed);
+        }
+        if (!bad) {
+            kt->fmix_u64(keys, big, s, h);
+            for (size_t i = 0; i < big && !bad; i++) {
+                uint64_t r;
+                sbfi_fmix_u64_scalar(&keys[i], 1, s, &r);
+                if (h[i] != r) {
+                    snprintf(why, LC_WHY, "%s: fmix_u64 key %zu of %zu, seed %u", kt->name, i,
+                             big, seed);
+                    bad = 1;
+                }
+            }
+        }
+    }
+    free(keys);
+    free(h);
+    return bad;
+}
+
 /* xxh3_u64 against sbf_xxh3_64 of the 8 LE bytes (libxxhash's
  * XXH3_64bits_withSeed) for seeds 0, 1, 2^31 and 2^32 - 1 and odd ones:
  * batches 0..70 at offsets, then `big` keys. */
@@ -509,7 +578,7 @@ static inline int lc_murmur3_scalar(size_t max, char *why)
 static inline int lc_all(const sbfi_kernels *kt, char *why)
 {
     return lc_murmur3_scalar(300, why) + lc_xxh_published(kt, why) + lc_xxh_u64(kt, 20000, why) +
-           lc_xxh3_u64(kt, 20000, why) +
+           lc_xxh3_u64(kt, 20000, why) + lc_fmix_u64(kt, 20000, why) +
            lc_batches(kt, 0, 20, why) + lc_batches(kt, 8, 64, why) +
            lc_batches(kt, 0, 300, why) + lc_alignments(kt, why) +
            lc_every_length(kt, 300, why) + lc_page_edges(kt, 300, why) +

@@ -87,6 +87,9 @@ static const geometry geoms[] = {
     { SBF_SPLIT_BLOCK_XXH3, 16, 512 * 50, 0 },
     { SBF_BLOCKED_XXH3, 7, 512 * 97, 0xffffffffu },
     { SBF_COUNTING_XXH3, 5, 512 * 64, 9 },
+    { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 101, 5 },
+    { SBF_SPLIT_BLOCK_FMIX, 16, 512 * 64, 0 },
+    { SBF_BLOCKED_FMIX, 7, 512 * 97, 0xffffffffu },
 };
 
 static sbf_filter *make(int isa, const geometry *g, uint32_t flags)
@@ -312,6 +315,89 @@ ParameterizedTest(int *isa, batch, xxh3_stage, .description = "the XXH3 layouts:
             for (size_t i = 0; i < n; i++) {
                 const uint64_t h = which == 0 ? sbf_xxh3_64(&u[i], 8, g->seed)
                                               : sbf_xxh3_64(s.ptr[i], s.len[i], g->seed);
+                uint64_t h1, h2;
+                sbf_parquet_pair(h, &h1, &h2);
+                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
+            }
+            const sbf_keys k = form(&s, u, which, 0, n);
+            uint8_t changed[600];
+            const size_t got = sbf_add_keys(f, &k, changed);
+            size_t want = 0;
+            for (size_t i = 0; i < n; i++) {
+                const int r = which == 0 ? sbf_add(one, &u[i], 8)
+                                         : sbf_add(one, s.ptr[i], s.len[i]);
+                cr_assert_eq(changed[i], r, "%s form %d key %zu", sbf_isa_name(*isa), which, i);
+                want += (size_t)r;
+            }
+            cr_assert_eq(got, want);
+            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
+                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
+            cr_assert(equiv_same_bytes(ref, one), "%s %s form %d: one-key bits differ",
+                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
+            cr_assert_eq(sbf_contains_keys(f, &k, NULL), n);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(which == 0 ? sbf_contains(one, &u[i], 8)
+                                        : sbf_contains(one, s.ptr[i], s.len[i]), 1);
+            sbf_free(ref);
+            sbf_free(f);
+            sbf_free(one);
+        }
+    strs_free(&s);
+    free(u);
+}
+
+/* ------------------------------------------------------- the fmix stage */
+
+/* The fmix layouts' h, written out: an 8-byte key fmix64(key ^ s),
+ * s = fmix64(seed + 0x9E3779B97F4A7C15); other lengths sbf_xxh3_64. */
+static uint64_t fmix64_def(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= UINT64_C(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= UINT64_C(0xc4ceb9fe1a85ec53);
+    return k ^ (k >> 33);
+}
+
+static uint64_t fmix_h(const void *key, size_t len, uint32_t seed)
+{
+    if (len != 8)
+        return sbf_xxh3_64(key, len, seed);
+    uint64_t x;
+    memcpy(&x, key, 8); /* little-endian target */
+    return fmix64_def(x ^ fmix64_def((uint64_t)seed + UINT64_C(0x9E3779B97F4A7C15)));
+}
+
+/* The fmix layouts: every form and sbf_add set the bits the scalar probes
+ * set for sbfi_xxh64_pair of fmix_h(key, len, seed), given through
+ * sbf_add_hash. */
+ParameterizedTestParameters(batch, fmix_stage)
+{
+    static int isas[16];
+    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
+}
+ParameterizedTest(int *isa, batch, fmix_stage, .description = "the fmix layouts: every form and sbf_add set the bits of sbf_add_hash(pair of fmix64(key ^ s) for 8 bytes, sbf_xxh3_64 otherwise)") {
+    if (!sbf_isa_available(*isa))
+        cr_skip_test("%s not available here", sbf_isa_name(*isa));
+    const geometry gs[] = {
+        { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 77, 0 },
+        { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 64, 5 },
+        { SBF_SPLIT_BLOCK_FMIX, 16, 512 * 31, 0x9747b28cu },
+        { SBF_BLOCKED_FMIX, 11, 512 * 29, 3 },
+        { SBF_BLOCKED_FMIX, 7, 512 * 32, 0xffffffffu },
+    };
+    const size_t n = 600;
+    strs s;
+    strs_make(&s, n, 6, 0, 0);
+    uint64_t *u = equiv_keys(n, 4);
+    for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++)
+        for (int which = 0; which < 4; which++) {
+            const geometry *g = &gs[gi];
+            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
+            sbf_filter *f = make(*isa, g, 0), *one = make(*isa, g, 0);
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t h = which == 0 ? fmix_h(&u[i], 8, g->seed)
+                                              : fmix_h(s.ptr[i], s.len[i], g->seed);
                 uint64_t h1, h2;
                 sbf_parquet_pair(h, &h1, &h2);
                 cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);

@@ -89,7 +89,7 @@ Test(descriptor, geometry, .description = "k rules, granules, largest sizes and 
     cr_assert_eq(sbfi_granule_bits(SBF_COUNTING, 3), 512);
     cr_assert_eq(sbfi_max_bits(SBF_CLASSIC), UINT64_C(64) * INT32_MAX);
     cr_assert_eq(sbfi_max_bits(SBF_BLOCKED), SBF_MAX_BITS);
-    cr_assert_eq(sbfi_check_geometry(8, 512, 8), SBF_E_LAYOUT);
+    cr_assert_eq(sbfi_check_geometry(SBFI_NLAYOUTS, 512, 8), SBF_E_LAYOUT);
     cr_assert_eq(sbfi_check_geometry(-1, 512, 8), SBF_E_LAYOUT);
     cr_assert_eq(sbfi_check_geometry(SBF_SPLIT_BLOCK, 256 * 3, 16), SBF_E_PARAM);
     cr_assert_eq(sbfi_check_geometry(SBF_SPLIT_BLOCK, 256 * 3, 8), SBF_OK);
@@ -119,7 +119,7 @@ Test(descriptor, formulas, .description = "each layout's formula is the one its 
                        sbf_fpp_blocked(n, bits / 4, 7, 128), 0);
     cr_assert_float_eq(sbf_fpp_layout(SBF_SPLIT_BLOCK, n, bits, 8),
                        sbf_fpp_split_block(n, bits, 8), 0);
-    cr_assert(sbf_fpp_layout(8, n, bits, 8) != sbf_fpp_layout(8, n, bits, 8)); /* NaN */
+    cr_assert(sbf_fpp_layout(10, n, bits, 8) != sbf_fpp_layout(10, n, bits, 8)); /* NaN */
     cr_assert(sbf_fpp_spread(-1, n, bits, 8) != sbf_fpp_spread(-1, n, bits, 8));
 }
 
@@ -134,6 +134,8 @@ Test(descriptor, layout_info, .description = "sbf_layout_info: each layout's cel
         { SBF_COUNTING, 3, 4, 512, 1, 16, 1 },    { SBF_PARQUET, 8, 1, 256, 8, 8, 1 },
         { SBF_SPLIT_BLOCK_XXH3, 0, 1, 256, 8, 16, 8 }, { SBF_SPLIT_BLOCK_XXH3, 16, 1, 512, 8, 16, 8 },
         { SBF_BLOCKED_XXH3, 0, 1, 512, 1, 16, 1 }, { SBF_COUNTING_XXH3, 5, 4, 512, 1, 16, 1 },
+        { SBF_SPLIT_BLOCK_FMIX, 0, 1, 256, 8, 16, 8 }, { SBF_SPLIT_BLOCK_FMIX, 16, 1, 512, 8, 16, 8 },
+        { SBF_BLOCKED_FMIX, 0, 1, 512, 1, 16, 1 }, { SBF_BLOCKED_FMIX, 16, 1, 512, 1, 16, 1 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         struct sbf_layout_info li;

@@ -80,10 +80,10 @@ Test(errors, fpp_infinite, .description = "fpp +inf is SBF_E_FPP")
     cr_assert_eq(create_rc(p), SBF_E_FPP);
 }
 
-Test(errors, unknown_layout, .description = "layouts -1 and 8 are SBF_E_LAYOUT")
+Test(errors, unknown_layout, .description = "layouts -1 and 10 are SBF_E_LAYOUT")
 {
     sbf_params p = classic_params();
-    p.layout = 8; /* the first id after counting-xxh3 */
+    p.layout = 10; /* the first id after blocked-fmix */
     cr_assert_eq(create_rc(p), SBF_E_LAYOUT);
     p.layout = -1;
     cr_assert_eq(create_rc(p), SBF_E_LAYOUT);
@@ -373,7 +373,7 @@ Test(errors, size_bad_args, .description = "sbf_size checks its arguments")
     uint32_t k = 0;
     cr_assert_eq(sbf_size(SBF_BLOCKED, 100, 0.01, NULL, &k), SBF_E_NULL);
     cr_assert_eq(sbf_size(SBF_BLOCKED, 100, 0.01, &bits, NULL), SBF_E_NULL);
-    cr_assert_eq(sbf_size(9, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
+    cr_assert_eq(sbf_size(10, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
     cr_assert_eq(sbf_size(SBF_BLOCKED, 100, NAN, &bits, &k), SBF_E_FPP);
 }
 

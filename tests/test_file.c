@@ -21,7 +21,8 @@
 #include <xxhash.h>
 
 static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING,
-                               SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3, SBF_COUNTING_XXH3 };
+                               SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3, SBF_COUNTING_XXH3,
+                               SBF_SPLIT_BLOCK_FMIX, SBF_BLOCKED_FMIX };
 #define NLAYOUTS (sizeof layouts / sizeof layouts[0])
 static const int isas[] = { SBF_ISA_SCALAR, SBF_ISA_SIMDE, SBF_ISA_AVX2, SBF_ISA_AVX512,
                             SBF_ISA_NEON };

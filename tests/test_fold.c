@@ -23,6 +23,9 @@ static const fold_case cases[] = {
     {SBF_SPLIT_BLOCK_XXH3, 8, 256},
     {SBF_SPLIT_BLOCK_XXH3, 16, 512},
     {SBF_COUNTING_XXH3, 4, 512},
+    {SBF_BLOCKED_FMIX, 7, 512},
+    {SBF_SPLIT_BLOCK_FMIX, 8, 256},
+    {SBF_SPLIT_BLOCK_FMIX, 16, 512},
 };
 
 static sbf_filter *make_z(const fold_case *c, uint64_t z)

@@ -409,7 +409,7 @@ Test(fpr, layout_dispatch, .description = "sbf_fpp_layout picks each layout's fo
     cr_assert_eq(sbf_fpp_layout(SBF_COUNTING, 100000, 4001792, 7),
                  sbf_fpp_blocked(100000, 4001792 / 4, 7, 128));
     cr_assert(isnan(sbf_fpp_layout(-1, 100, 1024, 7)));
-    cr_assert(isnan(sbf_fpp_layout(8, 100, 1024, 7)));
+    cr_assert(isnan(sbf_fpp_layout(10, 100, 1024, 7)));
 }
 
 /* ------------------------------------------------------ counting saturation */

@@ -218,6 +218,11 @@ static const geometry small_geoms[] = {
     { SBF_BLOCKED_XXH3, 9, 512 * 21, 0x7fffffffu },
     { SBF_COUNTING_XXH3, 6, 512 * 40, 3 },
     { SBF_COUNTING_XXH3, 13, 512 * 2, 0 },
+    /* the fmix layouts */
+    { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 41, 0 },
+    { SBF_SPLIT_BLOCK_FMIX, 16, 512 * 32, 5 },
+    { SBF_BLOCKED_FMIX, 1, 512 * 37, 0 },
+    { SBF_BLOCKED_FMIX, 9, 512 * 16, 0x7fffffffu },
 };
 
 /* One-key calls of 8-byte keys against the scalar reference: adds (their
@@ -252,6 +257,8 @@ static const geometry one_key_geoms[] = {
     { SBF_BLOCKED_XXH3, 7, 512 * 500, 9 },        { SBF_BLOCKED, 7, 512 * 512, 1 },
     { SBF_SPLIT_BLOCK, 8, 256 * 1024, 1 },        { SBF_SPLIT_BLOCK, 8, 256 * 1000, 1 },
     { SBF_COUNTING_XXH3, 7, 512 * 512, 5 },
+    { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 1024, 3 },   { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 1000, 3 },
+    { SBF_BLOCKED_FMIX, 7, 512 * 512, 9 },        { SBF_BLOCKED_FMIX, 7, 512 * 500, 9 },
 };
 
 static void check_isa(int isa)
@@ -286,6 +293,8 @@ static void check_isa_large(int isa)
         { SBF_COUNTING, 7, 512 * 60000, 0 },
         { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 40000, 0 },
         { SBF_BLOCKED_XXH3, 8, 512 * 20000, 7 },
+        { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 40000, 0 },
+        { SBF_BLOCKED_FMIX, 8, 512 * 16384, 7 },
     };
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
         check_bulk(isa, &g[i], n);
@@ -316,7 +325,7 @@ Test(isa, empty_batches, .description = "every compiled kernel accepts n = 0") {
         if (!sbf_isa_available(isa))
             continue;
         const sbfi_kernels *kt = sbfi_kernels_for(isa);
-        for (int layout = SBF_CLASSIC; layout <= SBF_COUNTING_XXH3; layout++) {
+        for (int layout = SBF_CLASSIC; layout <= SBF_BLOCKED_FMIX; layout++) {
             if (layout == SBF_PARQUET)
                 continue;
             const int split = sbfi_layout_of(layout)->kernel == SBFI_KERN_SPLIT;

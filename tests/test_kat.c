@@ -73,11 +73,11 @@ ParameterizedTest(int *isa, kat, digest, .description = "every layout's filter d
     }
 }
 
-Test(kat, vectors_cover_every_layout, .description = "the committed vectors cover every layout, both key kinds, split-block (MurmurHash3 and XXH3) k = 8 and 16, k = 16 for every blocked layout") {
+Test(kat, vectors_cover_every_layout, .description = "the committed vectors cover every layout, both key kinds, split-block (MurmurHash3, XXH3, fmix) k = 8 and 16, k = 16 for every blocked layout") {
     /* every (layout, key kind); split-block k = 8 and 16; k = 16 for
      * blocked, split-block and counting */
     unsigned seen = 0, split = 0, k16 = 0;
-    const unsigned all = (1u << (2 * (SBF_COUNTING_XXH3 + 1))) - 1;
+    const unsigned all = (1u << (2 * (SBF_BLOCKED_FMIX + 1))) - 1;
     for (size_t i = 0; i < NEXACT; i++) {
         const kat_exact *v = &kat_exact_vectors[i];
         seen |= 1u << ((unsigned)v->layout * 2 + (unsigned)v->keys);
@@ -85,14 +85,17 @@ Test(kat, vectors_cover_every_layout, .description = "the committed vectors cove
             split |= v->k == 8 ? 1u : 2u;
         if (v->layout == SBF_SPLIT_BLOCK_XXH3)
             split |= v->k == 8 ? 4u : 8u;
+        if (v->layout == SBF_SPLIT_BLOCK_FMIX)
+            split |= v->k == 8 ? 16u : 32u;
         if (v->k == 16)
             k16 |= 1u << v->layout;
     }
     cr_assert_eq(seen, all, "coverage mask %#x", seen);
-    cr_assert_eq(split, 15u);
+    cr_assert_eq(split, 63u);
     cr_assert_eq(k16, (1u << SBF_BLOCKED) | (1u << SBF_SPLIT_BLOCK) | (1u << SBF_COUNTING) |
                       (1u << SBF_SPLIT_BLOCK_XXH3) | (1u << SBF_BLOCKED_XXH3) |
-                      (1u << SBF_COUNTING_XXH3));
+                      (1u << SBF_COUNTING_XXH3) | (1u << SBF_SPLIT_BLOCK_FMIX) |
+                      (1u << SBF_BLOCKED_FMIX));
     unsigned dl = 0;
     for (size_t i = 0; i < NDIGEST; i++) {
         dl |= 1u << (kat_digest_vectors[i].layout * 2 + kat_digest_vectors[i].keys);

@@ -34,7 +34,7 @@ _Static_assert(N_KEYS + N_PROBES <= (UINT64_C(1) << 23), "distinct pattern keys"
 
 static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_COUNTING,
                                SBF_PARQUET, SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3,
-                               SBF_COUNTING_XXH3 };
+                               SBF_COUNTING_XXH3, SBF_SPLIT_BLOCK_FMIX, SBF_BLOCKED_FMIX };
 
 /* u64 patterns: key i of each. */
 enum { P_SEQ, P_SHL32, P_STRIDE, P_SHL12, P_HIGH, NPAT };

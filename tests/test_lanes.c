@@ -30,7 +30,7 @@ static const sbfi_kernels *table(int isa)
     const sbfi_kernels *kt = sbfi_kernels_for(isa);
     cr_assert_not_null(kt);
     cr_assert(kt->hash_bytes && kt->xxh64_u64 && kt->xxh64_bytes && kt->xxh3_u64 &&
-              kt->xxh3_bytes,
+              kt->xxh3_bytes && kt->fmix_u64 && kt->fmix_bytes,
               "%s: a NULL lane hash entry", kt->name);
     return kt;
 }
@@ -126,6 +126,32 @@ LANES_TEST(xxh64_u64, "xxh64_u64 equals XXH64 of the 8 LE bytes: batches 0..70 a
 LANES_TEST(xxh3_u64, "xxh3_u64 equals XXH3_64bits_withSeed of the 8 LE bytes: six seeds, "
                      "batches 0..70 at offsets, 1e5 keys",
            cr_assert_eq(lc_xxh3_u64(kt, 100000, why), 0, "%s", why))
+
+LANES_TEST(fmix_u64, "fmix_u64 equals the reference fmix64(key ^ s) and the 8-byte string form: "
+                     "six seeds, batches 0..70 at offsets, 1e5 keys",
+           cr_assert_eq(lc_fmix_u64(kt, 100000, why), 0, "%s", why))
+
+/* The fmix reference is MurmurHash3's fmix64: SMHasher's finalizer of
+ * known values (fmix64(0) = 0; the constant s of seed 0 is fmix64 of the
+ * golden ratio), and s is a constant of the seed alone. */
+Test(lanes, fmix_reference, .description = "the fmix stage's reference: fmix64(0) = 0, "
+                                           "s of seed 0, the inline header's form equal") {
+    uint64_t h;
+    const uint64_t zero = 0;
+    sbfi_fmix_u64_scalar(&zero, 1, 0, &h);
+    cr_assert_eq(h, 0u);
+    const uint64_t one = 1;
+    sbfi_fmix_u64_scalar(&one, 1, 0, &h);
+    cr_assert_eq(h, UINT64_C(0xb456bcfc34c2cb2c)); /* fmix64(1), computed apart */
+    cr_assert_eq(sbfi_fmix_s(0), UINT64_C(0x9ca066f1a4ab2eea)); /* fmix64(golden ratio) */
+    cr_assert_neq(sbfi_fmix_s(0), sbfi_fmix_s(1));
+    uint64_t k = UINT64_C(0x0123456789abcdef);
+    for (uint32_t seed = 0; seed < 2000; seed += 37) {
+        sbfi_fmix_u64_scalar(&k, 1, sbfi_fmix_s(seed), &h);
+        cr_assert_eq(h, sbf__fmix_u64(k, sbfi_fmix_s(seed)), "seed %u", seed);
+        k = k * UINT64_C(6364136223846793005) + 1442695040888963407u;
+    }
+}
 
 /* sbf_xxh3_64 (the reference the lanes are held to) is libxxhash's
  * XXH3_64bits_withSeed, and the 8-byte form sbfi_xxh3_u64 is too. */

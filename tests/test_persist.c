@@ -433,7 +433,7 @@ Test(persist, v2_refusals,
     cr_assert_eq(v2_edit_rc(4095, 1), SBF_E_FORMAT, "reserved header byte 4095");
     cr_assert_eq(v2_edit_rc(49, 0x20), SBF_E_FORMAT, "data offset 8192");
     cr_assert_eq(v2_edit_rc(4, 3), SBF_E_VERSION);
-    cr_assert_eq(v2_edit_rc(8, 8), SBF_E_LAYOUT);
+    cr_assert_eq(v2_edit_rc(8, 10), SBF_E_LAYOUT);
     cr_assert_eq(v2_edit_rc(12, 0), SBF_E_K);
     cr_assert_eq(v2_edit_rc(24, 0x81), SBF_E_FORMAT, "bits not a multiple of 64");
     cr_assert_eq(v2_edit_rc(25, 0x06), SBF_E_FORMAT, "bits 1664: 256 data bytes, not 128");

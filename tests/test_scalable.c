@@ -163,7 +163,7 @@ Test(scalable, batches_as_single, .description = "added[i] is sbf_scalable_add's
      "in order; repeats within a batch are new once; strings and u64 agree")
 {
     static const int layouts[] = { SBF_CLASSIC, SBF_BLOCKED, SBF_SPLIT_BLOCK, SBF_PARQUET,
-                                   SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3 };
+                                   SBF_SPLIT_BLOCK_XXH3, SBF_BLOCKED_XXH3, SBF_BLOCKED_FMIX };
     for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
         sbf_scalable *a = make(layouts[l], 50, 0.05), *b = make(layouts[l], 50, 0.05);
         enum { N = 3000 };

@@ -109,7 +109,8 @@ static void check_single_xxh3(int isa, int layout, uint32_t k, uint64_t bits, ui
                  "nblocks %llu: block_shift %u", (unsigned long long)f->nblocks, f->block_shift);
     const int mode = (flags & SBF_CONCURRENT) ? SBFI_MODE_CONCURRENT
                      : pow2 ? SBFI_MODE_POW2 : SBFI_MODE_PLAIN;
-    const sbfi_ops *want = (*f->kt->ops)[SBFI_HASH_XXH3][f->lay->kernel][mode];
+    const sbfi_ops *want = (*f->kt->ops)[f->lay->hash][f->lay->kernel][mode];
+    cr_assert(f->lay->hash == SBFI_HASH_XXH3 || f->lay->hash == SBFI_HASH_FMIX);
     cr_assert_eq(f->ops, want, "%s layout %d nblocks %llu flags %u: bound ops of mode %d expected",
                  sbf_isa_name(isa), layout, (unsigned long long)f->nblocks, flags, mode);
     cr_assert(f->add1 == want->add_key && f->contains1 == want->contains_key);
@@ -140,6 +141,31 @@ static void check_xxh3(int isa)
         check_single_xxh3(isa, SBF_SPLIT_BLOCK_XXH3, 8, UINT64_C(256) << 16, flags, 1);
     }
 }
+
+/* The fmix layouts: the same on their stage (2^j blocks bind the pow2 set) */
+static void check_fmix(int isa)
+{
+    for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT) {
+        for (uint32_t k = 1; k <= 16; k += 5) {
+            check_single_xxh3(isa, SBF_BLOCKED_FMIX, k, 512 * 8, flags, 1);
+            check_single_xxh3(isa, SBF_BLOCKED_FMIX, k, 512 * 9, flags, 1);
+        }
+        check_single_xxh3(isa, SBF_BLOCKED_FMIX, 7, 512 * 64, flags, 1);
+        check_single_xxh3(isa, SBF_BLOCKED_FMIX, 7, 512 * 2, flags, 0);
+        check_single_xxh3(isa, SBF_BLOCKED_FMIX, 7, 512 * 1, flags, 0);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_FMIX, 8, 256 * 16, flags, 1);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_FMIX, 8, 256 * 19, flags, 1);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_FMIX, 16, 512 * 8, flags, 1);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_FMIX, 16, 512 * 9, flags, 1);
+        check_single_xxh3(isa, SBF_SPLIT_BLOCK_FMIX, 8, UINT64_C(256) << 16, flags, 1);
+    }
+}
+
+Test(single, fmix_scalar, .description = "scalar fmix one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_fmix(SBF_ISA_SCALAR); }
+Test(single, fmix_simde, .description = "simde fmix one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_fmix(SBF_ISA_SIMDE); }
+Test(single, fmix_avx2, .description = "avx2 fmix one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_fmix(SBF_ISA_AVX2); }
+Test(single, fmix_avx512, .description = "avx512 fmix one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_fmix(SBF_ISA_AVX512); }
+Test(single, fmix_neon, .description = "neon fmix one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_fmix(SBF_ISA_NEON); }
 
 Test(single, xxh3_scalar, .description = "scalar XXH3 one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_xxh3(SBF_ISA_SCALAR); }
 Test(single, xxh3_simde, .description = "simde XXH3 one-key kernels on 2^j and other block counts equal the reference, bound by block count") { check_xxh3(SBF_ISA_SIMDE); }
@@ -209,13 +235,13 @@ Test(single, tables, .description = "every compiled-in table fills every entry o
                     cr_assert(o && o->add_key && o->contains_key && o->add_batch &&
                                   o->contains_batch && o->add_hashed && o->contains_hashed,
                               "%s hash %d family %d mode %d: a NULL entry", kt->name, h, l, m);
-                    /* the power-of-two mode: the XXH3 blocked and split-block sets
+                    /* the power-of-two mode: the XXH3 and fmix blocked and split-block sets
                      * have their own one-key entries where the ISA has the header's
                      * probes (avx2, avx512), the plain set's batch and hashed ones;
                      * every other stage and family is the plain set */
                     if (m == SBFI_MODE_POW2) {
                         const sbfi_ops *p = (*kt->ops)[h][l][SBFI_MODE_PLAIN];
-                        const int own = h == SBFI_HASH_XXH3 &&
+                        const int own = (h == SBFI_HASH_XXH3 || h == SBFI_HASH_FMIX) &&
                                         (l == SBFI_KERN_BLOCKED || l == SBFI_KERN_SPLIT) &&
                                         (kt->isa == SBF_ISA_AVX2 || kt->isa == SBF_ISA_AVX512);
                         if (own)

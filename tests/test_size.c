@@ -287,8 +287,8 @@ Test(fpr, size_bad_arguments, .description = "exact error codes; outputs untouch
         cr_assert_eq(sbf_size(layout, 100, 0.01, &bits, NULL), SBF_E_NULL);
     }
     cr_assert_eq(sbf_size(-1, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
-    cr_assert_eq(sbf_size(8, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
-    cr_assert_eq(sbf_size(8, 100, NAN, &bits, &k), SBF_E_LAYOUT);
+    cr_assert_eq(sbf_size(10, 100, 0.01, &bits, &k), SBF_E_LAYOUT);
+    cr_assert_eq(sbf_size(10, 100, NAN, &bits, &k), SBF_E_LAYOUT);
     cr_assert_eq(sbf_size(-1, 100, 0.01, NULL, NULL), SBF_E_NULL);
     cr_assert(bits == 99 && k == 0);
 

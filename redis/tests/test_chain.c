@@ -198,6 +198,9 @@ Test(chain, layout_names)
     cr_assert_eq(sbfr_layout_from_name("split-block", 11), SBF_SPLIT_BLOCK);
     cr_assert_eq(sbfr_layout_from_name("split", 5), SBF_SPLIT_BLOCK);
     cr_assert_eq(sbfr_layout_from_name("COUNTING", 8), SBF_COUNTING);
+    cr_assert_eq(sbfr_layout_from_name("blocked-fmix", 12), SBF_BLOCKED_FMIX);
+    cr_assert_eq(sbfr_layout_from_name("Split-Block-Fmix", 16), SBF_SPLIT_BLOCK_FMIX);
+    cr_assert_eq(sbfr_layout_from_name("parquet", 7), -1);
     cr_assert_eq(sbfr_layout_from_name("blocke", 6), -1);
     cr_assert_eq(sbfr_layout_from_name("blockedx", 8), -1);
 }

@@ -215,7 +215,8 @@ def test_scaling_and_fpr(s):
     # a NONSCALING filter filled to capacity: FPR near the asked rate and
     # near the exact formula SBF.INFO reports
     for layout, rate in (("blocked", 0.01), ("split-block", 0.01), ("classic", 0.01),
-                         ("blocked", 0.001), ("blocked-xxh3", 0.01), ("split-block-xxh3", 0.01)):
+                         ("blocked", 0.001), ("blocked-xxh3", 0.01), ("split-block-xxh3", 0.01),
+                         ("blocked-fmix", 0.01), ("split-block-fmix", 0.01)):
         key = "fpr-" + layout + str(rate)
         r.execute_command("SBF.RESERVE", key, rate, 20000, "LAYOUT", layout, "NONSCALING")
         madd_all(r, key, items("in-", 20000))
@@ -240,7 +241,7 @@ def test_batch_equals_single(s):
     r = s.r()
     rnd = random.Random(99)
     for layout in ("blocked", "split-block", "classic", "counting", "blocked-xxh3",
-                   "split-block-xxh3", "counting-xxh3"):
+                   "split-block-xxh3", "counting-xxh3", "blocked-fmix", "split-block-fmix"):
         a, b = "eqa-" + layout, "eqb-" + layout
         for k in (a, b):
             r.execute_command("SBF.RESERVE", k, "0.05", "50", "LAYOUT", layout, "EXPANSION", "2")

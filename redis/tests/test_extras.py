@@ -9,7 +9,7 @@ def test_extras(s):
     r = s.r()
     c = s.raw()
     for layout in ("classic", "blocked", "split-block", "counting", "blocked-xxh3",
-                   "split-block-xxh3", "counting-xxh3"):
+                   "split-block-xxh3", "counting-xxh3", "blocked-fmix", "split-block-fmix"):
         key = "lay-" + layout
         eq(c.cmd("SBF.RESERVE", key, "0.01", "1000", "LAYOUT", layout), Simple("OK"), "reserve " + layout)
         eq(c.cmd("BF.MADD", key, "a", "b"), [1, 1], "madd " + layout)
@@ -22,7 +22,7 @@ def test_extras(s):
         check(float(info["False positive rate now"]) < 1e-6, "SBF.INFO FPR now for 2 items")
     eq(c.cmd("SBF.RESERVE", "x", "0.01", "10", "LAYOUT", "nope"),
        Err("ERR layout must be classic, blocked, split-block, counting, blocked-xxh3, "
-           "split-block-xxh3 or counting-xxh3"), "bad layout")
+           "split-block-xxh3, counting-xxh3, blocked-fmix or split-block-fmix"), "bad layout")
     eq(c.cmd("SBF.RESERVE", "x", "0.01", "10", "FOO"), Err("Unknown argument received"), "sbf unknown")
     # counting: deletion
     eq(c.cmd("BF.INFO", "lay-counting", "expansion"), [None], "counting keys do not scale")
