@@ -753,7 +753,7 @@ static uint32_t view_block_words(const sbf_view *v)
 {
     return v->query == SBF_VIEW_CALL ? 0
          : v->query == SBF_VIEW_SPLIT8 || v->query == SBF_VIEW_PARQUET ||
-             v->query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
+             v->query == SBF_VIEW_SPLIT8_XXH3 || v->query == SBF_VIEW_SPLIT8_FMIX ? 4 : 8;
 }
 
 /* The parts' adds to the newest sub-filter, counted into the growing
@@ -1866,7 +1866,8 @@ int cmd_dedup(int argc, char **argv)
             fail("the filter is read-only");
         d.block_words = d.v.query == SBF_VIEW_CALL ? 0
                       : d.v.query == SBF_VIEW_SPLIT8 || d.v.query == SBF_VIEW_PARQUET ||
-                          d.v.query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
+                          d.v.query == SBF_VIEW_SPLIT8_XXH3 ||
+                          d.v.query == SBF_VIEW_SPLIT8_FMIX ? 4 : 8;
     }
 
     if (d.s != NULL) { /* what sbf_scalable_hash hashes with, kept */

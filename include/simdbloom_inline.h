@@ -305,6 +305,24 @@ SBF_INL uint64_t sbf_xxh3_u64_inline(uint64_t key, uint32_t seed)
     return sbf__xxh3_u64(key, sbf__xxh3_flip8(seed));
 }
 
+/* The fmix layouts' h of the 8 little-endian bytes of key: fmix64(key ^ s)
+ * with s = sbf_fmix_s(seed), a constant of the seed (a loop over keys
+ * computes it once). Other lengths hash as sbf_xxh3_64. */
+SBF_INL uint64_t sbf_fmix_s(uint32_t seed)
+{
+    return sbf__fmix_s(seed);
+}
+
+SBF_INL uint64_t sbf_fmix_u64_s(uint64_t key, uint64_t s)
+{
+    return sbf__fmix_u64(key, s);
+}
+
+SBF_INL uint64_t sbf_fmix_u64_inline(uint64_t key, uint32_t seed)
+{
+    return sbf__fmix_u64(key, sbf__fmix_s(seed));
+}
+
 /* --------------------------------------------------------------- the view */
 
 /* How a view probes a key inline (sbf_view.query / .add): the probe family
@@ -328,7 +346,12 @@ SBF_INL uint64_t sbf_xxh3_u64_inline(uint64_t key, uint32_t seed)
 #define SBF_VIEW_SPLIT8_XXH3 7u   /* SBF_SPLIT_BLOCK_XXH3, k = 8 */
 #define SBF_VIEW_SPLIT16_XXH3 8u  /* SBF_SPLIT_BLOCK_XXH3, k = 16 */
 #define SBF_VIEW_COUNTING_XXH3 9u /* SBF_COUNTING_XXH3 */
-#define SBF__VIEW_LAST 9u    /* the last kind this header probes */
+/* The fmix layouts: the same probes on h = sbf_fmix_u64_s(key, s) for an
+ * 8-byte key (s: the view's xxh3_flip field), XXH3 for other lengths. */
+#define SBF_VIEW_BLOCKED_FMIX 10u /* SBF_BLOCKED_FMIX */
+#define SBF_VIEW_SPLIT8_FMIX 11u  /* SBF_SPLIT_BLOCK_FMIX, k = 8 */
+#define SBF_VIEW_SPLIT16_FMIX 12u /* SBF_SPLIT_BLOCK_FMIX, k = 16 */
+#define SBF__VIEW_LAST 12u   /* the last kind this header probes */
 
 /* What the library hands out: read it, never write it (sbf_view_get). */
 typedef struct sbf_view {
@@ -355,8 +378,9 @@ typedef struct sbf_view {
      * after their checks (key_add: NULL in a view for queries) */
     int (*key_contains)(const sbf_filter *f, const void *key, size_t len);
     int (*key_add)(sbf_filter *f, const void *key, size_t len);
-    uint64_t xxh3_flip;     /* sbf_xxh3_flip8(seed): the XXH3 layouts' 8-byte
-                               hash takes it, not the seed */
+    uint64_t xxh3_flip;     /* the 8-byte hash's constant of the seed:
+                               sbf_xxh3_flip8(seed) (the XXH3 layouts and the
+                               others), sbf_fmix_s(seed) for the fmix layouts */
 } sbf_view;
 /* The library fills a view and the caller's code reads it: its size and its
  * fields' places are part of the ABI, like the other public structs, and
@@ -468,6 +492,12 @@ SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
             return fn##split16_xxh3 args;                                       \
         if (kind == SBF_VIEW_COUNTING_XXH3)                                     \
             return fn##counting_xxh3 args;                                      \
+        if (kind == SBF_VIEW_SPLIT8_FMIX)                                       \
+            return fn##split8_fmix args;                                        \
+        if (kind == SBF_VIEW_BLOCKED_FMIX)                                      \
+            return fn##blocked_fmix args;                                       \
+        if (kind == SBF_VIEW_SPLIT16_FMIX)                                      \
+            return fn##split16_fmix args;                                       \
         return fn##split16 args;                                                \
     } while (0)
 
@@ -574,11 +604,20 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8_sized(const sbf_view *v, uint64_t key, unsigned
  * nblocks < 2^32 (the XXH3 layouts' limit), which is ((h >> 32) * nblocks)
  * >> 32 exactly: a 64-bit multiply, not the 128-bit one; and h2's two
  * lanes are both the low 32 bits of h, one broadcast. */
+/* The 64-bit h of an 8-byte key for an XXH3 or fmix kind (kind a constant
+ * in each entry: one hash's code). */
+SBF_INL uint64_t sbf__h8(const sbf_view *v, unsigned kind, uint64_t key)
+{
+    if (kind >= SBF_VIEW_BLOCKED_FMIX)
+        return sbf__fmix_u64(key, v->xxh3_flip);
+    return sbf_xxh3_u64_flip(key, v->xxh3_flip);
+}
+
 SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
                                 uint64_t *b)
 {
     uint64_t h1;
-    if (kind > SBF_VIEW_COUNTING) { /* the XXH3 kinds */
+    if (kind > SBF_VIEW_COUNTING) { /* the XXH3 and fmix kinds */
         if (v->block_shift) {
             /* a power-of-two block count: the block is h >> block_shift
              * (>= 32: h's low half drops out as h1's zeros do). Tested
@@ -586,11 +625,11 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
              * that gcc makes a loop of each; one path with the shift
              * computed beside the multiply cost other filters 9% */
             SBF_INL_OPAQUE(key);
-            const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
+            const uint64_t h = sbf__h8(v, kind, key);
             *b = h >> v->block_shift;
             return sbf_inl_h2_of32((uint32_t)h);
         }
-        const uint64_t h = sbf_xxh3_u64_flip(key, v->xxh3_flip);
+        const uint64_t h = sbf__h8(v, kind, key);
         *b = sbf__block_index64(h, v->nblocks);
         return sbf_inl_h2_of32((uint32_t)h);
     }
@@ -605,11 +644,13 @@ SBF_INL sbf_inl_h2 sbf_inl_key8(const sbf_view *v, unsigned kind, uint64_t key,
     return h2;
 }
 
-/* The probe of kind: an XXH3 kind's is its MurmurHash3 kind's. */
+/* The probe of kind: an XXH3 or fmix kind's is its MurmurHash3 kind's. */
 SBF_INL unsigned sbf_inl_probe(unsigned kind)
 {
     if (kind == SBF_VIEW_COUNTING_XXH3)
         return SBF_VIEW_COUNTING;
+    if (kind >= SBF_VIEW_BLOCKED_FMIX)
+        return kind - (SBF_VIEW_BLOCKED_FMIX - SBF_VIEW_BLOCKED);
     return kind > SBF_VIEW_COUNTING ? kind - (SBF_VIEW_BLOCKED_XXH3 - SBF_VIEW_BLOCKED) : kind;
 }
 
@@ -710,6 +751,9 @@ SBF__ENTRIES(split8_xxh3, SBF_VIEW_SPLIT8_XXH3)
 SBF__ENTRIES(blocked_xxh3, SBF_VIEW_BLOCKED_XXH3)
 SBF__ENTRIES(split16_xxh3, SBF_VIEW_SPLIT16_XXH3)
 SBF__ENTRIES(counting_xxh3, SBF_VIEW_COUNTING_XXH3)
+SBF__ENTRIES(split8_fmix, SBF_VIEW_SPLIT8_FMIX)
+SBF__ENTRIES(blocked_fmix, SBF_VIEW_BLOCKED_FMIX)
+SBF__ENTRIES(split16_fmix, SBF_VIEW_SPLIT16_FMIX)
 #undef SBF__ENTRIES
 
 /* The calls with the kind given (kind: v->query, v->add, or a constant
@@ -786,12 +830,16 @@ SBF_INL int sbf__inline_kind(unsigned kind)
 }
 
 /* The pair of len bytes for kind: MurmurHash3, or XXH64 (SBF_PARQUET) or
- * XXH3 (the XXH3 kinds) mapped by sbf_parquet_pair. */
+ * XXH3 (the XXH3 kinds; the fmix kinds' keys of other than 8 bytes)
+ * mapped by sbf_parquet_pair. */
 SBF_INL void sbf__kind_keyn(const sbf_view *v, unsigned kind, const void *key, size_t len,
                             uint64_t h[2])
 {
     if (kind == SBF_VIEW_PARQUET)
         sbf_parquet_pair(sbf_xxh64(key, len), &h[0], &h[1]);
+    else if (kind >= SBF_VIEW_BLOCKED_FMIX && len == 8)
+        sbf_parquet_pair(sbf__fmix_u64(sbf__load64((const unsigned char *)key), v->xxh3_flip),
+                         &h[0], &h[1]);
     else if (kind > SBF_VIEW_COUNTING) /* the XXH3 kinds: the library's XXH3 */
         sbf_parquet_pair(sbf_xxh3_64(key, len, v->seed), &h[0], &h[1]);
     else
@@ -840,10 +888,11 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
 }
 
 /* The calls for a kind known only at run time (v->query, v->add). Inline,
- * with code for each kind alone: split-block (k = 8) and blocked on XXH3,
+ * with code for each kind alone: split-block (k = 8) and blocked on fmix,
+ * then on XXH3,
  * then blocked and split-block on MurmurHash3, then parquet, tested in
- * that order (one compare a kind, which the CPU predicts; the XXH3 layouts
- * are the fast ones, so they come first). Every other kind (split-block
+ * that order (one compare a kind, which the CPU predicts; the fmix and XXH3
+ * layouts are the fast ones, so they come first). Every other kind (split-block
  * with k = 16, counting, and what the library runs) in one function out of
  * line, so that a caller's loop stays small enough to inline and to keep
  * the view's fields in registers. With the library's kernels
@@ -889,6 +938,10 @@ SBF__NOINLINE int sbf__put_u64_rest(const sbf_view *v, unsigned kind, uint64_t k
 
 SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
+    if (kind == SBF_VIEW_SPLIT8_FMIX)
+        return sbf_inl_has_u64_split8_fmix(v, key);
+    if (kind == SBF_VIEW_BLOCKED_FMIX)
+        return sbf_inl_has_u64_blocked_fmix(v, key);
     if (kind == SBF_VIEW_SPLIT8_XXH3)
         return sbf_inl_has_u64_split8_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_XXH3)
@@ -905,6 +958,10 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 
 SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
+    if (kind == SBF_VIEW_SPLIT8_FMIX)
+        return sbf_inl_put_u64_split8_fmix(v, key);
+    if (kind == SBF_VIEW_BLOCKED_FMIX)
+        return sbf_inl_put_u64_blocked_fmix(v, key);
     if (kind == SBF_VIEW_SPLIT8_XXH3)
         return sbf_inl_put_u64_split8_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_XXH3)

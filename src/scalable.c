@@ -187,7 +187,8 @@ static int put_sub(sbf_scalable *s, sbf_filter *f, uint64_t items, uint64_t capa
     t->fpp = fpp;
     t->block_words = t->v.query == SBF_VIEW_CALL ? 0
                    : t->v.query == SBF_VIEW_SPLIT8 || t->v.query == SBF_VIEW_PARQUET ||
-                       t->v.query == SBF_VIEW_SPLIT8_XXH3 ? 4 : 8;
+                       t->v.query == SBF_VIEW_SPLIT8_XXH3 ||
+                       t->v.query == SBF_VIEW_SPLIT8_FMIX ? 4 : 8;
     if (spare)
         s->nspare++;
     else

@@ -6,8 +6,8 @@
 #include "simdbloom_inline.h"
 
 /* The inline probe of a plain filter of f's kernel family and hash, if any
- * (the header hashes with MurmurHash3, XXH64 for parquet and XXH3 for
- * the XXH3 layouts). A new kind
+ * (the header hashes with MurmurHash3, XXH64 for parquet, XXH3 for
+ * the XXH3 layouts and fmix64 for the fmix layouts' 8-byte keys). A new kind
  * of the header is one more case here. */
 static unsigned inline_kind(const sbf_filter *f)
 {
@@ -21,6 +21,13 @@ static unsigned inline_kind(const sbf_filter *f)
         case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED_XXH3;
         case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8_XXH3 : SBF_VIEW_SPLIT16_XXH3;
         case SBFI_KERN_COUNTING: return f->k <= 16 ? SBF_VIEW_COUNTING_XXH3 : SBF_VIEW_CALL;
+        default: return SBF_VIEW_CALL;
+        }
+    }
+    if (f->lay->hash == SBFI_HASH_FMIX) { /* fmix: the same probes */
+        switch (f->lay->kernel) {
+        case SBFI_KERN_BLOCKED: return SBF_VIEW_BLOCKED_FMIX;
+        case SBFI_KERN_SPLIT: return f->k == 8 ? SBF_VIEW_SPLIT8_FMIX : SBF_VIEW_SPLIT16_FMIX;
         default: return SBF_VIEW_CALL;
         }
     }
@@ -44,7 +51,8 @@ static void fill(const sbf_filter *f, sbf_view *v)
     v->filter = (sbf_filter *)(uintptr_t)f; /* adds only through writable views */
     v->k = f->k;
     v->seed = f->seed;
-    v->xxh3_flip = sbf_xxh3_flip8(f->seed); /* once here, not per key */
+    /* once here, not per key: the fmix layouts' s in the same field */
+    v->xxh3_flip = f->hash == SBFI_HASH_FMIX ? sbf_fmix_s(f->seed) : sbf_xxh3_flip8(f->seed);
     v->lanes = f->lanes;
     v->layout = f->layout;
     v->query = inline_kind(f);

@@ -58,7 +58,10 @@ static void pair_of(int layout, const void *key, size_t len, uint32_t seed, uint
 {
     if (layout == SBF_PARQUET)
         sbf_parquet_pair(sbf_xxh64(key, len), &h[0], &h[1]);
-    else if (is_xxh3(layout))
+    else if ((layout == SBF_SPLIT_BLOCK_FMIX || layout == SBF_BLOCKED_FMIX) && len == 8)
+        sbf_parquet_pair(sbf_fmix_u64_inline(sbf__load64((const unsigned char *)key), seed),
+                         &h[0], &h[1]);
+    else if (is_xxh3(layout) || layout == SBF_SPLIT_BLOCK_FMIX || layout == SBF_BLOCKED_FMIX)
         sbf_parquet_pair(sbf_xxh3_64(key, len, seed), &h[0], &h[1]);
     else
         sbf_murmur3_x64_128(key, len, seed, h);
@@ -189,6 +192,13 @@ static const geometry geoms[] = {
     /* powers of two: the block is one shift of h1 (block_shift) */
     { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 128, 3 }, { SBF_BLOCKED_XXH3, 7, 512 * 64, 3 },
     { SBF_BLOCKED, 7, 512 * 64, 3 }, { SBF_SPLIT_BLOCK, 8, 256 * 128, 3 },
+    /* the fmix layouts (SBF_VIEW_*_FMIX): other and power-of-two block
+     * counts, 2 MiB */
+    { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 19, 11 }, { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 128, 0 },
+    { SBF_SPLIT_BLOCK_FMIX, 16, 512 * 9, 0x9747b28cu }, { SBF_SPLIT_BLOCK_FMIX, 16, 512 * 16, 1 },
+    { SBF_BLOCKED_FMIX, 1, 512 * 9, 0 },  { SBF_BLOCKED_FMIX, 7, 512 * 64, 0x01020304u },
+    { SBF_BLOCKED_FMIX, 8, 512 * 9, 11 }, { SBF_BLOCKED_FMIX, 16, 512 * 9, UINT32_MAX },
+    { SBF_SPLIT_BLOCK_FMIX, 8, UINT64_C(8) << 21, 5 }, { SBF_BLOCKED_FMIX, 7, UINT64_C(8) << 21, 5 },
 };
 
 /* The view kind the library gives a plain filter of g, which the header
@@ -199,6 +209,8 @@ static unsigned kind_of(const geometry *g)
     case SBF_SPLIT_BLOCK_XXH3: return g->k == 8 ? SBF_VIEW_SPLIT8_XXH3 : SBF_VIEW_SPLIT16_XXH3;
     case SBF_BLOCKED_XXH3: return SBF_VIEW_BLOCKED_XXH3;
     case SBF_COUNTING_XXH3: return SBF_VIEW_COUNTING_XXH3;
+    case SBF_SPLIT_BLOCK_FMIX: return g->k == 8 ? SBF_VIEW_SPLIT8_FMIX : SBF_VIEW_SPLIT16_FMIX;
+    case SBF_BLOCKED_FMIX: return SBF_VIEW_BLOCKED_FMIX;
     case SBF_SPLIT_BLOCK: return g->k == 8 ? SBF_VIEW_SPLIT8 : SBF_VIEW_SPLIT16;
     case SBF_BLOCKED: return SBF_VIEW_BLOCKED;
     case SBF_COUNTING: return SBF_VIEW_COUNTING;
@@ -218,8 +230,12 @@ Test(inline, kinds, .description = "views of the plain filters of every layout p
                          geoms[gi].layout, geoms[gi].k, flags, v.query, want);
             cr_assert_eq(v.add, want);
             /* the XXH3 layouts' 8-byte hash takes the flip the library
-             * made once: xxHash's, from the filter's seed */
-            cr_assert_eq(v.xxh3_flip, sbf_xxh3_flip8(geoms[gi].seed));
+             * made once: xxHash's, from the filter's seed; the fmix
+             * layouts' their s in the same field */
+            const int fmix = geoms[gi].layout == SBF_SPLIT_BLOCK_FMIX ||
+                             geoms[gi].layout == SBF_BLOCKED_FMIX;
+            cr_assert_eq(v.xxh3_flip, fmix ? sbf_fmix_s(geoms[gi].seed)
+                                           : sbf_xxh3_flip8(geoms[gi].seed));
             /* a power-of-two block count: the block is one shift of h1 */
             const int pow2 = v.nblocks >= 2 && (v.nblocks & (v.nblocks - 1)) == 0;
             cr_assert_eq(v.block_shift, pow2 ? 64u - (uint32_t)__builtin_ctzll(v.nblocks) : 0u,
@@ -231,6 +247,17 @@ Test(inline, kinds, .description = "views of the plain filters of every layout p
             if (geoms[gi].layout >= SBF_SPLIT_BLOCK_XXH3 && geoms[gi].layout <= SBF_COUNTING_XXH3)
                 cr_assert_eq(sbf_xxh3_u64_flip(key, v.xxh3_flip),
                              sbf_xxh3_64(&key, 8, geoms[gi].seed));
+            if (fmix) /* the 8-byte form, and the pair sbf_add_hash takes */
+                for (int i = 0; i < 64; i++, key = key * 6364136223846793005u + 1) {
+                    cr_assert_eq(sbf_fmix_u64_s(key, v.xxh3_flip),
+                                 sbf_fmix_u64_inline(key, geoms[gi].seed));
+                    uint64_t p1, p2;
+                    sbf_parquet_pair(sbf_fmix_u64_s(key, v.xxh3_flip), &p1, &p2);
+                    sbf_filter *g = tu_make_on(SBF_ISA_SCALAR, &geoms[gi], 0);
+                    cr_assert_eq(sbf_add_hash(g, p1, p2), 1);
+                    cr_assert_eq(sbf_contains(g, &key, 8), 1);
+                    sbf_free(g);
+                }
             sbf_free(f);
         }
     }
