@@ -950,7 +950,7 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_has_u64_parquet(v, key);
     /* the fmix kinds last: any place before these tests cost the kinds
-     * after them 5-40% (peer driver, 16 KiB, gcc 12: see doc/inline.md) */
+     * after them 5-40% (peer driver, 16 KiB, gcc 12) */
     if (kind == SBF_VIEW_SPLIT8_FMIX)
         return sbf_inl_has_u64_split8_fmix(v, key);
     if (kind == SBF_VIEW_BLOCKED_FMIX)
