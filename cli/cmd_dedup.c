@@ -125,7 +125,7 @@ static const char *const help_dedup =
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
 /* a chunk's stage */
 enum { S_FREE, S_READ, S_PREP, S_READY, S_DECIDED, S_FMT, S_DONE };
-enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE };
+enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE, T_WHOLE };
 
 typedef struct chunk {
     const unsigned char *buf; /* its bytes: own, or in a file's mapping */
@@ -240,10 +240,16 @@ typedef struct dedup {
     size_t released;
     int tty, quiet, shown;       /* the progress line */
     double t0, last;
+    /* SBF_DEDUP_TIMES: CPU seconds and count per task kind (T_*, and
+     * T_WHOLE: a growing filter's chunk decided in order), and the threads'
+     * wall seconds spent waiting for a task (under mu) */
+    double task_cpu[T_WHOLE + 1], wait_s;
+    uint64_t task_n[T_WHOLE + 1];
 } dedup;
 
 typedef struct input input;
 static int read_chunk(input *in, chunk *c);
+static double now_s(void);
 static void write_chunk(dedup *d, chunk *w);
 
 static void *xrealloc(void *p, size_t n)
@@ -1207,9 +1213,17 @@ static int take_task(dedup *d, chunk **out, size_t *part)
 }
 
 /* Runs a task outside mu, then records it under mu. */
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void run_task(dedup *d, int t, chunk *c, size_t p)
 {
     pthread_mutex_unlock(&d->mu);
+    const double c0 = thread_cpu_s();
     int got = 0;
     if (t == T_PREPARE)
         prepare(d, c);
@@ -1221,7 +1235,11 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         got = read_chunk(d->in, c);
     else
         write_chunk(d, c);
+    const double c1 = thread_cpu_s();
     pthread_mutex_lock(&d->mu);
+    const int kind = t == T_DECIDE && p == WHOLE ? T_WHOLE : t;
+    d->task_cpu[kind] += c1 - c0;
+    d->task_n[kind]++;
     if (t == T_READ) {
         d->reading = 0;
         if (got) {
@@ -1265,9 +1283,11 @@ static void work(dedup *d, int is_main)
         chunk *c = NULL;
         size_t p = 0;
         const int t = take_task(d, &c, &p);
-        if (t == T_NONE)
+        if (t == T_NONE) {
+            const double w0 = now_s();
             pthread_cond_wait(&d->cv, &d->mu);
-        else
+            d->wait_s += now_s() - w0;
+        } else
             run_task(d, t, c, p);
     }
     pthread_mutex_unlock(&d->mu);
@@ -2015,6 +2035,17 @@ int cmd_dedup(int argc, char **argv)
                 "%.2f s (%.2f M lines/s)\n", d.s ? "growing" : "fixed", (unsigned long long)keys,
                 (double)bytes / 1e6, d.s ? "newest " : "", 100 * fill, efpp, t,
                 t > 0 ? (double)d.lines / t / 1e6 : 0.0);
+    }
+    if (getenv("SBF_DEDUP_TIMES") != NULL) {
+        /* where the time went, per task kind (for bench/dedup.sh) */
+        static const char *const kn[] = { "", "prepare", "decide", "format", "read", "write",
+                                          "decide-in-order" };
+        fprintf(stderr, "%s: dedup times: wall %.3f s, threads %llu, waiting %.3f s;", prog,
+                now_s() - d.t0, (unsigned long long)threads, d.wait_s);
+        for (int k = T_PREPARE; k <= T_WHOLE; k++)
+            fprintf(stderr, " %s %.3f s cpu (%llu)", kn[k], d.task_cpu[k],
+                    (unsigned long long)d.task_n[k]);
+        fputc('\n', stderr);
     }
     for (size_t i = 0; i < d.nslots; i++)
         free_chunk(&d.slots[i]);
