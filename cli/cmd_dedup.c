@@ -125,7 +125,7 @@ static const char *const help_dedup =
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
 /* a chunk's stage */
 enum { S_FREE, S_READ, S_PREP, S_READY, S_DECIDED, S_FMT, S_DONE };
-enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE, T_WHOLE };
+enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE, T_PWRITE, T_WHOLE };
 
 typedef struct chunk {
     const unsigned char *buf; /* its bytes: own, or in a file's mapping */
@@ -176,6 +176,11 @@ typedef struct chunk {
      * order, after every earlier chunk: it may start a sub-filter) */
     uint64_t route_nb;
     int gated, whole;
+    /* output to a regular file (pwrite_out): the chunk's bytes go to off,
+     * known once every earlier chunk is formatted (placed), written by any
+     * thread (pw: 1 being written, 2 written) */
+    uint64_t off;
+    int placed, pw;
 } chunk;
 
 /* a part's view: the filter's, with its own add counter */
@@ -231,6 +236,12 @@ typedef struct dedup {
     uint64_t g_next, g_room, g_nb;
     sbf_view *g_old;
     uint32_t g_nold;
+    /* standard output a regular file (not O_APPEND) and threads > 1:
+     * chunks are written with pwrite at their offsets, by any thread, as
+     * soon as every earlier chunk is formatted (out_off: where the next
+     * placed chunk goes; seq_place: the next chunk to place) */
+    int pwrite_out;
+    uint64_t out_off, seq_place;
     struct input *in;            /* read by one thread at a time (reading), */
     int reading, writing, in_done; /* written by one at a time (writing) */
     /* what the written chunks add up to (the writing thread's) */
@@ -250,6 +261,7 @@ typedef struct dedup {
 typedef struct input input;
 static int read_chunk(input *in, chunk *c);
 static double now_s(void);
+static void pwrite_all(const unsigned char *p, size_t n, uint64_t off);
 static void write_chunk(dedup *d, chunk *w);
 
 static void *xrealloc(void *p, size_t n)
@@ -1149,7 +1161,16 @@ static chunk *slot(const dedup *d, uint64_t seq)
  * writes: a thread busy writing (or descheduled) does not stop the others. */
 static int take_task(dedup *d, chunk **out, size_t *part)
 {
-    if (!d->writing && d->seq_write < d->seq_read && slot(d, d->seq_write)->state == S_DONE) {
+    for (uint64_t s = d->seq_write; s < d->seq_place; s++) { /* pwrite_out */
+        chunk *c = slot(d, s);
+        if (c->pw == 0) {
+            c->pw = 1;
+            *out = c;
+            return T_PWRITE;
+        }
+    }
+    if (!d->writing && d->seq_write < d->seq_read && slot(d, d->seq_write)->state == S_DONE &&
+        (!d->pwrite_out || slot(d, d->seq_write)->pw == 2)) {
         d->writing = 1;
         *out = slot(d, d->seq_write);
         return T_WRITE;
@@ -1233,6 +1254,8 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         format(d, c);
     else if (t == T_READ)
         got = read_chunk(d->in, c);
+    else if (t == T_PWRITE)
+        pwrite_all(c->obuf, c->olen, c->off);
     else
         write_chunk(d, c);
     const double c1 = thread_cpu_s();
@@ -1249,8 +1272,11 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         } else {
             d->in_done = 1;
         }
+    } else if (t == T_PWRITE) {
+        c->pw = 2;
     } else if (t == T_WRITE) {
         c->state = S_FREE;
+        c->placed = c->pw = 0;
         d->seq_write++;
         d->writing = 0;
     } else if (t == T_PREPARE) {
@@ -1270,6 +1296,15 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
             c->state = S_DECIDED;
     } else {
         c->state = S_DONE;
+        /* pwrite_out: the formatted chunks in order from seq_place get
+         * their offsets */
+        while (d->pwrite_out && d->seq_place < d->seq_read &&
+               slot(d, d->seq_place)->state == S_DONE) {
+            chunk *q = slot(d, d->seq_place++);
+            q->off = d->out_off;
+            q->placed = 1;
+            d->out_off += q->olen;
+        }
     }
     pthread_cond_broadcast(&d->cv);
 }
@@ -1551,6 +1586,20 @@ static void write_all(const unsigned char *p, size_t n)
     }
 }
 
+/* pwrite_out: n bytes at offset off of standard output (a regular file) */
+static void pwrite_all(const unsigned char *p, size_t n, uint64_t off)
+{
+    size_t at = 0;
+    while (at < n) {
+        const ssize_t w = pwrite(STDOUT_FILENO, p + at, n - at, (off_t)(off + at));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            fail("standard output: %s", strerror(errno));
+        at += (size_t)w;
+    }
+}
+
 /* ------------------------------------------------------------ the filter */
 
 static double now_s(void)
@@ -1595,7 +1644,7 @@ static void fill_fpp(const dedup *d, double *fill, double *fpp, uint64_t *keys, 
  * of a mapped file given back, the progress line (one thread at a time). */
 static void write_chunk(dedup *d, chunk *w)
 {
-    if (w->olen)
+    if (w->olen && !d->pwrite_out)
         write_all(w->obuf, w->olen);
     if (w->first)
         d->file_lines = 0;
@@ -1979,6 +2028,21 @@ int cmd_dedup(int argc, char **argv)
     d.t0 = d.last = now_s();
     d.tty = isatty(STDERR_FILENO);
     d.quiet = quiet;
+    /* standard output a regular file: with threads, each chunk written at
+     * its offset by the thread that has it (SBF_DEDUP_PWRITE=0: in order,
+     * by one thread at a time, as to a pipe) */
+    {
+        struct stat os;
+        const char *pw = getenv("SBF_DEDUP_PWRITE");
+        const int flags = fcntl(STDOUT_FILENO, F_GETFL);
+        const off_t at = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+        if (workers > 0 && !count_only && !(pw != NULL && strcmp(pw, "0") == 0) &&
+            fstat(STDOUT_FILENO, &os) == 0 && S_ISREG(os.st_mode) && flags >= 0 &&
+            !(flags & O_APPEND) && at >= 0) {
+            d.pwrite_out = 1;
+            d.out_off = (uint64_t)at;
+        }
+    }
     for (size_t t = 0; t < workers; t++)
         if (pthread_create(&tid[t], NULL, worker, &d) != 0)
             fail("cannot start a thread");
@@ -1996,6 +2060,8 @@ int cmd_dedup(int argc, char **argv)
             *d.v.added += d.pv[p].added;
     if (d.shown)
         fputc('\n', stderr);
+    if (d.pwrite_out && lseek(STDOUT_FILENO, (off_t)d.out_off, SEEK_SET) < 0)
+        fail("standard output: %s", strerror(errno)); /* (after the bytes, as write leaves it) */
     if (count_only) {
         char num[32];
         const int k = snprintf(num, sizeof num, "%llu\n", (unsigned long long)d.written);
@@ -2039,7 +2105,7 @@ int cmd_dedup(int argc, char **argv)
     if (getenv("SBF_DEDUP_TIMES") != NULL) {
         /* where the time went, per task kind (for bench/dedup.sh) */
         static const char *const kn[] = { "", "prepare", "decide", "format", "read", "write",
-                                          "decide-in-order" };
+                                          "pwrite", "decide-in-order" };
         fprintf(stderr, "%s: dedup times: wall %.3f s, threads %llu, waiting %.3f s;", prog,
                 now_s() - d.t0, (unsigned long long)threads, d.wait_s);
         for (int k = T_PREPARE; k <= T_WHOLE; k++)
