@@ -236,8 +236,8 @@ typedef struct dedup {
     uint64_t g_next, g_room, g_nb;
     sbf_view *g_old;
     uint32_t g_nold;
-    /* standard output a regular file (not O_APPEND) and threads > 1:
-     * chunks are written with pwrite at their offsets, by any thread, as
+    /* SBF_DEDUP_PWRITE=1, standard output a regular file (not O_APPEND)
+     * and threads > 1: chunks are written with pwrite at their offsets, by any thread, as
      * soon as every earlier chunk is formatted (out_off: where the next
      * placed chunk goes; seq_place: the next chunk to place) */
     int pwrite_out;
@@ -2028,15 +2028,18 @@ int cmd_dedup(int argc, char **argv)
     d.t0 = d.last = now_s();
     d.tty = isatty(STDERR_FILENO);
     d.quiet = quiet;
-    /* standard output a regular file: with threads, each chunk written at
-     * its offset by the thread that has it (SBF_DEDUP_PWRITE=0: in order,
-     * by one thread at a time, as to a pipe) */
+    /* SBF_DEDUP_PWRITE=1, standard output a regular file, threads: each
+     * chunk written at its offset by the thread that has it. Not the
+     * default: ext4 (and most file systems) take the file's lock for every
+     * buffered write, so a second writer waits for the first instead of
+     * working, and no faster run was measured (doc/dedup.md); a run
+     * stopped part way may leave gaps of zero bytes */
     {
         struct stat os;
         const char *pw = getenv("SBF_DEDUP_PWRITE");
         const int flags = fcntl(STDOUT_FILENO, F_GETFL);
         const off_t at = lseek(STDOUT_FILENO, 0, SEEK_CUR);
-        if (workers > 0 && !count_only && !(pw != NULL && strcmp(pw, "0") == 0) &&
+        if (workers > 0 && !count_only && pw != NULL && strcmp(pw, "1") == 0 &&
             fstat(STDOUT_FILENO, &os) == 0 && S_ISREG(os.st_mode) && flags >= 0 &&
             !(flags & O_APPEND) && at >= 0) {
             d.pwrite_out = 1;
