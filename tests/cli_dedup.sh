@@ -158,8 +158,8 @@ same seen.sbf seen.before
 no_temps
 # an input cut short by another program while mapped: standard output is a
 # FIFO whose reader (the helper) takes one byte, so the run has mapped its
-# input and is blocked writing the first chunk (at most 4 x threads chunks
-# of 512 KiB read: 4 MiB for 2 threads), then truncates the input at 6 MB
+# input and is blocked writing the first chunk (at most 4 x threads + 24 chunks
+# of 512 KiB read: 16 MiB for 2 threads), then truncates the input at 6 MB
 # and drains: the chunks past it touch pages that are gone (SIGBUS). The
 # run stops with a message and status 1; the --filter file stays the last
 # complete run's; nothing is left behind
