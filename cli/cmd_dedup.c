@@ -115,6 +115,7 @@ static const char *const help_dedup =
 
 #define CHUNK_BYTES (1u << 19)
 #define MAPPED_CHUNK_BYTES (1u << 23) /* a mapped probe's batch: more keys a page */
+#define RELEASE_BYTES ((size_t)1 << 25) /* an input map's pages given back at a time */
 #define MAX_THREADS 64
 #define MAX_PARTS 256
 #define SHOW_MISSING 5
@@ -1723,8 +1724,11 @@ static void write_chunk(dedup *d, chunk *w)
             guard_drop(w->map);
             munmap(w->map, w->map_len);
         } else {
+            /* in 32 MB steps, not per chunk: each madvise flushes the
+             * TLB of every CPU running a thread of the process (IPIs: 5%
+             * of two threads' CPU when done per 512 KB chunk) */
             const size_t to = w->map_done / d->page * d->page;
-            if (to > d->released) {
+            if (to >= d->released + RELEASE_BYTES) {
                 madvise(w->map + d->released, to - d->released, MADV_DONTNEED);
                 d->released = to;
             }
