@@ -7,7 +7,13 @@
 # threads (growing filter, and sized with --expected), checks that 1 and 2
 # threads write the same bytes, and counts the lines sbf lost to false
 # positives against awk's exact output, beside the interval the filter's
-# rate gives.
+# rate gives. Then the floors a reader can check: what `wc -l` (read the
+# input, find its newlines), `cat` (read it, write all of it) and a copy of
+# sbf's output (write it alone) take, beside one sbf thread's time per
+# stage (SBF_DEDUP_TIMES: CPU seconds preparing, deciding, formatting,
+# writing) and the time 20x `sort -u` would need. Before each run the last
+# output is removed and dirty pages written (sync, outside the timing), so
+# no run pays for an earlier one's write-back.
 set -euo pipefail
 SBF=$(realpath "${1:-build/sbf}")
 LINES=${2:-5000000}
@@ -25,7 +31,9 @@ echo "input: $LINES lines, $BYTES bytes ($(nproc) CPUs: $(sed -n 's/^model name[
 # run NAME CMD...: stdout to $T/NAME.out; prints seconds, lines/s, peak RSS
 run() {
   local name=$1; shift
-  /usr/bin/time -v -o "$T/$name.time" "$@" < "$T/in.txt" > "$T/$name.out" 2> "$T/$name.err"
+  rm -f "$T/$name.out"; sync
+  SBF_DEDUP_TIMES=1 /usr/bin/time -v -o "$T/$name.time" "$@" < "${IN:-$T/in.txt}" > "$T/$name.out" \
+    2> "$T/$name.err"
   local s rss
   s=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, a, ":"); t = 0;
         for (i = 1; i <= n; i++) t = t * 60 + a[i]; print t }' "$T/$name.time")
@@ -43,8 +51,7 @@ run sbf_t1 "$SBF" dedup --fpp "$FPP" --threads 1
 run sbf_t2 "$SBF" dedup --fpp "$FPP" --threads 2
 run sbf_fixed_t1 "$SBF" dedup --expected "$LINES" --fpp "$FPP" --threads 1
 run sbf_fixed_t2 "$SBF" dedup --expected "$LINES" --fpp "$FPP" --threads 2
-tail -n1 "$T/sbf_t1.err"
-tail -n1 "$T/sbf_fixed_t1.err"
+grep -h ' lines: ' "$T/sbf_t1.err" "$T/sbf_fixed_t1.err"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 echo
@@ -70,13 +77,30 @@ for v in sbf_t1 sbf_fixed_t1; do
   # a distinct line is lost with the filter's rate at the moment it came,
   # which only rises: at most the final rate the summary prints (below FPP);
   # the interval is [0, mean + 3 sigma] of a binomial at that rate
-  rate=$(sed -n 's/.* fpp \([0-9.e-]*\);.*/\1/p' "$T/$v.err" | tail -n1)
+  rate=$(sed -n 's/.* fpp \([0-9.e-]*\);.*/\1/p' "$T/$v.err" | head -n1)
   hi=$(awk -v n="$want" -v p="$rate" 'BEGIN { printf "%d", n * p + 3 * sqrt(n * p * (1 - p)) }')
   echo "$v: $got of awk's $want distinct lines, $lost lost to false positives" \
        "($(awk -v l="$lost" -v n="$want" 'BEGIN { printf "%.4f%%", 100 * l / n }'); interval" \
        "[0, $hi] at the final rate $rate), $extra lines awk did not write"
   [ "$extra" -eq 0 ] && [ "$lost" -ge 0 ] && [ "$lost" -le "$hi" ] || { echo FAIL; exit 1; }
 done
+
+# The floors: wc -l reads the input and finds its newlines; cat reads it
+# and writes all of it (twice the bytes sbf writes); a copy of sbf's output
+# writes those bytes alone. One sbf thread's stages in CPU seconds (its
+# SBF_DEDUP_TIMES line) beside them: what is left above the floors is the
+# filter's work (deciding) and the line work (preparing: split and hash;
+# formatting: the kept lines copied out).
+echo
+run wc_l wc -l
+run cat cat
+IN=$T/sbf_t1.out run copy_out cat
+stages() { sed -n 's/.*dedup times: //p' "$T/$1.err" | sed 's/ ([0-9]*)//g; s/ s cpu/ s/g; s/;//g'; }
+echo "sbf growing, 1 thread, CPU s by stage: $(stages sbf_t1)"
+echo "sbf fixed, 1 thread, CPU s by stage: $(stages sbf_fixed_t1)"
+echo "20x sort -u's lines/s needs $(awk -v s="$S_sort_u" 'BEGIN { printf "%.2f", s / 20 }') s;" \
+     "sbf growing 1 thread $S_sbf_t1 s, fixed $S_sbf_fixed_t1 s; floors: wc -l $S_wc_l s," \
+     "cat $S_cat s, writing sbf's output alone $S_copy_out s (CPU $C_copy_out s)"
 
 # N-gram document dedup: JSON Lines documents of 200 words from a 50000-word
 # vocabulary, a third of them near-copies of an earlier one (a few words

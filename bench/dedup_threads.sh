@@ -3,10 +3,17 @@
 # bench/dedup.sh makes (URL-like lines, half new), so a shared machine's
 # load falls on both alike:
 #   bash bench/dedup_threads.sh [SBF] [LINES] [REPEAT]
-# Prints each run's wall and CPU seconds with the load, then per filter the
+# Prints each run's wall, CPU and system seconds with the load and the
+# threads' time waiting for a task (SBF_DEDUP_TIMES), then per filter the
 # median of the wall ratios (1 thread / 2 threads) and of the CPU ratios
-# (2 threads / 1 thread: what splitting the work costs). Outputs of every
-# run are compared (the same bytes).
+# (2 threads / 1 thread: what splitting the work costs), and of 2 threads
+# writing chunks at their offsets (pwrite, SBF_DEDUP_PWRITE=1) against in
+# order (the default).
+# Outputs of every run are compared (the same bytes). Before each run the
+# last output is removed and the page cache's dirty pages written (sync,
+# outside the timing): else the earlier runs' 1.7 GB (at 50M lines) still
+# being written back throttles a later run's writes, which moved a run's
+# system time from 0.9 to 4.8 s and its wall time by as much.
 set -euo pipefail
 SBF=$(realpath "${1:-build/sbf}")
 LINES=${2:-10000000}
@@ -19,20 +26,26 @@ for kind in growing fixed; do
   size=(); [ $kind = fixed ] && size=(--expected "$LINES")
   : > "$T/ratios"
   for r in $(seq 1 "$REPEAT"); do
-    for t in 1 2; do
-      /usr/bin/time -f "%e %U %S" -o "$T/t$t" "$SBF" dedup --quiet "${size[@]}" --threads $t \
-        < "$T/in.txt" > "$T/out$t"
+    for t in 1 2 w; do # w: 2 threads writing with pwrite
+      rm -f "$T/out$t"; sync
+      pw=0; n=$t; [ $t = w ] && { pw=1; n=2; }
+      SBF_DEDUP_TIMES=1 SBF_DEDUP_PWRITE=$pw /usr/bin/time -f "%e %U %S" -o "$T/t$t" "$SBF" dedup \
+        --quiet "${size[@]}" --threads $n < "$T/in.txt" > "$T/out$t" 2> "$T/e$t"
     done
-    cmp -s "$T/out1" "$T/out2" || { echo "$kind: 1 and 2 threads differ: FAIL"; exit 1; }
-    read -r w1 u1 s1 < "$T/t1"; read -r w2 u2 s2 < "$T/t2"
-    awk -v k=$kind -v r="$r" -v w1="$w1" -v c1="$(awk -v a="$u1" -v b="$s1" 'BEGIN { print a + b }')" \
-        -v w2="$w2" -v c2="$(awk -v a="$u2" -v b="$s2" 'BEGIN { print a + b }')" \
+    cmp -s "$T/out1" "$T/out2" && cmp -s "$T/out1" "$T/outw" \
+      || { echo "$kind: 1 and 2 threads differ: FAIL"; exit 1; }
+    read -r w1 u1 s1 < "$T/t1"; read -r w2 u2 s2 < "$T/t2"; read -r ww uw sw < "$T/tw"
+    wait_of() { sed -n 's/.*waiting \([0-9.]*\) s.*/\1/p' "$1"; }
+    awk -v k=$kind -v r="$r" -v w1="$w1" -v u1="$u1" -v s1="$s1" -v w2="$w2" -v u2="$u2" -v s2="$s2" \
+        -v ww="$ww" -v uw="$uw" -v sw="$sw" -v q2="$(wait_of "$T/e2")" -v qw="$(wait_of "$T/ew")" \
         -v l="$(cut -d' ' -f1 /proc/loadavg)" -v f="$T/ratios" 'BEGIN {
-      printf "%s #%d: 1 thread %.2f s wall %.2f s cpu; 2 threads %.2f s wall %.2f s cpu; wall ratio %.2f; load %s\n",
-        k, r, w1, c1, w2, c2, w1 / w2, l
-      printf "%f %f\n", w1 / w2, c2 / c1 >> f }'
+      printf "%s #%d: 1 thread %.2f s wall %.2f cpu (%.2f sys); 2 threads %.2f s wall %.2f cpu (%.2f sys, waiting %.2f s); pwrite %.2f s wall %.2f cpu (%.2f sys, waiting %.2f s); wall ratio %.2f; load %s\n",
+        k, r, w1, u1 + s1, s1, w2, u2 + s2, s2, q2, ww, uw + sw, sw, qw, w1 / w2, l
+      printf "%f %f %f\n", w1 / w2, (u2 + s2) / (u1 + s1), ww / w2 >> f }'
   done
   n=$(wc -l < "$T/ratios"); m=$(((n + 1) / 2))
-  echo "$kind: median wall ratio 1/2 threads $(cut -d' ' -f1 "$T/ratios" | sort -g | sed -n "${m}p" | xargs printf '%.2f')x" \
-       "(of $n), median CPU 2/1 threads $(cut -d' ' -f2 "$T/ratios" | sort -g | sed -n "${m}p" | xargs printf '%.2f')"
+  med() { cut -d' ' -f"$1" "$T/ratios" | sort -g | sed -n "${m}p" | xargs printf '%.2f'; }
+  each=$(cut -d' ' -f1 "$T/ratios" | xargs printf '%.2f ')
+  echo "$kind: median wall ratio 1/2 threads $(med 1)x (of $n: $each), median CPU 2/1 threads" \
+       "$(med 2), pwrite / in-order writer (2 threads, wall) $(med 3)"
 done

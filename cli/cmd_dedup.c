@@ -44,6 +44,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 /* portable inline probes, not the library's one-key kernels: an inline add
  * counts into the view's counter, which each part points at its own (the
  * kernels count into the filter's, which the parts' threads would race on) */
@@ -112,6 +115,7 @@ static const char *const help_dedup =
 
 #define CHUNK_BYTES (1u << 19)
 #define MAPPED_CHUNK_BYTES (1u << 23) /* a mapped probe's batch: more keys a page */
+#define RELEASE_BYTES ((size_t)1 << 25) /* an input map's pages given back at a time */
 #define MAX_THREADS 64
 #define MAX_PARTS 256
 #define SHOW_MISSING 5
@@ -125,7 +129,7 @@ static const char *const help_dedup =
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
 /* a chunk's stage */
 enum { S_FREE, S_READ, S_PREP, S_READY, S_DECIDED, S_FMT, S_DONE };
-enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE };
+enum { T_NONE, T_PREPARE, T_DECIDE, T_FORMAT, T_READ, T_WRITE, T_PWRITE, T_WHOLE };
 
 typedef struct chunk {
     const unsigned char *buf; /* its bytes: own, or in a file's mapping */
@@ -176,6 +180,11 @@ typedef struct chunk {
      * order, after every earlier chunk: it may start a sub-filter) */
     uint64_t route_nb;
     int gated, whole;
+    /* output to a regular file (pwrite_out): the chunk's bytes go to off,
+     * known once every earlier chunk is formatted (placed), written by any
+     * thread (pw: 1 being written, 2 written) */
+    uint64_t off;
+    int placed, pw;
 } chunk;
 
 /* a part's view: the filter's, with its own add counter */
@@ -231,6 +240,12 @@ typedef struct dedup {
     uint64_t g_next, g_room, g_nb;
     sbf_view *g_old;
     uint32_t g_nold;
+    /* SBF_DEDUP_PWRITE=1, standard output a regular file (not O_APPEND)
+     * and threads > 1: chunks are written with pwrite at their offsets, by any thread, as
+     * soon as every earlier chunk is formatted (out_off: where the next
+     * placed chunk goes; seq_place: the next chunk to place) */
+    int pwrite_out;
+    uint64_t out_off, seq_place;
     struct input *in;            /* read by one thread at a time (reading), */
     int reading, writing, in_done; /* written by one at a time (writing) */
     /* what the written chunks add up to (the writing thread's) */
@@ -240,10 +255,17 @@ typedef struct dedup {
     size_t released;
     int tty, quiet, shown;       /* the progress line */
     double t0, last;
+    /* SBF_DEDUP_TIMES: CPU seconds and count per task kind (T_*, and
+     * T_WHOLE: a growing filter's chunk decided in order), and the threads'
+     * wall seconds spent waiting for a task (under mu) */
+    double task_cpu[T_WHOLE + 1], wait_s;
+    uint64_t task_n[T_WHOLE + 1];
 } dedup;
 
 typedef struct input input;
 static int read_chunk(input *in, chunk *c);
+static double now_s(void);
+static void pwrite_all(const unsigned char *p, size_t n, uint64_t off);
 static void write_chunk(dedup *d, chunk *w);
 
 static void *xrealloc(void *p, size_t n)
@@ -515,34 +537,68 @@ static void route(const dedup *d, chunk *c)
         c->pidx[at[c->pp[j]]++] = j;
 }
 
+/* Room for line c->n and more. */
+static void lines_grow(chunk *c)
+{
+    c->ncap = c->ncap ? 2 * c->ncap : 4096;
+    c->start = xrealloc(c->start, c->ncap * sizeof *c->start);
+    c->end = xrealloc(c->end, c->ncap * sizeof *c->end);
+    c->why = xrealloc(c->why, c->ncap);
+    c->dec = xrealloc(c->dec, c->ncap);
+    c->kp = xrealloc(c->kp, c->ncap * sizeof *c->kp);
+    c->kl = xrealloc(c->kl, c->ncap * sizeof *c->kl);
+    c->idx = xrealloc(c->idx, c->ncap * sizeof *c->idx);
+    c->l_u0 = xrealloc(c->l_u0, c->ncap * sizeof *c->l_u0);
+    c->l_un = xrealloc(c->l_un, c->ncap * sizeof *c->l_un);
+}
+
+/* The chunk's lines [start, end): split at each newline in [0, len), and
+ * the segment after the last one (the chunk ends a line). 16 bytes at a
+ * time where SSE2 is (a memchr per line cost more: lines of ~68 bytes),
+ * never reading past len. */
+static void split_lines(chunk *c)
+{
+    const unsigned char *b = c->buf;
+    const size_t len = c->len;
+    size_t n = 0, at = 0, q = 0;
+#if defined(__SSE2__)
+    const __m128i nlv = _mm_set1_epi8('\n');
+    for (; q + 16 <= len; q += 16) {
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(b + q)), nlv));
+        while (mask != 0) {
+            const size_t e = q + (size_t)__builtin_ctz(mask);
+            mask &= mask - 1;
+            if (n == c->ncap)
+                lines_grow(c);
+            c->start[n] = at;
+            c->end[n] = e;
+            n++;
+            at = e + 1;
+        }
+    }
+#endif
+    for (;;) {
+        const unsigned char *nl = q < len ? memchr(b + q, '\n', len - q) : NULL;
+        const size_t e = nl ? (size_t)(nl - b) : len;
+        if (n == c->ncap)
+            lines_grow(c);
+        c->start[n] = at;
+        c->end[n] = e;
+        n++;
+        if (nl == NULL)
+            break;
+        at = q = e + 1;
+    }
+    c->n = n;
+}
+
 /* Splits, finds keys, hashes, keeps the shard, routes: any thread. */
 static void prepare(const dedup *d, chunk *c)
 {
     const unsigned char *b = c->buf;
-    size_t n = 0;
-    const unsigned char *nl;
-    size_t at = 0;
-    do { /* the chunk ends a line: the segment after its last newline is one */
-        nl = memchr(b + at, '\n', c->len - at);
-        const size_t e = nl ? (size_t)(nl - b) : c->len;
-        if (n == c->ncap) {
-            c->ncap = c->ncap ? 2 * c->ncap : 4096;
-            c->start = xrealloc(c->start, c->ncap * sizeof *c->start);
-            c->end = xrealloc(c->end, c->ncap * sizeof *c->end);
-            c->why = xrealloc(c->why, c->ncap);
-            c->dec = xrealloc(c->dec, c->ncap);
-            c->kp = xrealloc(c->kp, c->ncap * sizeof *c->kp);
-            c->kl = xrealloc(c->kl, c->ncap * sizeof *c->kl);
-            c->idx = xrealloc(c->idx, c->ncap * sizeof *c->idx);
-            c->l_u0 = xrealloc(c->l_u0, c->ncap * sizeof *c->l_u0);
-            c->l_un = xrealloc(c->l_un, c->ncap * sizeof *c->l_un);
-        }
-        c->start[n] = at;
-        c->end[n] = e;
-        n++;
-        at = e + 1;
-    } while (nl != NULL);
-    c->n = n;
+    split_lines(c);
+    const size_t n = c->n;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const unsigned char *p = b + c->start[i], *e = b + c->end[i];
@@ -1143,7 +1199,16 @@ static chunk *slot(const dedup *d, uint64_t seq)
  * writes: a thread busy writing (or descheduled) does not stop the others. */
 static int take_task(dedup *d, chunk **out, size_t *part)
 {
-    if (!d->writing && d->seq_write < d->seq_read && slot(d, d->seq_write)->state == S_DONE) {
+    for (uint64_t s = d->seq_write; s < d->seq_place; s++) { /* pwrite_out */
+        chunk *c = slot(d, s);
+        if (c->pw == 0) {
+            c->pw = 1;
+            *out = c;
+            return T_PWRITE;
+        }
+    }
+    if (!d->writing && d->seq_write < d->seq_read && slot(d, d->seq_write)->state == S_DONE &&
+        (!d->pwrite_out || slot(d, d->seq_write)->pw == 2)) {
         d->writing = 1;
         *out = slot(d, d->seq_write);
         return T_WRITE;
@@ -1207,9 +1272,17 @@ static int take_task(dedup *d, chunk **out, size_t *part)
 }
 
 /* Runs a task outside mu, then records it under mu. */
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void run_task(dedup *d, int t, chunk *c, size_t p)
 {
     pthread_mutex_unlock(&d->mu);
+    const double c0 = thread_cpu_s();
     int got = 0;
     if (t == T_PREPARE)
         prepare(d, c);
@@ -1219,9 +1292,15 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         format(d, c);
     else if (t == T_READ)
         got = read_chunk(d->in, c);
+    else if (t == T_PWRITE)
+        pwrite_all(c->obuf, c->olen, c->off);
     else
         write_chunk(d, c);
+    const double c1 = thread_cpu_s();
     pthread_mutex_lock(&d->mu);
+    const int kind = t == T_DECIDE && p == WHOLE ? T_WHOLE : t;
+    d->task_cpu[kind] += c1 - c0;
+    d->task_n[kind]++;
     if (t == T_READ) {
         d->reading = 0;
         if (got) {
@@ -1231,8 +1310,11 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         } else {
             d->in_done = 1;
         }
+    } else if (t == T_PWRITE) {
+        c->pw = 2;
     } else if (t == T_WRITE) {
         c->state = S_FREE;
+        c->placed = c->pw = 0;
         d->seq_write++;
         d->writing = 0;
     } else if (t == T_PREPARE) {
@@ -1252,6 +1334,15 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
             c->state = S_DECIDED;
     } else {
         c->state = S_DONE;
+        /* pwrite_out: the formatted chunks in order from seq_place get
+         * their offsets */
+        while (d->pwrite_out && d->seq_place < d->seq_read &&
+               slot(d, d->seq_place)->state == S_DONE) {
+            chunk *q = slot(d, d->seq_place++);
+            q->off = d->out_off;
+            q->placed = 1;
+            d->out_off += q->olen;
+        }
     }
     pthread_cond_broadcast(&d->cv);
 }
@@ -1265,9 +1356,11 @@ static void work(dedup *d, int is_main)
         chunk *c = NULL;
         size_t p = 0;
         const int t = take_task(d, &c, &p);
-        if (t == T_NONE)
+        if (t == T_NONE) {
+            const double w0 = now_s();
             pthread_cond_wait(&d->cv, &d->mu);
-        else
+            d->wait_s += now_s() - w0;
+        } else
             run_task(d, t, c, p);
     }
     pthread_mutex_unlock(&d->mu);
@@ -1531,6 +1624,20 @@ static void write_all(const unsigned char *p, size_t n)
     }
 }
 
+/* pwrite_out: n bytes at offset off of standard output (a regular file) */
+static void pwrite_all(const unsigned char *p, size_t n, uint64_t off)
+{
+    size_t at = 0;
+    while (at < n) {
+        const ssize_t w = pwrite(STDOUT_FILENO, p + at, n - at, (off_t)(off + at));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            fail("standard output: %s", strerror(errno));
+        at += (size_t)w;
+    }
+}
+
 /* ------------------------------------------------------------ the filter */
 
 static double now_s(void)
@@ -1575,7 +1682,7 @@ static void fill_fpp(const dedup *d, double *fill, double *fpp, uint64_t *keys, 
  * of a mapped file given back, the progress line (one thread at a time). */
 static void write_chunk(dedup *d, chunk *w)
 {
-    if (w->olen)
+    if (w->olen && !d->pwrite_out)
         write_all(w->obuf, w->olen);
     if (w->first)
         d->file_lines = 0;
@@ -1617,8 +1724,11 @@ static void write_chunk(dedup *d, chunk *w)
             guard_drop(w->map);
             munmap(w->map, w->map_len);
         } else {
+            /* in 32 MB steps, not per chunk: each madvise flushes the
+             * TLB of every CPU running a thread of the process (IPIs: 5%
+             * of two threads' CPU when done per 512 KB chunk) */
             const size_t to = w->map_done / d->page * d->page;
-            if (to > d->released) {
+            if (to >= d->released + RELEASE_BYTES) {
                 madvise(w->map + d->released, to - d->released, MADV_DONTNEED);
                 d->released = to;
             }
@@ -1939,9 +2049,13 @@ int cmd_dedup(int argc, char **argv)
     d.pnext = calloc(d.parts, sizeof *d.pnext);
     d.pbusy = calloc(d.parts, 1);
     /* threads: T - 1 workers and the main thread, alike; a few chunks
-     * per thread in flight */
+     * per thread in flight, and 24 more (12 MiB of input, ~1.5 MB each):
+     * a thread the scheduler sets aside while it holds the oldest task
+     * (the write, a part) stops the others once every slot waits for it,
+     * and on a busy machine that is several ms (2 threads, 50M lines, load
+     * 5: 8 slots waited 1.3-1.9 s in all, 32 0.03-0.36 s) */
     const size_t workers = (size_t)threads - 1;
-    d.nslots = workers ? 4 * (size_t)threads : 1;
+    d.nslots = workers ? 4 * (size_t)threads + 24 : 1;
     d.slots = calloc(d.nslots, sizeof *d.slots);
     if (d.slots == NULL || d.pnext == NULL || d.pbusy == NULL)
         fail("out of memory");
@@ -1960,6 +2074,24 @@ int cmd_dedup(int argc, char **argv)
     d.t0 = d.last = now_s();
     d.tty = isatty(STDERR_FILENO);
     d.quiet = quiet;
+    /* SBF_DEDUP_PWRITE=1, standard output a regular file, threads: each
+     * chunk written at its offset by the thread that has it. Not the
+     * default: ext4 (and most file systems) take the file's lock for every
+     * buffered write, so a second writer waits for the first instead of
+     * working, and no faster run was measured (doc/dedup.md); a run
+     * stopped part way may leave gaps of zero bytes */
+    {
+        struct stat os;
+        const char *pw = getenv("SBF_DEDUP_PWRITE");
+        const int flags = fcntl(STDOUT_FILENO, F_GETFL);
+        const off_t at = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+        if (workers > 0 && !count_only && pw != NULL && strcmp(pw, "1") == 0 &&
+            fstat(STDOUT_FILENO, &os) == 0 && S_ISREG(os.st_mode) && flags >= 0 &&
+            !(flags & O_APPEND) && at >= 0) {
+            d.pwrite_out = 1;
+            d.out_off = (uint64_t)at;
+        }
+    }
     for (size_t t = 0; t < workers; t++)
         if (pthread_create(&tid[t], NULL, worker, &d) != 0)
             fail("cannot start a thread");
@@ -1977,6 +2109,8 @@ int cmd_dedup(int argc, char **argv)
             *d.v.added += d.pv[p].added;
     if (d.shown)
         fputc('\n', stderr);
+    if (d.pwrite_out && lseek(STDOUT_FILENO, (off_t)d.out_off, SEEK_SET) < 0)
+        fail("standard output: %s", strerror(errno)); /* (after the bytes, as write leaves it) */
     if (count_only) {
         char num[32];
         const int k = snprintf(num, sizeof num, "%llu\n", (unsigned long long)d.written);
@@ -2016,6 +2150,17 @@ int cmd_dedup(int argc, char **argv)
                 "%.2f s (%.2f M lines/s)\n", d.s ? "growing" : "fixed", (unsigned long long)keys,
                 (double)bytes / 1e6, d.s ? "newest " : "", 100 * fill, efpp, t,
                 t > 0 ? (double)d.lines / t / 1e6 : 0.0);
+    }
+    if (getenv("SBF_DEDUP_TIMES") != NULL) {
+        /* where the time went, per task kind (for bench/dedup.sh) */
+        static const char *const kn[] = { "", "prepare", "decide", "format", "read", "write",
+                                          "pwrite", "decide-in-order" };
+        fprintf(stderr, "%s: dedup times: wall %.3f s, threads %llu, waiting %.3f s;", prog,
+                now_s() - d.t0, (unsigned long long)threads, d.wait_s);
+        for (int k = T_PREPARE; k <= T_WHOLE; k++)
+            fprintf(stderr, " %s %.3f s cpu (%llu)", kn[k], d.task_cpu[k],
+                    (unsigned long long)d.task_n[k]);
+        fputc('\n', stderr);
     }
     for (size_t i = 0; i < d.nslots; i++)
         free_chunk(&d.slots[i]);

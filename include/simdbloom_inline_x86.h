@@ -197,11 +197,21 @@ SBF_INL int sbf_inl_blocked_has(const uint64_t *blk, const uint32_t *salt,
  * p sets, in 32-bit word j, 1 << (p - 32 j), which vpsllvd makes 0 unless
  * 0 <= p - 32 j < 32. Each p_i is broadcast from memory, a load, where a
  * vpermd per position queues on the shuffle unit; positions are OR-ed in
- * pairs, one vpternlogd for two (an odd k's last first). The mask is about
- * half of a fresh add's time, and every other form tried (one-hot rows
- * from a table, lane compares, vpermd broadcasts, scalar read-modify-
- * writes; on AMD and on Intel) was slower: results/ keeps them. Blocked
- * adds and the library's counting masks (simd/avx512.c) use it. */
+ * pairs, one vpternlogd for two. The mask is about half of a fresh add's
+ * time, and every other form tried (one-hot rows from a table, lane
+ * compares, vpermd broadcasts, scalar read-modify-writes; on AMD and on
+ * Intel) was slower: results/ keeps them. Blocked adds and the library's
+ * counting masks (simd/avx512.c) use it.
+ * The last position (k >= 1) is taken first with no test on k's parity:
+ * for an even k the last pair ORs it in again (the same bits), which cost
+ * less than the test and its branch did (peer driver, blocked-xxh3 fresh
+ * add, Zen 5, 256 KiB: 3.41 -> 3.20 ns). Tried to bind k once instead
+ * (same run, k = 7): a jump on k to a copy unrolled for it (gcc then left
+ * the add out of line: 3.80 ns), a per-k function from a table (an
+ * indirect call per key: 3.63), a test for one k ahead of the jump
+ * (3.21 for that k); the add with k a constant ran 2.92. What is left of
+ * the jump is about 9 instructions a key: gcc keeps the bound test of the
+ * table even when told k <= 16. */
 #define SBF_INL_BIT(i)                                                          \
     _mm512_sllv_epi32(one, _mm512_sub_epi32(_mm512_set1_epi32((int)u.p[i]), base))
 #define SBF_INL_PAIR(i) m = _mm512_ternarylogic_epi32(m, SBF_INL_BIT(2 * (i) + 1), \
@@ -215,9 +225,7 @@ SBF_INL __m512i sbf_inl_mask512(__m512i pos, uint32_t k)
     const __m512i base = _mm512_set_epi32(480, 448, 416, 384, 352, 320, 288, 256,
                                           224, 192, 160, 128, 96, 64, 32, 0);
     SBF_INL_IN_REGISTER(one); /* made once, not again per position */
-    __m512i m = _mm512_setzero_si512();
-    if (k & 1)
-        m = SBF_INL_BIT(k - 1);
+    __m512i m = SBF_INL_BIT(k - 1); /* k >= 1 (the layouts' least) */
     switch (k >> 1) { /* k <= 16: eight pairs at most */
     case 8: SBF_INL_PAIR(7); SBF__FALLTHROUGH;
     case 7: SBF_INL_PAIR(6); SBF__FALLTHROUGH;
@@ -234,9 +242,30 @@ SBF_INL __m512i sbf_inl_mask512(__m512i pos, uint32_t k)
 #undef SBF_INL_PAIR
 #undef SBF_INL_BIT
 
-/* A blocked add of the key with these salt products: the mask OR-ed into
- * the block with one store, and only when a bit was clear. */
+/* A blocked add of the key with these salt products, one key at a time
+ * (the views, the library's one-key adds): the block OR the mask, stored
+ * by one masked store into the words it changed (none when every bit was
+ * set: nothing is written); 1 if a word changed. No branch: the count is
+ * the compare's mask (peer driver, blocked-xxh3 fresh add, Zen 5, 256 KiB:
+ * 3.20 -> 3.11 ns against a test, a branch and a whole store). */
 SBF_INL int sbf_inl_blocked_put(uint64_t *blk, __m512i prod, uint32_t k)
+{
+    const __m512i m = sbf_inl_mask512(_mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED), k);
+    const __m512i b = _mm512_load_si512(blk);
+    const __m512i n = _mm512_or_si512(b, m);
+    const __mmask16 changed = _mm512_cmpneq_epi32_mask(n, b);
+    _mm512_mask_store_epi32(blk, changed, n);
+    return changed != 0;
+}
+
+/* The same for the library's adds (simd/avx512.c's batches, simd/pipe_key.h's
+ * one-key adds): the mask OR-ed in with one whole store, only when a bit
+ * was clear. The masked store made the library's rows slower (peer driver,
+ * 256 KiB, batched fresh adds 2.98-2.99 -> 3.06 ns; sbf-bench tput, 256 KiB,
+ * sbf_add of present keys blocked-xxh3 4.07 -> 4.47, blocked 4.91 -> 5.20:
+ * a masked store with no lane set still costs there; fresh sbf_add rows no
+ * change), where the views' own loop gained (re-adds 3.21 -> 3.12 ns). */
+SBF_INL int sbf_inl_blocked_put_test(uint64_t *blk, __m512i prod, uint32_t k)
 {
     const __m512i m = sbf_inl_mask512(_mm512_srli_epi32(prod, SBF_SHIFT_BLOCKED), k);
     const __m512i b = _mm512_load_si512(blk);
@@ -252,6 +281,14 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
 {
     (void)lanes;
     return sbf_inl_blocked_put(blk, sbf_inl_prod16(salt, h2), k);
+}
+
+/* The library's one-key add (sbf_inl_blocked_put_test's form) */
+SBF_INL int sbf_inl_blocked_add_test(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                     uint32_t lanes, sbf_inl_h2 h2)
+{
+    (void)lanes;
+    return sbf_inl_blocked_put_test(blk, sbf_inl_prod16(salt, h2), k);
 }
 
 /* Counting: for each lane the 32-bit word holding its counter (vpermd by
@@ -467,6 +504,12 @@ SBF_INL int sbf_inl_blocked_add(uint64_t *blk, const uint32_t *salt, uint32_t k,
     sbf_inl_store256(blk, _mm256_or_si256(b0, m[0]));
     sbf_inl_store256(blk + 4, _mm256_or_si256(b1, m[1]));
     return 1;
+}
+
+SBF_INL int sbf_inl_blocked_add_test(uint64_t *blk, const uint32_t *salt, uint32_t k,
+                                     uint32_t lanes, sbf_inl_h2 h2)
+{
+    return sbf_inl_blocked_add(blk, salt, k, lanes, h2); /* one form on AVX2 */
 }
 
 /* Half of sbf_inl_counting_put (the AVX-512 form): v + (inc & ~saturated);

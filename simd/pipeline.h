@@ -360,7 +360,16 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
  * (blocked, split-block) was 6.0 / 5.8 at one step of 32 keys, 3.9 / 3.8
  * at three, 4.0 / 3.9 at four and six (Boost's bulk lookup 4.7); steps of
  * 64 or 128 keys instead of a deeper ring measured 4.2 and 4.1 and slowed
- * L1/L2 filters by 5%. */
+ * L1/L2 filters by 5%. Measured again against the sliding-window floor on
+ * the filter's own bytes (bench/bench_roof.c's loop, d = 128; same process,
+ * 1 GiB, 100% huge pages in both, AVX-512, ratio of p10s): depth 3 gives
+ * blocked 1.07-1.10, split-block 1.03-1.05, blocked-xxh3 1.16-1.17,
+ * split-block-xxh3 1.11-1.13; depth 2 1.23-1.29, 4 the same as 3, 6
+ * 1.22-1.25, 8 1.26-1.29; steps of 8 keys 12 deep 1.25-1.31, of 16 keys 6
+ * deep 1.14-1.16; a step's 32 prefetches issued when it is hashed (not one
+ * per probe) 1.33-1.37; step s+depth hashed in parts of 8 keys between the
+ * probes of step s 1.24 (of 16: no change); the prefetch after the probe,
+ * or prefetchnta: no change; XXH3 without pipe_keys_ahead 1.14-1.19. */
 #define PIPE_DEPTH_MAX 3
 #define PIPE_DEEP_BYTES ((size_t)64 << 20)
 /* A filter of at most PIPE_PF_MIN_BYTES is not prefetched while it is

@@ -87,6 +87,25 @@ tail -n +10001 d1.txt > d1.tail; ref d1.tail > d1.tail.want
 (head -n 10000 > /dev/null; "$SBF" dedup --fpp 1e-9 --threads 2) < d1.txt > out 2> err; same out d1.tail.want
 expect 0 "$SBF" dedup --json-field url --fpp 1e-9 --expected 60000 d4.jsonl
 [ "$(wc -l < out)" = 50000 ] && ok || bad "json keys: $(wc -l < out) lines"
+# SBF_DEDUP_PWRITE=1, standard output a regular file, threads > 1: each
+# chunk written at its offset (pwrite) by any thread; the same bytes as one
+# thread, a pipe and the in-order writer (the default), for keys, growing
+# filters decided by parts; from where the descriptor is (a shell's earlier
+# output kept, later output after ours), and appended (>>: in order)
+# (paragraphs: below, where their input is made)
+for opts in "--json-field url --expected 60000" "--initial 5000 --fpp 0.001 d4.jsonl"; do
+  case $opts in *.jsonl) in=() ;; *) in=(d4.jsonl) ;; esac
+  "$SBF" dedup $opts --threads 1 "${in[@]}" > pw1.out 2> err
+  for t in 2 3; do
+    SBF_DEDUP_PWRITE=1 "$SBF" dedup $opts --threads $t "${in[@]}" > pw.out 2> err; same pw.out pw1.out
+    SBF_DEDUP_PWRITE=1 "$SBF" dedup $opts --threads $t "${in[@]}" 2> err | cat > pw.out; same pw.out pw1.out
+    "$SBF" dedup $opts --threads $t "${in[@]}" > pw.out 2> err; same pw.out pw1.out
+    { printf 'before\n'; SBF_DEDUP_PWRITE=1 "$SBF" dedup $opts --threads $t "${in[@]}" 2> err; printf 'after\n'; } > pw.out
+    { printf 'before\n'; cat pw1.out; printf 'after\n'; } > pw.want; same pw.out pw.want
+    printf 'before\n' > pw.out; SBF_DEDUP_PWRITE=1 "$SBF" dedup $opts --threads $t "${in[@]}" >> pw.out 2> err
+    { printf 'before\n'; cat pw1.out; } > pw.want; same pw.out pw.want
+  done
+done
 
 # ------------------------------------------- --filter across runs; killed run
 seq 1 5000 | sed 's/^/r-/' > r1.txt
@@ -139,8 +158,8 @@ same seen.sbf seen.before
 no_temps
 # an input cut short by another program while mapped: standard output is a
 # FIFO whose reader (the helper) takes one byte, so the run has mapped its
-# input and is blocked writing the first chunk (at most 4 x threads chunks
-# of 512 KiB read: 4 MiB for 2 threads), then truncates the input at 6 MB
+# input and is blocked writing the first chunk (at most 4 x threads + 24 chunks
+# of 512 KiB read: 16 MiB for 2 threads), then truncates the input at 6 MB
 # and drains: the chunks past it touch pages that are gone (SIGBUS). The
 # run stops with a message and status 1; the --filter file stays the last
 # complete run's; nothing is left behind
@@ -350,6 +369,13 @@ for opts in "--initial 5000 --fpp 0.001 d4.jsonl" "--initial 2000 --ngrams 5 --p
     || bad "growing ($opts): --threads changed the filter file"
   "$SBF" info gr1.sbf > gr.info 2>&1; has gr.info "sub-filters"
 done
+# paragraphs written at their offsets (pwrite, 2 and 3 threads) = one thread
+"$SBF" dedup --initial 2000 --ngrams 5 --paragraphs --threads 1 p2.jsonl > pw1.out 2> err
+for t in 2 3; do
+  SBF_DEDUP_PWRITE=1 "$SBF" dedup --initial 2000 --ngrams 5 --paragraphs --threads $t p2.jsonl > pw.out 2> err; same pw.out pw1.out
+  SBF_DEDUP_PWRITE=1 "$SBF" dedup --initial 2000 --ngrams 5 --paragraphs --threads $t p2.jsonl 2> err | cat > pw.out; same pw.out pw1.out
+done
+[ -s pw1.out ] && ok || bad "paragraphs: no output"
 expect 2 "$SBF" dedup --paragraphs p1.jsonl; has err "--paragraphs and --annotate are for --ngrams"
 expect 2 "$SBF" dedup --ngrams 2 --annotate --invert p1.jsonl
 expect 2 "$SBF" dedup --ngrams 2 --annotate --tsv-field 1 p1.jsonl
