@@ -5,7 +5,8 @@
  * sbf_contains() costs a function call, an indirect call into the filter's
  * kernel, and argument checks; at a few nanoseconds per key that is a large
  * share. Here the same work is inlined where it is used, in the manner of
- * RocksDB's util/bloom_impl.h. One struct, one getter, six calls, for every
+ * RocksDB's util/bloom_impl.h. One struct, one getter, six calls (two more
+ * for one layout known when the loop is written), for every
  * layout:
  *
  *     sbf_view v;                        (a local of the loop's function)
@@ -14,7 +15,13 @@
  *
  * sbf_view_contains_u64 / sbf_view_add_u64 (8-byte keys), sbf_view_contains
  * / sbf_view_add (bytes), sbf_view_contains_hash / sbf_view_add_hash (a
- * hash computed already). Answers, return values, filter bytes and
+ * hash computed already). A loop whose filter's layout is known when it is
+ * written names it, a constant, for that layout's code alone:
+ *
+ *     hits += sbf_view_contains_u64_as(&v, key, SBF_SPLIT_BLOCK_FMIX);
+ *
+ * (sbf_view_add_u64_as the same; a view of another layout gets the
+ * generic call's answer). Answers, return values, filter bytes and
  * keys_added are exactly those of sbf_contains and sbf_add on every layout:
  * blocked, split-block, parquet and counting filters are probed inline;
  * classic and SBF_CONCURRENT filters (and anything a view cannot do inline)
@@ -888,15 +895,25 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
 }
 
 /* The calls for a kind known only at run time (v->query, v->add). Inline,
- * with code for each kind alone: split-block (k = 8) and blocked on XXH3,
- * then blocked and split-block on MurmurHash3, then parquet, tested in
- * that order (one compare a kind, which the CPU predicts; the XXH3 layouts
- * are the fast ones, so they come first), then split-block (k = 8) and
- * blocked on fmix. Every other kind (split-block
- * with k = 16, counting, and what the library runs) in one function out of
- * line, so that a caller's loop stays small enough to inline and to keep
- * the view's fields in registers. With the library's kernels
- * (SBF_INL_KERNELS) each call is one call of the filter's kernel. */
+ * with code for each kind alone, tested one compare a kind (the CPU
+ * predicts them): for contains split-block-fmix (k = 8), blocked and
+ * split-block (k = 8), then parquet, split-block-xxh3 (k = 8),
+ * blocked-xxh3 and blocked-fmix; for adds split-block-xxh3 (k = 8),
+ * split-block-fmix (k = 8), blocked and split-block, then parquet,
+ * blocked-xxh3 and blocked-fmix. Every other kind (split-block with k = 16,
+ * counting, and what the library runs) in one function out of line, so
+ * that a caller's loop stays small enough to keep the view's fields in
+ * registers. In a caller's loop of contains (nothing there writes memory)
+ * gcc 12 threads the first test across the loop's back edge: that kind
+ * runs in a loop of its own, at its constant form's speed, and only that
+ * one (gcc threads one target through a loop's header; a switch becomes a
+ * jump table and nothing is threaded, +5-50%). Every other kind pays the
+ * tests before it and the view's fields loaded per key: 0.3-0.7 ns a key,
+ * which sbf_view_contains_u64_as avoids (below). The order is measured
+ * (peer driver, doc/inline.md): the fastest layout first, then the
+ * MurmurHash3 kinds no later than they were before the fmix layouts. With
+ * the library's kernels (SBF_INL_KERNELS) each call is one call of the
+ * filter's kernel. */
 #if SBF_INL_KERNELS
 #  define sbf__has_u64_any sbf__has_u64
 #  define sbf__put_u64_any sbf__put_u64
@@ -938,26 +955,19 @@ SBF__NOINLINE int sbf__put_u64_rest(const sbf_view *v, unsigned kind, uint64_t k
 
 SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    if (kind == SBF_VIEW_SPLIT8_XXH3)
-        return sbf_inl_has_u64_split8_xxh3(v, key);
-    if (kind == SBF_VIEW_BLOCKED_XXH3)
-        return sbf_inl_has_u64_blocked_xxh3(v, key);
+    if (kind == SBF_VIEW_SPLIT8_FMIX) /* the one gcc threads: the fastest */
+        return sbf_inl_has_u64_split8_fmix(v, key);
     if (kind == SBF_VIEW_BLOCKED)
         return sbf_inl_has_u64_blocked(v, key);
     if (kind == SBF_VIEW_SPLIT8)
         return sbf_inl_has_u64_split8(v, key);
-    SBF_INL_OPAQUE(kind); /* four tests, not a jump table of five */
+    SBF_INL_OPAQUE(kind); /* tests, not a jump table */
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_has_u64_parquet(v, key);
-    /* the fmix kinds last. In a caller's loop of contains, gcc 12 threads
-     * the first test across the loop's back edge (the kind is read-only
-     * there): the kind tested first runs in a loop of its own. Any place
-     * for split-block-fmix before these tests (first; the group test of
-     * sbf__put_u64_any; a test on kind >= BLOCKED_FMIX) cost split-block
-     * and blocked 3-10% and split-block-xxh3 9-50% in the peer driver's
-     * loops (16 and 256 KiB, variants alternated with main's build) */
-    if (kind == SBF_VIEW_SPLIT8_FMIX)
-        return sbf_inl_has_u64_split8_fmix(v, key);
+    if (kind == SBF_VIEW_SPLIT8_XXH3)
+        return sbf_inl_has_u64_split8_xxh3(v, key);
+    if (kind == SBF_VIEW_BLOCKED_XXH3)
+        return sbf_inl_has_u64_blocked_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_FMIX)
         return sbf_inl_has_u64_blocked_fmix(v, key);
     return sbf__has_u64_rest(v, kind, key);
@@ -965,24 +975,16 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 
 SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
 {
-    /* split-block-fmix shares the first test with split-block-xxh3 (one
-     * test on the kind's bits; `a || b` is two tests and slows every kind):
-     * its fresh add 1.15x Boost fmb32 + SplitMix64 instead of 1.23x, at
-     * 1.79 ns instead of 1.52 for split-block-xxh3's add; the MurmurHash3
-     * rows within noise (peer driver, 16 and 256 KiB, alternated). Adds
-     * store into the filter, so the kind is read per key (no thread). */
-    if (((kind - SBF_VIEW_SPLIT8_XXH3) & ~4u) == 0) { /* 7 or 11 */
-        if (kind == SBF_VIEW_SPLIT8_XXH3)
-            return sbf_inl_put_u64_split8_xxh3(v, key);
+    /* adds store into the filter, so the kind is read per key (no thread) */
+    if (kind == SBF_VIEW_SPLIT8_XXH3)
+        return sbf_inl_put_u64_split8_xxh3(v, key);
+    if (kind == SBF_VIEW_SPLIT8_FMIX)
         return sbf_inl_put_u64_split8_fmix(v, key);
-    }
-    if (kind == SBF_VIEW_BLOCKED_XXH3)
-        return sbf_inl_put_u64_blocked_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED)
         return sbf_inl_put_u64_blocked(v, key);
     if (kind == SBF_VIEW_SPLIT8)
         return sbf_inl_put_u64_split8(v, key);
-    SBF_INL_OPAQUE(kind); /* four tests, not a jump table of five */
+    SBF_INL_OPAQUE(kind); /* tests, not a jump table */
     if (kind == SBF_VIEW_PARQUET) {
         int r = sbf_inl_put_u64_parquet(v, key);
         SBF_INL_OPAQUE(r); /* its own end: merged with split-block's, the
@@ -990,9 +992,23 @@ SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
                               its kind */
         return r;
     }
+    if (kind == SBF_VIEW_BLOCKED_XXH3)
+        return sbf_inl_put_u64_blocked_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_FMIX)
         return sbf_inl_put_u64_blocked_fmix(v, key);
     return sbf__put_u64_rest(v, kind, key);
+}
+
+/* The generic calls out of line: what the _as calls run for a view of
+ * another layout than the one they were given. */
+SBF__NOINLINE int sbf__has_u64_other(const sbf_view *v, uint64_t key)
+{
+    return sbf__has_u64_any(v, v->query, key);
+}
+
+SBF__NOINLINE int sbf__put_u64_other(const sbf_view *v, uint64_t key)
+{
+    return sbf__put_u64_any(v, v->add, key);
 }
 #endif
 
@@ -1011,6 +1027,62 @@ SBF_INL int sbf_view_contains_u64(const sbf_view *v, uint64_t key)
 SBF_INL int sbf_view_add_u64(const sbf_view *v, uint64_t key)
 {
     return sbf__put_u64_any(v, v->add, key);
+}
+
+/* The kind of the plain filters of a layout (split-block: k = 8), for the
+ * _as calls; SBF_VIEW_CALL for a layout the header does not probe. */
+SBF_INL unsigned sbf__layout_kind(int layout)
+{
+    switch (layout) {
+    case SBF_BLOCKED: return SBF_VIEW_BLOCKED;
+    case SBF_SPLIT_BLOCK: return SBF_VIEW_SPLIT8;
+    case SBF_COUNTING: return SBF_VIEW_COUNTING;
+    case SBF_PARQUET: return SBF_VIEW_PARQUET;
+    case SBF_SPLIT_BLOCK_XXH3: return SBF_VIEW_SPLIT8_XXH3;
+    case SBF_BLOCKED_XXH3: return SBF_VIEW_BLOCKED_XXH3;
+    case SBF_COUNTING_XXH3: return SBF_VIEW_COUNTING_XXH3;
+    case SBF_SPLIT_BLOCK_FMIX: return SBF_VIEW_SPLIT8_FMIX;
+    case SBF_BLOCKED_FMIX: return SBF_VIEW_BLOCKED_FMIX;
+    default: return SBF_VIEW_CALL;
+    }
+}
+
+/*
+ * sbf_view_contains_u64 / sbf_view_add_u64 for a filter of the given
+ * layout (sbf_layout), which should be a constant: the compiler then keeps
+ * only that layout's code in the caller's loop, as a template argument
+ * would, at the speed of a view narrowed to it. One compare checks the
+ * view (the CPU predicts it); for any other view (another layout,
+ * split-block with k = 16, SBF_CONCURRENT, a view for queries' adds) they
+ * run the generic call out of line, so the answer and return value are
+ * always sbf_view_contains_u64's / sbf_view_add_u64's:
+ *
+ *     for (...) hits += sbf_view_contains_u64_as(&v, key, SBF_SPLIT_BLOCK_FMIX);
+ */
+SBF_INL int sbf_view_contains_u64_as(const sbf_view *v, uint64_t key, int layout)
+{
+#if SBF_INL_KERNELS
+    (void)layout;
+    return sbf__has_u64(v, v->query, key); /* the filter's kernel */
+#else
+    const unsigned kind = sbf__layout_kind(layout);
+    if (SBF_INL_LIKELY(kind != SBF_VIEW_CALL && v->query == kind))
+        return sbf__has_u64(v, kind, key);
+    return sbf__has_u64_other(v, key);
+#endif
+}
+
+SBF_INL int sbf_view_add_u64_as(const sbf_view *v, uint64_t key, int layout)
+{
+#if SBF_INL_KERNELS
+    (void)layout;
+    return sbf__put_u64(v, v->add, key);
+#else
+    const unsigned kind = sbf__layout_kind(layout);
+    if (SBF_INL_LIKELY(kind != SBF_VIEW_CALL && v->add == kind))
+        return sbf__put_u64(v, kind, key);
+    return sbf__put_u64_other(v, key);
+#endif
 }
 
 /* sbf_contains / sbf_add of len bytes at key (SBF_E_NULL for a NULL key

@@ -66,11 +66,48 @@ static int n_add(const sbf_view *v, const void *key, size_t len) { NARROWED(add,
 static int n_contains_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { NARROWED(contains_hash, h1, h2); }
 static int n_add_hash(const sbf_view *v, uint64_t h1, uint64_t h2) { NARROWED(add_hash, h1, h2); }
 
+/* _as with the layout a constant in each case */
+#define AS_CASES(CALL, v, key)                                                   \
+    switch ((v)->layout) {                                                      \
+    case SBF_BLOCKED: return CALL(v, key, SBF_BLOCKED);                         \
+    case SBF_SPLIT_BLOCK: return CALL(v, key, SBF_SPLIT_BLOCK);                 \
+    case SBF_COUNTING: return CALL(v, key, SBF_COUNTING);                       \
+    case SBF_PARQUET: return CALL(v, key, SBF_PARQUET);                         \
+    case SBF_SPLIT_BLOCK_XXH3: return CALL(v, key, SBF_SPLIT_BLOCK_XXH3);       \
+    case SBF_BLOCKED_XXH3: return CALL(v, key, SBF_BLOCKED_XXH3);               \
+    case SBF_COUNTING_XXH3: return CALL(v, key, SBF_COUNTING_XXH3);             \
+    case SBF_SPLIT_BLOCK_FMIX: return CALL(v, key, SBF_SPLIT_BLOCK_FMIX);       \
+    case SBF_BLOCKED_FMIX: return CALL(v, key, SBF_BLOCKED_FMIX);               \
+    default: return CALL(v, key, SBF_CLASSIC);                                  \
+    }
+
+static int as_contains_u64(const sbf_view *v, uint64_t key) { AS_CASES(sbf_view_contains_u64_as, v, key); }
+static int as_add_u64(const sbf_view *v, uint64_t key) { AS_CASES(sbf_view_add_u64_as, v, key); }
+
+static int fmix_layout(const sbf_view *v)
+{
+    return v->layout == SBF_SPLIT_BLOCK_FMIX || v->layout == SBF_BLOCKED_FMIX;
+}
+
+static int other_contains_u64(const sbf_view *v, uint64_t key)
+{
+    return fmix_layout(v) ? sbf_view_contains_u64_as(v, key, SBF_BLOCKED)
+                          : sbf_view_contains_u64_as(v, key, SBF_SPLIT_BLOCK_FMIX);
+}
+
+static int other_add_u64(const sbf_view *v, uint64_t key)
+{
+    return fmix_layout(v) ? sbf_view_add_u64_as(v, key, SBF_BLOCKED)
+                          : sbf_view_add_u64_as(v, key, SBF_SPLIT_BLOCK_FMIX);
+}
+
 const inline_ops INLINE_OPS = {
     OPS_NAME,
     OPS_ISA,
     { contains_u64, add_u64, contains, add, contains_hash, add_hash },
     { n_contains_u64, n_add_u64, n_contains, n_add, n_contains_hash, n_add_hash },
+    { as_contains_u64, as_add_u64, contains, add, contains_hash, add_hash },
+    { other_contains_u64, other_add_u64, contains, add, contains_hash, add_hash },
     murmur3_u64,
     murmur3_bytes,
     hash8,

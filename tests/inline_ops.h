@@ -26,6 +26,11 @@ typedef struct inline_ops {
      * each call):
      * INLINE_OPS_NOT_NARROWED when none takes the view */
     inline_calls narrowed;
+    /* sbf_view_contains_u64_as / add_u64_as given the view's layout (a
+     * constant in each call), and given another one (split-block-fmix, or
+     * blocked for the fmix layouts); the other calls are the view's */
+    inline_calls as;
+    inline_calls as_other;
     void (*murmur3_u64)(uint64_t key, uint32_t seed, uint64_t out[2]);
     void (*murmur3_bytes)(const void *key, size_t len, uint32_t seed, uint64_t out[2]);
     /* the 8-byte hash the probes use (on AVX-512 partly in vector lanes) */

@@ -23,7 +23,11 @@ int inline_warn_probe(sbf_filter *f, const uint64_t *k, int n, const char *s)
         hits += sbf_view_contains_u64(&v, k[i]) + sbf_view_add_u64(&v, k[i]) +
                 sbf_view_contains(&v, s, (size_t)i) + sbf_view_add(&v, s, (size_t)i) +
                 sbf_view_contains_hash(&v, k[i], k[i] + 1) +
-                sbf_view_add_hash(&v, k[i], k[i] + 1);
+                sbf_view_add_hash(&v, k[i], k[i] + 1) +
+                sbf_view_contains_u64_as(&v, k[i], SBF_SPLIT_BLOCK_FMIX) +
+                sbf_view_add_u64_as(&v, k[i], SBF_BLOCKED) +
+                sbf_view_contains_u64_as(&v, k[i], SBF_CLASSIC) +
+                sbf_view_add_u64_as(&v, k[i], n); /* not a constant */
     sbf_split_view sv;
     sbf_blocked_view bv;
     sbf_parquet_view pv;

@@ -107,17 +107,25 @@ static void same_state(const sbf_filter *ref, const sbf_filter *f, const char *w
                  (unsigned long long)b.keys_added, (unsigned long long)a.keys_added);
 }
 
+/* check_one's modes: which of the ops' call sets */
+enum { VIA_VIEW, VIA_NARROWED, VIA_AS, VIA_AS_OTHER, VIA_MODES };
+
 static void check_one(const inline_ops *io, int isa, const geometry *g, uint32_t flags,
-                      int narrowed)
+                      int mode)
 {
-    const inline_calls *o = narrowed ? &io->narrowed : &io->view;
+    const inline_calls *o = mode == VIA_NARROWED ? &io->narrowed
+                            : mode == VIA_AS     ? &io->as
+                            : mode == VIA_AS_OTHER ? &io->as_other
+                                                 : &io->view;
+    const int narrowed = mode == VIA_NARROWED;
+    static const char *const mode_name[VIA_MODES] = { "", " narrowed", " _as", " _as other" };
     unsigned char stream[4096], u[8];
     uint64_t s = 0x1e5 + g->k + (uint64_t)g->layout * 131 + flags;
     for (size_t i = 0; i < sizeof stream; i++)
         stream[i] = (unsigned char)equiv_splitmix(&s);
     char what[160];
     snprintf(what, sizeof what, "%s%s on %s, layout %d k %u bits %llu flags %u", io->name,
-             narrowed ? " narrowed" : "", sbf_isa_name(isa), g->layout, g->k,
+             mode_name[mode], sbf_isa_name(isa), g->layout, g->k,
              (unsigned long long)g->bits, flags);
     sbf_filter *ref = tu_make_on(SBF_ISA_SCALAR, g, 0);
     sbf_filter *f = tu_make_on(isa, g, flags);
@@ -315,8 +323,8 @@ static void check_variant(int which)
             continue;
         for (size_t gi = 0; gi < sizeof geoms / sizeof geoms[0]; gi++)
             for (uint32_t flags = 0; flags <= SBF_CONCURRENT; flags += SBF_CONCURRENT)
-                for (int narrowed = 0; narrowed < 2; narrowed++)
-                    check_one(o, isas[i], &geoms[gi], flags, narrowed);
+                for (int mode = 0; mode < VIA_MODES; mode++)
+                    check_one(o, isas[i], &geoms[gi], flags, mode);
     }
     sbf_isa_set(SBF_ISA_AUTO);
 }
