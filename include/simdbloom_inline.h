@@ -897,11 +897,12 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
 /* The calls for a kind known only at run time (v->query, v->add). Inline,
  * with code for each kind alone, tested one compare a kind (the CPU
  * predicts them): for contains split-block-fmix (k = 8), blocked and
- * split-block (k = 8), then parquet, split-block-xxh3 (k = 8),
+ * split-block (k = 8), then parquet, counting, split-block-xxh3 (k = 8),
  * blocked-xxh3 and blocked-fmix; for adds split-block-xxh3 (k = 8),
  * split-block-fmix (k = 8), blocked and split-block, then parquet,
- * blocked-xxh3 and blocked-fmix. Every other kind (split-block with k = 16,
- * counting, and what the library runs) in one function out of line, so
+ * counting, blocked-xxh3 and blocked-fmix. Every other kind (split-block
+ * with k = 16, counting-xxh3, and what the library runs) in one function
+ * out of line, so
  * that a caller's loop stays small enough to keep the view's fields in
  * registers. In a caller's loop of contains (nothing there writes memory)
  * gcc 12 threads the first test across the loop's back edge: that kind
@@ -964,6 +965,8 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
     SBF_INL_OPAQUE(kind); /* tests, not a jump table */
     if (kind == SBF_VIEW_PARQUET)
         return sbf_inl_has_u64_parquet(v, key);
+    if (kind == SBF_VIEW_COUNTING)
+        return sbf_inl_has_u64_counting(v, key);
     if (kind == SBF_VIEW_SPLIT8_XXH3)
         return sbf_inl_has_u64_split8_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_XXH3)
@@ -992,6 +995,8 @@ SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
                               its kind */
         return r;
     }
+    if (kind == SBF_VIEW_COUNTING)
+        return sbf_inl_put_u64_counting(v, key);
     if (kind == SBF_VIEW_BLOCKED_XXH3)
         return sbf_inl_put_u64_blocked_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_FMIX)
