@@ -102,6 +102,143 @@ PIPE_INLINE void pipe_keys_ahead(const uint64_t *keys)
         SBFI_PREFETCH((const void *)(ahead + o));
 }
 
+#if defined(LANES)
+/* ------------------------------------------- 64-bit stages in lanes
+ *
+ * With the ISA's lanes (simd/lanes.h, which the ISA file includes before
+ * this header), a 64-bit stage runs fused, as MurmurHash3's pipe_stage
+ * does: a vector of keys -> the stage's lanes -> the (h1, h2) map ->
+ * the block address, in registers, stored once into the step (no pass
+ * over an array of h, none of pairs, none of addresses). The map is
+ * sbf__pair64 and sbf__block_index64 (nblocks < 2^32, asserted above):
+ * h2 = h's low half twice, the block (h >> 32) * nblocks >> 32, one
+ * 32x32->64 multiply; a classic step keeps h1 = h's high half.
+ *
+ * A stage plugs in with its lanes of one vector of u64 keys (a case in
+ * pipe_lanes_u64, its per-filter word in pipe_hash's line that calls
+ * pipe_fused_u64); its byte strings take the lanes' table entry and
+ * pipe_map_pass, or a fused form like XXH3's on AVX-512 (pipe_x3_bytes). */
+typedef struct pipe_map {
+    lv nb, base, shift;
+} pipe_map;
+
+PIPE_INLINE pipe_map pipe_map_of(const sbf_filter *f)
+{
+    pipe_map m;
+    m.nb = lv_set1(f->nblocks);
+    m.base = lv_set1((uint64_t)(uintptr_t)f->words);
+    m.shift = lv_set1(f->block_log2);
+    return m;
+}
+
+/* The probes' words of LANES keys from their h: a[] (the block's address,
+ * or h1 when classic), h2[]. */
+PIPE_INLINE void pipe_map_put(const pipe_map *m, lv h, uint64_t *a, uint64_t *h2,
+                              const int classic)
+{
+    lv_store(h2, lv_dup32(h));
+    if (classic) {
+        lv_store(a, lv_and(h, lv_set1(UINT64_C(0xffffffff00000000))));
+        return;
+    }
+    const lv blk = LV_SRL(lv_mul32(LV_SRL(h, 32), m->nb), 32);
+    lv_store(a, lv_add(m->base, lv_sllv(blk, m->shift)));
+}
+
+/* The same for len hashes h[] (the lanes' table entries wrote them; h
+ * zero-padded to whole vectors). */
+PIPE_INLINE void pipe_map_pass(const sbf_filter *f, const uint64_t *h, size_t len,
+                               pipe_step *s, const int classic)
+{
+    const pipe_map m = pipe_map_of(f);
+    for (size_t i = 0; i < len; i += LANES)
+        pipe_map_put(&m, lv_load(h + i), s->a + i, s->h2 + i, classic);
+}
+
+/* One vector of u64 keys through the 64-bit stage `hash` (a constant),
+ * with its per-filter word `arg`: one line per stage. */
+PIPE_INLINE lv pipe_lanes_u64(const int hash, lv key, lv arg)
+{
+    if (hash == SBFI_HASH_XXH64) /* seed 0: no word */
+        return lanes_xxh_avalanche(lanes_xxh_word(lv_set1(LANES_P5 + 8), key));
+    SBFI_ASSERT(hash == SBFI_HASH_XXH3);
+    return lanes_xxh3_8(key, arg); /* arg: f->xxh3_flip8 */
+}
+
+/* A step of len u64 keys through stage `hash`, fused (above). */
+PIPE_INLINE void pipe_fused_u64(const sbf_filter *f, const uint64_t *keys, size_t len,
+                                pipe_step *s, const int classic, const int hash,
+                                uint64_t arg)
+{
+    const pipe_map m = pipe_map_of(f);
+    const lv w = lv_set1(arg);
+    size_t i = 0;
+    for (; i + LANES <= len; i += LANES)
+        pipe_map_put(&m, pipe_lanes_u64(hash, lv_load(keys + i), w), s->a + i, s->h2 + i,
+                     classic);
+    if (i < len) { /* the batch's last keys: a vector's worth, zero-padded */
+        PIPE_ALIGN(64) uint64_t t[LANES] = { 0 };
+        memcpy(t, keys + i, (len - i) * sizeof t[0]);
+        pipe_map_put(&m, pipe_lanes_u64(hash, lv_load(t), w), s->a + i, s->h2 + i, classic);
+    }
+}
+
+#  if defined(LANES_X3_NATIVE)
+/* XXH3 of the byte strings [base, base + len) of a step
+ * (simd/lanes_xxh3_512.h's groups of 8 keys in registers), fused with the
+ * map. */
+PIPE_INLINE void pipe_x3_bytes(const sbf_filter *f, const sbfi_keys *src, size_t base,
+                               size_t len, pipe_step *s, const int classic)
+{
+    const void *p[PIPE_BATCH];
+    size_t l[PIPE_BATCH];
+    const void *const *keys = NULL;
+    const size_t *lens = NULL;
+    pipe_strings(src, base, len, p, l, &keys, &lens);
+    const uint64_t *l64 = (const uint64_t *)(const void *)lens;
+    const pipe_map m = pipe_map_of(f);
+    lanes_x3k k;
+    lanes_x3_keys(&k, f->seed);
+    lv h[4];
+    if (len == 32) {
+        lanes_x3_block(&k, keys, l64, h, 4);
+        for (int g = 0; g < 4; g++)
+            pipe_map_put(&m, h[g], s->a + 8 * g, s->h2 + 8 * g, classic);
+        return;
+    }
+    for (size_t i = 0; i < len; i += 8) {
+        if (i + 8 <= len) {
+            lanes_x3_block(&k, keys + i, l64 + i, h, 1);
+        } else { /* the last keys, padded with empty ones (read nothing) */
+            const void *pk[8] = { lanes_zero, lanes_zero, lanes_zero, lanes_zero,
+                                  lanes_zero, lanes_zero, lanes_zero, lanes_zero };
+            PIPE_ALIGN(64) uint64_t pl[8] = { 0 };
+            memcpy(pk, keys + i, (len - i) * sizeof pk[0]);
+            memcpy(pl, l64 + i, (len - i) * sizeof pl[0]);
+            lanes_x3_block(&k, pk, pl, h, 1);
+        }
+        pipe_map_put(&m, h[0], s->a + i, s->h2 + i, classic);
+    }
+}
+
+/* Out of line, once per form: the lanes are several KB of code, and every
+ * batch kernel inlines pipe_hash. */
+__attribute__((noinline, unused)) static void
+pipe_x3_bytes_blocks(const sbf_filter *f, const sbfi_keys *src, size_t base, size_t len,
+                     pipe_step *s)
+{
+    pipe_x3_bytes(f, src, base, len, s, 0);
+}
+
+__attribute__((noinline, unused)) static void
+pipe_x3_bytes_h1(const sbf_filter *f, const sbfi_keys *src, size_t base, size_t len,
+                 pipe_step *s)
+{
+    pipe_x3_bytes(f, src, base, len, s, 1);
+}
+#  endif
+#endif /* LANES */
+
 /* (h1, h2) of keys [base, base + len) into the step: a[] = h1 (classic) or
  * block addresses, h2[]. */
 PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_keys *src,
@@ -111,12 +248,38 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
         pipe_stage(c, src->u64 + base, len, s->a, s->h2, classic);
         return;
     }
+#if defined(LANES)
+    /* 64-bit stages of u64 keys, fused (above): one line per stage */
+    if (f->hash == SBFI_HASH_XXH3 && src->kind == SBFI_KEYS_U64) {
+        pipe_keys_ahead(src->u64 + base);
+        pipe_fused_u64(f, src->u64 + base, len, s, classic, SBFI_HASH_XXH3, f->xxh3_flip8);
+        return;
+    }
+    if (f->hash == SBFI_HASH_XXH64 && src->kind == SBFI_KEYS_U64) {
+        pipe_keys_ahead(src->u64 + base);
+        pipe_fused_u64(f, src->u64 + base, len, s, classic, SBFI_HASH_XXH64, 0);
+        return;
+    }
+#endif
+#if defined(LANES_X3_NATIVE)
+    if (f->hash == SBFI_HASH_XXH3) { /* byte strings, fused */
+        if (classic)
+            pipe_x3_bytes_h1(f, src, base, len, s);
+        else
+            pipe_x3_bytes_blocks(f, src, base, len, s);
+        return;
+    }
+#endif
     PIPE_ALIGN(64) uint64_t h1[PIPE_BATCH];
     uint64_t *const d1 = classic ? s->a : h1;
     const void *p[PIPE_BATCH];
     size_t l[PIPE_BATCH];
     const void *const *pp = NULL;
     const size_t *ll = NULL;
+#if defined(__GNUC__)
+    if (len == 0) /* never (a step has keys): tells gcc 12 that p, l are set */
+        __builtin_unreachable();
+#endif
     if (src->kind != SBFI_KEYS_U64)
         pipe_strings(src, base, len, p, l, &pp, &ll);
     if (f->hash == SBFI_HASH_MURMUR3) {
@@ -135,8 +298,16 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
         } else {
             f->kt->xxh64_bytes(pp, ll, len, d1);
         }
+#if defined(LANES)
+        /* the map and the addresses in one vector pass */
+        for (size_t j = len; j < PIPE_BATCH && (j % LANES) != 0; j++)
+            d1[j] = 0;
+        pipe_map_pass(f, d1, len, s, classic);
+        return;
+#else
         for (size_t j = 0; j < len; j++)
             sbfi_xxh64_pair(d1[j], &d1[j], &s->h2[j]);
+#endif
     }
     if (classic)
         return;
