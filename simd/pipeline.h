@@ -41,7 +41,9 @@
  * + pipe_blocked_add (PIPE_HAVE_BLOCKED_ADD), pipe_blocked_miss,
  * pipe_split_miss, pipe_counting_miss + pipe_miss_answers (PIPE_HAVE_MISS:
  * a step's queries answered from each key's missing lanes); simd/pipe_ops.h
- * has the defaults.
+ * has the defaults. An ISA file that includes its lanes (simd/lanes.h)
+ * before this header gets the 64-bit stages fused, like MurmurHash3's
+ * pipe_stage ("64-bit stages in lanes" below).
  */
 #ifndef SBFI_PIPELINE_H
 #define SBFI_PIPELINE_H
@@ -183,58 +185,47 @@ PIPE_INLINE void pipe_fused_u64(const sbf_filter *f, const uint64_t *keys, size_
     }
 }
 
-#  if defined(LANES_X3_NATIVE)
-/* XXH3 of the byte strings [base, base + len) of a step
- * (simd/lanes_xxh3_512.h's groups of 8 keys in registers), fused with the
- * map. */
-PIPE_INLINE void pipe_x3_bytes(const sbf_filter *f, const sbfi_keys *src, size_t base,
-                               size_t len, pipe_step *s, const int classic)
+/* The stages' fused steps out of line, for the steps filled before a
+ * batch's loop (inlined at those sites too they added 5 KB to every batch
+ * kernel) and concurrent filters (pipe_fill's `hot`); the loops of plain
+ * filters inline them (out of line there: about one more instruction a
+ * key, the constants set up per call). */
+__attribute__((noinline)) static void pipe_fused_xxh3(const sbf_filter *f,
+                                                      const uint64_t *keys, size_t len,
+                                                      pipe_step *s)
 {
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
+}
+
+__attribute__((noinline)) static void pipe_fused_xxh64(const sbf_filter *f,
+                                                       const uint64_t *keys, size_t len,
+                                                       pipe_step *s)
+{
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH64, 0);
+}
+
+#  if defined(LANES_X3_NATIVE)
+/* XXH3 of a whole step's byte strings, keys [base, base + 32) (simd/
+ * lanes_xxh3_512.h's four groups of 8 keys in registers), fused with the
+ * map. Out of line, once: the lanes are about 30 KB of code, and every
+ * batch kernel inlines pipe_hash. (A shorter step, a batch's last, takes
+ * the table's entry and pipe_map_pass.) */
+__attribute__((noinline)) static void pipe_x3_bytes(const sbf_filter *f, const sbfi_keys *src,
+                                                    size_t base, pipe_step *s)
+{
+    _Static_assert(PIPE_BATCH == 32, "a step is four groups of 8 keys");
     const void *p[PIPE_BATCH];
     size_t l[PIPE_BATCH];
     const void *const *keys = NULL;
     const size_t *lens = NULL;
-    pipe_strings(src, base, len, p, l, &keys, &lens);
-    const uint64_t *l64 = (const uint64_t *)(const void *)lens;
+    pipe_strings(src, base, PIPE_BATCH, p, l, &keys, &lens);
     const pipe_map m = pipe_map_of(f);
     lanes_x3k k;
     lanes_x3_keys(&k, f->seed);
     lv h[4];
-    if (len == 32) {
-        lanes_x3_block(&k, keys, l64, h, 4);
-        for (int g = 0; g < 4; g++)
-            pipe_map_put(&m, h[g], s->a + 8 * g, s->h2 + 8 * g, classic);
-        return;
-    }
-    for (size_t i = 0; i < len; i += 8) {
-        if (i + 8 <= len) {
-            lanes_x3_block(&k, keys + i, l64 + i, h, 1);
-        } else { /* the last keys, padded with empty ones (read nothing) */
-            const void *pk[8] = { lanes_zero, lanes_zero, lanes_zero, lanes_zero,
-                                  lanes_zero, lanes_zero, lanes_zero, lanes_zero };
-            PIPE_ALIGN(64) uint64_t pl[8] = { 0 };
-            memcpy(pk, keys + i, (len - i) * sizeof pk[0]);
-            memcpy(pl, l64 + i, (len - i) * sizeof pl[0]);
-            lanes_x3_block(&k, pk, pl, h, 1);
-        }
-        pipe_map_put(&m, h[0], s->a + i, s->h2 + i, classic);
-    }
-}
-
-/* Out of line, once per form: the lanes are several KB of code, and every
- * batch kernel inlines pipe_hash. */
-__attribute__((noinline, unused)) static void
-pipe_x3_bytes_blocks(const sbf_filter *f, const sbfi_keys *src, size_t base, size_t len,
-                     pipe_step *s)
-{
-    pipe_x3_bytes(f, src, base, len, s, 0);
-}
-
-__attribute__((noinline, unused)) static void
-pipe_x3_bytes_h1(const sbf_filter *f, const sbfi_keys *src, size_t base, size_t len,
-                 pipe_step *s)
-{
-    pipe_x3_bytes(f, src, base, len, s, 1);
+    lanes_x3_block(&k, keys, (const uint64_t *)(const void *)lens, h, 4);
+    for (int g = 0; g < 4; g++)
+        pipe_map_put(&m, h[g], s->a + 8 * g, s->h2 + 8 * g, 0);
 }
 #  endif
 #endif /* LANES */
@@ -242,31 +233,36 @@ pipe_x3_bytes_h1(const sbf_filter *f, const sbfi_keys *src, size_t base, size_t 
 /* (h1, h2) of keys [base, base + len) into the step: a[] = h1 (classic) or
  * block addresses, h2[]. */
 PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_keys *src,
-                           size_t base, size_t len, pipe_step *s, const int classic)
+                           size_t base, size_t len, pipe_step *s, const int classic,
+                           const int hot)
 {
+    (void)hot; /* without lanes */
     if (SBFI_LIKELY(f->hash == SBFI_HASH_MURMUR3) && src->kind == SBFI_KEYS_U64) {
         pipe_stage(c, src->u64 + base, len, s->a, s->h2, classic);
         return;
     }
 #if defined(LANES)
     /* 64-bit stages of u64 keys, fused (above): one line per stage */
-    if (f->hash == SBFI_HASH_XXH3 && src->kind == SBFI_KEYS_U64) {
+    if (f->hash == SBFI_HASH_XXH3 && src->kind == SBFI_KEYS_U64 && !classic) {
         pipe_keys_ahead(src->u64 + base);
-        pipe_fused_u64(f, src->u64 + base, len, s, classic, SBFI_HASH_XXH3, f->xxh3_flip8);
+        if (hot)
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
+        else
+            pipe_fused_xxh3(f, src->u64 + base, len, s);
         return;
     }
-    if (f->hash == SBFI_HASH_XXH64 && src->kind == SBFI_KEYS_U64) {
+    if (f->hash == SBFI_HASH_XXH64 && src->kind == SBFI_KEYS_U64 && !classic) {
         pipe_keys_ahead(src->u64 + base);
-        pipe_fused_u64(f, src->u64 + base, len, s, classic, SBFI_HASH_XXH64, 0);
+        if (hot)
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH64, 0);
+        else
+            pipe_fused_xxh64(f, src->u64 + base, len, s);
         return;
     }
 #endif
 #if defined(LANES_X3_NATIVE)
-    if (f->hash == SBFI_HASH_XXH3) { /* byte strings, fused */
-        if (classic)
-            pipe_x3_bytes_h1(f, src, base, len, s);
-        else
-            pipe_x3_bytes_blocks(f, src, base, len, s);
+    if (f->hash == SBFI_HASH_XXH3 && len == PIPE_BATCH && !classic) { /* strings, fused */
+        pipe_x3_bytes(f, src, base, s);
         return;
     }
 #endif
@@ -317,12 +313,16 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
 }
 
 /* Hashes a step; prefetches it too when `pf` (classic always: its
- * prefetch computes the bit indices). */
+ * prefetch computes the bit indices). hot: the fused 64-bit stages inlined
+ * (the loops of plain filters), else called out of line (the steps filled
+ * before a loop, and SBF_CONCURRENT filters: inlined in those kernels too
+ * they cost MurmurHash3's concurrent contains 2.5% more instructions). */
 PIPE_INLINE void pipe_fill(const pipe_ctx *c, const sbf_filter *f,
                            const sbfi_keys *src, size_t base, size_t len,
-                           pipe_step *s, const int fam, const int is_add, const int pf)
+                           pipe_step *s, const int fam, const int is_add, const int pf,
+                           const int hot)
 {
-    pipe_hash(c, f, src, base, len, s, fam == SBFI_KERN_CLASSIC);
+    pipe_hash(c, f, src, base, len, s, fam == SBFI_KERN_CLASSIC, hot);
     if (!pf && fam != SBFI_KERN_CLASSIC)
         return;
     if (fam == SBFI_KERN_CLASSIC) {
@@ -577,13 +577,13 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
          * +2-4%); adds that tell per key take the ring (a second copy of
          * this loop would add 16 KB of code per kernel) */
         size_t len = PIPE_STEP_LEN(0), cur1 = 0;
-        pipe_fill(&c, f, src, 0, len, &st[0], fam, is_add, 1);
+        pipe_fill(&c, f, src, 0, len, &st[0], fam, is_add, 1, 0);
         for (size_t base = 0; base < n; base += PIPE_BATCH) {
             const size_t next = base + PIPE_BATCH;
             const size_t nlen = next >= n ? 0
                               : (n - next < PIPE_BATCH ? n - next : PIPE_BATCH);
             if (nlen)
-                pipe_fill(&c, f, src, next, nlen, &st[cur1 ^ 1], fam, is_add, 0);
+                pipe_fill(&c, f, src, next, nlen, &st[cur1 ^ 1], fam, is_add, 0, !atomic);
             count += pipe_probe(&c, f, &st[cur1], len, out ? out + base : sink,
                                 &st[cur1 ^ 1], is_add || PIPE_PF_NEXT(f) ? nlen : 0, fam,
                                 is_add, atomic, 1);
@@ -593,12 +593,13 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
         return count;
     }
     for (size_t s = 0; s < depth && s < nsteps; s++)
-        pipe_fill(&c, f, src, s * PIPE_BATCH, PIPE_STEP_LEN(s), &st[s], fam, is_add, 1);
+        pipe_fill(&c, f, src, s * PIPE_BATCH, PIPE_STEP_LEN(s), &st[s], fam, is_add, 1, 0);
     unsigned cur = 0, ahead = depth; /* ring slots of steps s and s + depth */
     for (size_t s = 0; s < nsteps; s++) {
         const size_t alen = PIPE_STEP_LEN(s + depth);
         if (alen)
-            pipe_fill(&c, f, src, (s + depth) * PIPE_BATCH, alen, &st[ahead], fam, is_add, 0);
+            pipe_fill(&c, f, src, (s + depth) * PIPE_BATCH, alen, &st[ahead], fam, is_add, 0,
+                      !atomic);
         count += pipe_probe(&c, f, &st[cur], PIPE_STEP_LEN(s),
                             out ? out + s * PIPE_BATCH : sink, &st[ahead], alen, fam,
                             is_add, atomic, 0);
