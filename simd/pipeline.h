@@ -207,7 +207,7 @@ __attribute__((noinline)) static void pipe_fused_xxh64(const sbf_filter *f,
 #  if defined(LANES_X3_NATIVE)
 /* XXH3 of a whole step's byte strings, keys [base, base + 32) (simd/
  * lanes_xxh3_512.h's four groups of 8 keys in registers), fused with the
- * map. Out of line, once: the lanes are about 30 KB of code, and every
+ * map. Out of line, once: the lanes are about 15 KB of code, and every
  * batch kernel inlines pipe_hash. (A shorter step, a batch's last, takes
  * the table's entry and pipe_map_pass.) */
 __attribute__((noinline)) static void pipe_x3_bytes(const sbf_filter *f, const sbfi_keys *src,
