@@ -534,7 +534,11 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
  * deep 1.14-1.16; a step's 32 prefetches issued when it is hashed (not one
  * per probe) 1.33-1.37; step s+depth hashed in parts of 8 keys between the
  * probes of step s 1.24 (of 16: no change); the prefetch after the probe,
- * or prefetchnta: no change; XXH3 without pipe_keys_ahead 1.14-1.19. */
+ * or prefetchnta: no change; XXH3 without pipe_keys_ahead 1.14-1.19.
+ * With the XXH3 stage fused (pipe_fused_u64; same measure, a loaded VM,
+ * base and fused builds alternated): blocked-xxh3 1.15-1.17 -> 1.06-1.09,
+ * split-block-xxh3 1.10-1.11 -> 1.03-1.04, MurmurHash3's within the
+ * spread (split-block 1.05-1.06, blocked 1.08-1.12). */
 #define PIPE_DEPTH_MAX 3
 #define PIPE_DEEP_BYTES ((size_t)64 << 20)
 /* A filter of at most PIPE_PF_MIN_BYTES is not prefetched while it is
