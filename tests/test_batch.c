@@ -291,6 +291,63 @@ ParameterizedTest(int *isa, batch, xxh64_stage, .description = "a layout whose h
 
 /* ------------------------------------------------------- the XXH3 stage */
 
+/* Byte strings of 0..300 bytes (XXH3's every length class: the lanes' 0-128
+ * byte forms and the longer keys finished in scalar code, mixed in every
+ * group of 8) in batches of 1..71 keys (every tail of a step), each form:
+ * the bits of the scalar reference, and every answer the reference's. */
+ParameterizedTestParameters(batch, xxh3_long_strings)
+{
+    static int isas[16];
+    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
+}
+ParameterizedTest(int *isa, batch, xxh3_long_strings, .description = "the XXH3 layouts: strings of 0..300 bytes in batches of 1..71 keys set the reference's bits and get its answers") {
+    if (!sbf_isa_available(*isa))
+        cr_skip_test("%s not available here", sbf_isa_name(*isa));
+    const geometry gs[] = {
+        { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 61, 11 },
+        { SBF_BLOCKED_XXH3, 7, 512 * 37, 0x9747b28cu },
+    };
+    const size_t n = 907;
+    strs s, q;
+    strs_make_max(&s, n, 17, 0, 0, 300);
+    strs_make_max(&q, n, 18, 3, 0, 300);
+    for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++)
+        for (int which = 1; which < 4; which++) {
+            const geometry *g = &gs[gi];
+            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0), *f = make(*isa, g, 0);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t h1, h2;
+                sbf_parquet_pair(sbf_xxh3_64(s.ptr[i], s.len[i], g->seed), &h1, &h2);
+                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
+            }
+            size_t step = 1;
+            for (size_t at = 0; at < n; at += step, step = step % 71 + 1) {
+                const size_t m = n - at < step ? n - at : step;
+                const sbf_keys k = form(&s, NULL, which, at, m);
+                cr_assert_geq(sbf_add_keys(f, &k, NULL), 0);
+            }
+            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
+                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
+            uint8_t out[71];
+            step = 5;
+            for (size_t at = 0; at < n; at += step, step = step % 71 + 1) {
+                const size_t m = n - at < step ? n - at : step;
+                const sbf_keys k = form(&q, NULL, which, at, m);
+                cr_assert_geq(sbf_contains_keys(f, &k, out), 0);
+                for (size_t i = 0; i < m; i++)
+                    cr_assert_eq(out[i], sbf_contains(ref, q.ptr[at + i], q.len[at + i]),
+                                 "%s form %d key %zu", sbf_isa_name(*isa), which, at + i);
+            }
+            const sbf_keys all = form(&s, NULL, which, 0, n);
+            cr_assert_eq(sbf_contains_keys(f, &all, NULL), n);
+            sbf_free(ref);
+            sbf_free(f);
+        }
+    strs_free(&s);
+    strs_free(&q);
+}
+
+
 /* The XXH3 layouts: every form and sbf_add set the bits the scalar probes
  * set for sbfi_xxh64_pair of XXH3_64bits_withSeed(key, len, seed)
  * (sbf_xxh3_64), given through sbf_add_hash. */
@@ -349,62 +406,6 @@ ParameterizedTest(int *isa, batch, xxh3_stage, .description = "the XXH3 layouts:
         }
     strs_free(&s);
     free(u);
-}
-
-/* Byte strings of 0..300 bytes (XXH3's every length class: the lanes' 0-128
- * byte forms and the longer keys finished in scalar code, mixed in every
- * group of 8) in batches of 1..71 keys (every tail of a step), each form:
- * the bits of the scalar reference, and every answer the reference's. */
-ParameterizedTestParameters(batch, xxh3_long_strings)
-{
-    static int isas[16];
-    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
-}
-ParameterizedTest(int *isa, batch, xxh3_long_strings, .description = "the XXH3 layouts: strings of 0..300 bytes in batches of 1..71 keys set the reference's bits and get its answers") {
-    if (!sbf_isa_available(*isa))
-        cr_skip_test("%s not available here", sbf_isa_name(*isa));
-    const geometry gs[] = {
-        { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 61, 11 },
-        { SBF_BLOCKED_XXH3, 7, 512 * 37, 0x9747b28cu },
-    };
-    const size_t n = 907;
-    strs s, q;
-    strs_make_max(&s, n, 17, 0, 0, 300);
-    strs_make_max(&q, n, 18, 3, 0, 300);
-    for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++)
-        for (int which = 1; which < 4; which++) {
-            const geometry *g = &gs[gi];
-            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0), *f = make(*isa, g, 0);
-            for (size_t i = 0; i < n; i++) {
-                uint64_t h1, h2;
-                sbf_parquet_pair(sbf_xxh3_64(s.ptr[i], s.len[i], g->seed), &h1, &h2);
-                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
-            }
-            size_t step = 1;
-            for (size_t at = 0; at < n; at += step, step = step % 71 + 1) {
-                const size_t m = n - at < step ? n - at : step;
-                const sbf_keys k = form(&s, NULL, which, at, m);
-                cr_assert_geq(sbf_add_keys(f, &k, NULL), 0);
-            }
-            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
-                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
-            uint8_t out[71];
-            step = 5;
-            for (size_t at = 0; at < n; at += step, step = step % 71 + 1) {
-                const size_t m = n - at < step ? n - at : step;
-                const sbf_keys k = form(&q, NULL, which, at, m);
-                cr_assert_geq(sbf_contains_keys(f, &k, out), 0);
-                for (size_t i = 0; i < m; i++)
-                    cr_assert_eq(out[i], sbf_contains(ref, q.ptr[at + i], q.len[at + i]),
-                                 "%s form %d key %zu", sbf_isa_name(*isa), which, at + i);
-            }
-            const sbf_keys all = form(&s, NULL, which, 0, n);
-            cr_assert_eq(sbf_contains_keys(f, &all, NULL), n);
-            sbf_free(ref);
-            sbf_free(f);
-        }
-    strs_free(&s);
-    strs_free(&q);
 }
 
 /* ---------------------------------------------------------------- refusals */
