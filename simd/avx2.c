@@ -454,17 +454,17 @@ static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
 }
 #endif
 
-#include "pipeline.h"
-#include "pipe_key.h"
-#include "pipe_table.h"
 /* Hashes of many keys in lanes (simd/lanes.h): native AVX2 only. The
  * portable build of them measured 1.3-5x slower than the scalar references
  * on x86-64 (SIMDe emulates the 64-bit lane arithmetic with SSE2), so its
  * table keeps the scalar ones; -DSBFI_SIMDE_LANES builds them in anyway
- * (to test or measure them). */
+ * (to test or measure them). Before pipeline.h: its fused 64-bit stages. */
 #if defined(SBFI_KERNEL_AVX2) || defined(SBFI_SIMDE_LANES)
 #  include "lanes_avx2.h"
 #endif
+#include "pipeline.h"
+#include "pipe_key.h"
+#include "pipe_table.h"
 
 #if defined(SBFI_KERNEL_AVX2)
 const sbfi_kernels sbfi_kernels_avx2 = {

@@ -334,10 +334,10 @@ static inline int pipe_counting_add(const pipe_ctx *c, void *blk, uint64_t h2,
                                 mask512(c, h2, k, SBFI_SHIFT_COUNTING, SBFI_NIB_SCALE));
 }
 
+#include "lanes_avx512.h" /* before pipeline.h: its fused 64-bit stages */
 #include "pipeline.h"
 #include "pipe_key.h"
 #include "pipe_table.h"
-#include "lanes_avx512.h"
 
 const sbfi_kernels sbfi_kernels_avx512 = {
     SBFI_ID_AVX512,

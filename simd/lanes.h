@@ -32,6 +32,8 @@
  *                         one waits until the stores retire)
  *   lv_add lv_sub lv_xor lv_or lv_and
  *   lv_mulc(a, c)         a * c mod 2^64 per lane (c a constant)
+ *   lv_mul32(a, b)        the 64-bit product of a's and b's low 32 bits
+ *   lv_dup32(a)           each lane's low 32 bits in both of its halves
  *   lv_mulfold(a, b)      the 128-bit a * b, high word xor low word (XXH3's
  *   lv_bswap(a)           mult128_fold64); each lane's 8 bytes reversed
  *                         (AVX-512 only: lanes_xxh3_bytes)

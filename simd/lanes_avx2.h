@@ -95,6 +95,19 @@ static inline lv lv_mulc(lv a, uint64_t c)
     return simde_mm256_add_epi64(simde_mm256_mul_epu32(a, lv_set1(c)), cross);
 }
 
+/* The low 32 bits of a times those of b, a 64-bit product per lane
+ * (vpmuludq). */
+static inline lv lv_mul32(lv a, lv b)
+{
+    return simde_mm256_mul_epu32(a, b);
+}
+
+/* Each lane's low 32 bits in both of its halves (vpshufd). */
+static inline lv lv_dup32(lv a)
+{
+    return simde_mm256_shuffle_epi32(a, 0xa0);
+}
+
 #define LV_ROTL(a, r) \
     simde_mm256_or_si256(simde_mm256_slli_epi64((a), (r)), simde_mm256_srli_epi64((a), 64 - (r)))
 #define LV_SRL(a, r) simde_mm256_srli_epi64((a), (r))

@@ -100,6 +100,19 @@ static inline lv lv_mulc(lv a, uint64_t c)
     return simde_mm512_mullo_epi64(a, lv_set1(c));
 }
 
+/* The low 32 bits of a times those of b, a 64-bit product per lane
+ * (vpmuludq). */
+static inline lv lv_mul32(lv a, lv b)
+{
+    return simde_mm512_mul_epu32(a, b);
+}
+
+/* Each lane's low 32 bits in both of its halves (vpshufd). */
+static inline lv lv_dup32(lv a)
+{
+    return _mm512_shuffle_epi32(a, (_MM_PERM_ENUM)0xa0); /* (not in this SIMDe) */
+}
+
 /* XXH3's mult128_fold64 per lane: the 128-bit product of a and b, its
  * high and low words xored. The high word from four 32x32->64 products
  * (vpmuludq) and their carries, the low word from vpmullq (4% faster than

@@ -95,6 +95,20 @@ static inline lv lv_mulc(lv a, uint64_t c)
     return simde_vmlal_u32(hi, simde_vmovn_u64(a), simde_vdup_n_u32((uint32_t)c));
 }
 
+/* The low 32 bits of a times those of b, a 64-bit product per lane
+ * (xtn, umull). */
+static inline lv lv_mul32(lv a, lv b)
+{
+    return simde_vmull_u32(simde_vmovn_u64(a), simde_vmovn_u64(b));
+}
+
+/* Each lane's low 32 bits in both of its halves (trn1). */
+static inline lv lv_dup32(lv a)
+{
+    const simde_uint32x4_t w = simde_vreinterpretq_u32_u64(a);
+    return simde_vreinterpretq_u64_u32(simde_vtrn1q_u32(w, w));
+}
+
 /* rotate: shift left, then insert the bits shifted out (VSRI). The count is
  * parenthesised: SIMDe 0.7.4's portable simde_vsriq_n_u64 uses its n
  * unparenthesised (64 - n), so "64 - r" there would compute 64 - 64 - r. */

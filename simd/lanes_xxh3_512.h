@@ -164,9 +164,9 @@ lanes_x3_fetch256(const void *const *keys, const uint64_t *lens, lanes_x3b *x)
 /* ng groups of 8 keys (1, 2, 4) with nr rounds (constants after
  * inlining): every group's blocks first, then the hashes (the groups'
  * independent work side by side: two groups 4% faster than one at a time,
- * four 6% faster than two, on 8..64-byte keys). */
+ * four 6% faster than two, on 8..64-byte keys). h[g]: group g's hashes. */
 static inline __attribute__((always_inline)) void
-lanes_x3_run(const lanes_x3k *k, const void *const *keys, const uint64_t *lens, uint64_t *h,
+lanes_x3_run(const lanes_x3k *k, const void *const *keys, const uint64_t *lens, lv h[4],
              int ng, int nr)
 {
     lanes_x3b x[4];
@@ -178,14 +178,16 @@ lanes_x3_run(const lanes_x3k *k, const void *const *keys, const uint64_t *lens, 
     }
     for (int g = 0; g < ng; g++) {
         const lv len = lv_load(lens + 8 * g);
-        lv_store(h + 8 * g, lanes_x3_hash(k, len, &x[g], nr, lv_any(lv_gt(lv_set1(9), len))));
+        h[g] = lanes_x3_hash(k, len, &x[g], nr, lv_any(lv_gt(lv_set1(9), len)));
     }
 }
 
-/* ng groups (1, 2, 4) of 8 keys: h[i] = XXH3_64bits_withSeed(keys[i], lens[i],
- * seed); keys of more than 128 bytes in scalar code. */
+/* ng groups (1, 2, 4) of 8 keys: lane i of h[g] = XXH3_64bits_withSeed(
+ * keys[8 g + i], lens[8 g + i], seed), in registers (the table's entry
+ * stores them; simd/pipeline.h's fused stage maps them to the probes'
+ * words); keys of more than 128 bytes in scalar code, blended in. */
 static inline __attribute__((always_inline)) void
-lanes_x3_block(const lanes_x3k *k, const void *const *keys, const uint64_t *lens, uint64_t *h,
+lanes_x3_block(const lanes_x3k *k, const void *const *keys, const uint64_t *lens, lv h[4],
                int ng)
 {
     lv m = lv_set1(0);
@@ -203,10 +205,24 @@ lanes_x3_block(const lanes_x3k *k, const void *const *keys, const uint64_t *lens
     case 3: lanes_x3_run(k, keys, lens, h, ng, 3); break;
     default: lanes_x3_run(k, keys, lens, h, ng, 4); break;
     }
-    for (; big != 0; big &= big - 1) {
-        const int i = __builtin_ctz(big);
-        h[i] = sbfi_xxh3_64(keys[i], lens[i], k->seed);
+    if (SBFI_UNLIKELY(big != 0)) {
+        for (int g = 0; g < ng; g++) /* g a constant: h stays in registers */
+            for (unsigned b = (big >> 8 * g) & 0xff; b != 0; b &= b - 1) {
+                const int i = 8 * g + __builtin_ctz(b);
+                h[g] = lv_blend((lm)(b & -b), h[g], lv_set1(sbfi_xxh3_64(keys[i], lens[i], k->seed)));
+            }
     }
+}
+
+/* The same into h[0 .. 8 ng). */
+static inline __attribute__((always_inline)) void
+lanes_x3_store(const lanes_x3k *k, const void *const *keys, const uint64_t *lens, uint64_t *h,
+               int ng)
+{
+    lv v[4];
+    lanes_x3_block(k, keys, lens, v, ng);
+    for (int g = 0; g < ng; g++)
+        lv_store(h + 8 * g, v[g]);
 }
 
 LANES_ENTRY void lanes_xxh3_bytes(const void *const *keys, const size_t *lens, size_t n,
@@ -221,13 +237,13 @@ LANES_ENTRY void lanes_xxh3_bytes(const void *const *keys, const size_t *lens, s
     lanes_x3_keys(&k, seed);
     size_t i = 0;
     for (; i + 32 <= n; i += 32) /* the pipeline's step */
-        lanes_x3_block(&k, keys + i, len + i, h + i, 4);
+        lanes_x3_store(&k, keys + i, len + i, h + i, 4);
     if (i + 16 <= n) {
-        lanes_x3_block(&k, keys + i, len + i, h + i, 2);
+        lanes_x3_store(&k, keys + i, len + i, h + i, 2);
         i += 16;
     }
     if (i + 8 <= n) {
-        lanes_x3_block(&k, keys + i, len + i, h + i, 1);
+        lanes_x3_store(&k, keys + i, len + i, h + i, 1);
         i += 8;
     }
     const size_t m = n - i;
@@ -243,7 +259,7 @@ LANES_ENTRY void lanes_xxh3_bytes(const void *const *keys, const size_t *lens, s
     _Alignas(64) uint64_t l[8] = { 0 }, t[8];
     memcpy(pk, keys + i, m * sizeof pk[0]);
     memcpy(l, lens + i, m * sizeof l[0]);
-    lanes_x3_block(&k, pk, l, t, 1);
+    lanes_x3_store(&k, pk, l, t, 1);
     memcpy(h + i, t, m * 8);
 }
 

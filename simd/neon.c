@@ -299,10 +299,10 @@ static inline int pipe_split_add(const pipe_ctx *c, void *blk, uint64_t h2)
     return simde_vmaxvq_u32(miss) != 0;
 }
 
+#include "lanes_neon.h" /* before pipeline.h: its fused 64-bit stages */
 #include "pipeline.h"
 #include "pipe_key.h"
 #include "pipe_table.h"
-#include "lanes_neon.h"
 
 const sbfi_kernels sbfi_kernels_neon = {
     SBFI_ID_NEON,

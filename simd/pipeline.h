@@ -42,7 +42,9 @@
  * + pipe_blocked_add (PIPE_HAVE_BLOCKED_ADD), pipe_blocked_miss,
  * pipe_split_miss, pipe_counting_miss + pipe_miss_answers (PIPE_HAVE_MISS:
  * a step's queries answered from each key's missing lanes); simd/pipe_ops.h
- * has the defaults.
+ * has the defaults. An ISA file that includes its lanes (simd/lanes.h)
+ * before this header gets the 64-bit stages fused, like MurmurHash3's
+ * pipe_stage ("64-bit stages in lanes" below).
  */
 #ifndef SBFI_PIPELINE_H
 #define SBFI_PIPELINE_H
@@ -103,21 +105,178 @@ PIPE_INLINE void pipe_keys_ahead(const uint64_t *keys)
         SBFI_PREFETCH((const void *)(ahead + o));
 }
 
+#if defined(LANES)
+/* ------------------------------------------- 64-bit stages in lanes
+ *
+ * With the ISA's lanes (simd/lanes.h, which the ISA file includes before
+ * this header), a 64-bit stage runs fused, as MurmurHash3's pipe_stage
+ * does: a vector of keys -> the stage's lanes -> the (h1, h2) map ->
+ * the block address, in registers, stored once into the step (no pass
+ * over an array of h, none of pairs, none of addresses). The map is
+ * sbf__pair64 and sbf__block_index64 (nblocks < 2^32, asserted above):
+ * h2 = h's low half twice, the block (h >> 32) * nblocks >> 32, one
+ * 32x32->64 multiply; a classic step keeps h1 = h's high half.
+ *
+ * A stage plugs in with its lanes of one vector of u64 keys (a case in
+ * pipe_lanes_u64, its per-filter word in pipe_hash's line that calls
+ * pipe_fused_u64); its byte strings take the lanes' table entry and
+ * pipe_map_pass, or a fused form like XXH3's on AVX-512 (pipe_x3_bytes). */
+typedef struct pipe_map {
+    lv nb, base, shift;
+} pipe_map;
+
+PIPE_INLINE pipe_map pipe_map_of(const sbf_filter *f)
+{
+    pipe_map m;
+    m.nb = lv_set1(f->nblocks);
+    m.base = lv_set1((uint64_t)(uintptr_t)f->words);
+    m.shift = lv_set1(f->block_log2);
+    return m;
+}
+
+/* The probes' words of LANES keys from their h: a[] (the block's address,
+ * or h1 when classic), h2[]. */
+PIPE_INLINE void pipe_map_put(const pipe_map *m, lv h, uint64_t *a, uint64_t *h2,
+                              const int classic)
+{
+    lv_store(h2, lv_dup32(h));
+    if (classic) {
+        lv_store(a, lv_and(h, lv_set1(UINT64_C(0xffffffff00000000))));
+        return;
+    }
+    const lv blk = LV_SRL(lv_mul32(LV_SRL(h, 32), m->nb), 32);
+    lv_store(a, lv_add(m->base, lv_sllv(blk, m->shift)));
+}
+
+/* The same for len hashes h[] (the lanes' table entries wrote them; h
+ * zero-padded to whole vectors). */
+PIPE_INLINE void pipe_map_pass(const sbf_filter *f, const uint64_t *h, size_t len,
+                               pipe_step *s, const int classic)
+{
+    const pipe_map m = pipe_map_of(f);
+    for (size_t i = 0; i < len; i += LANES)
+        pipe_map_put(&m, lv_load(h + i), s->a + i, s->h2 + i, classic);
+}
+
+/* One vector of u64 keys through the 64-bit stage `hash` (a constant),
+ * with its per-filter word `arg`: one line per stage. */
+PIPE_INLINE lv pipe_lanes_u64(const int hash, lv key, lv arg)
+{
+    if (hash == SBFI_HASH_XXH64) /* seed 0: no word */
+        return lanes_xxh_avalanche(lanes_xxh_word(lv_set1(LANES_P5 + 8), key));
+    SBFI_ASSERT(hash == SBFI_HASH_XXH3);
+    return lanes_xxh3_8(key, arg); /* arg: f->xxh3_flip8 */
+}
+
+/* A step of len u64 keys through stage `hash`, fused (above). */
+PIPE_INLINE void pipe_fused_u64(const sbf_filter *f, const uint64_t *keys, size_t len,
+                                pipe_step *s, const int classic, const int hash,
+                                uint64_t arg)
+{
+    const pipe_map m = pipe_map_of(f);
+    const lv w = lv_set1(arg);
+    size_t i = 0;
+    for (; i + LANES <= len; i += LANES)
+        pipe_map_put(&m, pipe_lanes_u64(hash, lv_load(keys + i), w), s->a + i, s->h2 + i,
+                     classic);
+    if (i < len) { /* the batch's last keys: a vector's worth, zero-padded */
+        PIPE_ALIGN(64) uint64_t t[LANES] = { 0 };
+        memcpy(t, keys + i, (len - i) * sizeof t[0]);
+        pipe_map_put(&m, pipe_lanes_u64(hash, lv_load(t), w), s->a + i, s->h2 + i, classic);
+    }
+}
+
+/* The stages' fused steps out of line, for the steps filled before a
+ * batch's loop (inlined at those sites too they added 5 KB to every batch
+ * kernel) and concurrent filters (pipe_fill's `hot`); the loops of plain
+ * filters inline them (out of line there: about one more instruction a
+ * key, the constants set up per call). */
+__attribute__((noinline)) static void pipe_fused_xxh3(const sbf_filter *f,
+                                                      const uint64_t *keys, size_t len,
+                                                      pipe_step *s)
+{
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
+}
+
+__attribute__((noinline)) static void pipe_fused_xxh64(const sbf_filter *f,
+                                                       const uint64_t *keys, size_t len,
+                                                       pipe_step *s)
+{
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH64, 0);
+}
+
+#  if defined(LANES_X3_NATIVE)
+/* XXH3 of a whole step's byte strings, keys [base, base + 32) (simd/
+ * lanes_xxh3_512.h's four groups of 8 keys in registers), fused with the
+ * map. Out of line, once: the lanes are about 15 KB of code, and every
+ * batch kernel inlines pipe_hash. (A shorter step, a batch's last, takes
+ * the table's entry and pipe_map_pass.) */
+__attribute__((noinline)) static void pipe_x3_bytes(const sbf_filter *f, const sbfi_keys *src,
+                                                    size_t base, pipe_step *s)
+{
+    _Static_assert(PIPE_BATCH == 32, "a step is four groups of 8 keys");
+    const void *p[PIPE_BATCH];
+    size_t l[PIPE_BATCH];
+    const void *const *keys = NULL;
+    const size_t *lens = NULL;
+    pipe_strings(src, base, PIPE_BATCH, p, l, &keys, &lens);
+    const pipe_map m = pipe_map_of(f);
+    lanes_x3k k;
+    lanes_x3_keys(&k, f->seed);
+    lv h[4];
+    lanes_x3_block(&k, keys, (const uint64_t *)(const void *)lens, h, 4);
+    for (int g = 0; g < 4; g++)
+        pipe_map_put(&m, h[g], s->a + 8 * g, s->h2 + 8 * g, 0);
+}
+#  endif
+#endif /* LANES */
+
 /* (h1, h2) of keys [base, base + len) into the step: a[] = h1 (classic) or
  * block addresses, h2[]. */
 PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_keys *src,
-                           size_t base, size_t len, pipe_step *s, const int classic)
+                           size_t base, size_t len, pipe_step *s, const int classic,
+                           const int hot)
 {
+    (void)hot; /* without lanes */
     if (SBFI_LIKELY(f->hash == SBFI_HASH_MURMUR3) && src->kind == SBFI_KEYS_U64) {
         pipe_stage(c, src->u64 + base, len, s->a, s->h2, classic);
         return;
     }
+#if defined(LANES)
+    /* 64-bit stages of u64 keys, fused (above): one line per stage */
+    if (f->hash == SBFI_HASH_XXH3 && src->kind == SBFI_KEYS_U64 && !classic) {
+        pipe_keys_ahead(src->u64 + base);
+        if (hot)
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
+        else
+            pipe_fused_xxh3(f, src->u64 + base, len, s);
+        return;
+    }
+    if (f->hash == SBFI_HASH_XXH64 && src->kind == SBFI_KEYS_U64 && !classic) {
+        pipe_keys_ahead(src->u64 + base);
+        if (hot)
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH64, 0);
+        else
+            pipe_fused_xxh64(f, src->u64 + base, len, s);
+        return;
+    }
+#endif
+#if defined(LANES_X3_NATIVE)
+    if (f->hash == SBFI_HASH_XXH3 && len == PIPE_BATCH && !classic) { /* strings, fused */
+        pipe_x3_bytes(f, src, base, s);
+        return;
+    }
+#endif
     PIPE_ALIGN(64) uint64_t h1[PIPE_BATCH];
     uint64_t *const d1 = classic ? s->a : h1;
     const void *p[PIPE_BATCH];
     size_t l[PIPE_BATCH];
     const void *const *pp = NULL;
     const size_t *ll = NULL;
+#if defined(__GNUC__)
+    if (len == 0) /* never (a step has keys): tells gcc 12 that p, l are set */
+        __builtin_unreachable();
+#endif
     if (src->kind != SBFI_KEYS_U64)
         pipe_strings(src, base, len, p, l, &pp, &ll);
     if (f->hash == SBFI_HASH_MURMUR3) {
@@ -141,8 +300,16 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
         } else {
             f->kt->xxh64_bytes(pp, ll, len, d1);
         }
+#if defined(LANES)
+        /* the map and the addresses in one vector pass */
+        for (size_t j = len; j < PIPE_BATCH && (j % LANES) != 0; j++)
+            d1[j] = 0;
+        pipe_map_pass(f, d1, len, s, classic);
+        return;
+#else
         for (size_t j = 0; j < len; j++)
             sbfi_xxh64_pair(d1[j], &d1[j], &s->h2[j]);
+#endif
     }
     if (classic)
         return;
@@ -152,12 +319,16 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
 }
 
 /* Hashes a step; prefetches it too when `pf` (classic always: its
- * prefetch computes the bit indices). */
+ * prefetch computes the bit indices). hot: the fused 64-bit stages inlined
+ * (the loops of plain filters), else called out of line (the steps filled
+ * before a loop, and SBF_CONCURRENT filters: inlined in those kernels too
+ * they cost MurmurHash3's concurrent contains 2.5% more instructions). */
 PIPE_INLINE void pipe_fill(const pipe_ctx *c, const sbf_filter *f,
                            const sbfi_keys *src, size_t base, size_t len,
-                           pipe_step *s, const int fam, const int is_add, const int pf)
+                           pipe_step *s, const int fam, const int is_add, const int pf,
+                           const int hot)
 {
-    pipe_hash(c, f, src, base, len, s, fam == SBFI_KERN_CLASSIC);
+    pipe_hash(c, f, src, base, len, s, fam == SBFI_KERN_CLASSIC, hot);
     if (!pf && fam != SBFI_KERN_CLASSIC)
         return;
     if (fam == SBFI_KERN_CLASSIC) {
@@ -369,7 +540,11 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
  * deep 1.14-1.16; a step's 32 prefetches issued when it is hashed (not one
  * per probe) 1.33-1.37; step s+depth hashed in parts of 8 keys between the
  * probes of step s 1.24 (of 16: no change); the prefetch after the probe,
- * or prefetchnta: no change; XXH3 without pipe_keys_ahead 1.14-1.19. */
+ * or prefetchnta: no change; XXH3 without pipe_keys_ahead 1.14-1.19.
+ * With the XXH3 stage fused (pipe_fused_u64; same measure, a loaded VM,
+ * base and fused builds alternated): blocked-xxh3 1.15-1.17 -> 1.06-1.09,
+ * split-block-xxh3 1.10-1.11 -> 1.03-1.04, MurmurHash3's within the
+ * spread (split-block 1.05-1.06, blocked 1.08-1.12). */
 #define PIPE_DEPTH_MAX 3
 #define PIPE_DEEP_BYTES ((size_t)64 << 20)
 /* A filter of at most PIPE_PF_MIN_BYTES is not prefetched while it is
@@ -412,13 +587,13 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
          * +2-4%); adds that tell per key take the ring (a second copy of
          * this loop would add 16 KB of code per kernel) */
         size_t len = PIPE_STEP_LEN(0), cur1 = 0;
-        pipe_fill(&c, f, src, 0, len, &st[0], fam, is_add, 1);
+        pipe_fill(&c, f, src, 0, len, &st[0], fam, is_add, 1, 0);
         for (size_t base = 0; base < n; base += PIPE_BATCH) {
             const size_t next = base + PIPE_BATCH;
             const size_t nlen = next >= n ? 0
                               : (n - next < PIPE_BATCH ? n - next : PIPE_BATCH);
             if (nlen)
-                pipe_fill(&c, f, src, next, nlen, &st[cur1 ^ 1], fam, is_add, 0);
+                pipe_fill(&c, f, src, next, nlen, &st[cur1 ^ 1], fam, is_add, 0, !atomic);
             count += pipe_probe(&c, f, &st[cur1], len, out ? out + base : sink,
                                 &st[cur1 ^ 1], is_add || PIPE_PF_NEXT(f) ? nlen : 0, fam,
                                 is_add, atomic, 1);
@@ -428,12 +603,13 @@ PIPE_INLINE size_t pipe_run(const sbf_filter *f, const sbfi_keys *src, size_t n,
         return count;
     }
     for (size_t s = 0; s < depth && s < nsteps; s++)
-        pipe_fill(&c, f, src, s * PIPE_BATCH, PIPE_STEP_LEN(s), &st[s], fam, is_add, 1);
+        pipe_fill(&c, f, src, s * PIPE_BATCH, PIPE_STEP_LEN(s), &st[s], fam, is_add, 1, 0);
     unsigned cur = 0, ahead = depth; /* ring slots of steps s and s + depth */
     for (size_t s = 0; s < nsteps; s++) {
         const size_t alen = PIPE_STEP_LEN(s + depth);
         if (alen)
-            pipe_fill(&c, f, src, (s + depth) * PIPE_BATCH, alen, &st[ahead], fam, is_add, 0);
+            pipe_fill(&c, f, src, (s + depth) * PIPE_BATCH, alen, &st[ahead], fam, is_add, 0,
+                      !atomic);
         count += pipe_probe(&c, f, &st[cur], PIPE_STEP_LEN(s),
                             out ? out + s * PIPE_BATCH : sink, &st[ahead], alen, fam,
                             is_add, atomic, 0);

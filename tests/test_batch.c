@@ -30,20 +30,28 @@ typedef struct strs {
     size_t *len;
 } strs;
 
+static void strs_make_max(strs *s, size_t n, uint64_t seed, size_t skew, int dup, size_t max);
+
 static void strs_make(strs *s, size_t n, uint64_t seed, size_t skew, int dup)
+{
+    strs_make_max(s, n, seed, skew, dup, 64);
+}
+
+/* The same with lengths 0..max. */
+static void strs_make_max(strs *s, size_t n, uint64_t seed, size_t skew, int dup, size_t max)
 {
     s->n = n;
     s->off = malloc((n + 1) * sizeof *s->off);
     s->off32 = malloc((n + 1) * sizeof *s->off32);
     s->ptr = malloc((n + 1) * sizeof *s->ptr);
     s->len = malloc((n + 1) * sizeof *s->len);
-    s->data = malloc(skew + n * 64 + 1);
+    s->data = malloc(skew + n * max + 1);
     cr_assert(s->off && s->off32 && s->ptr && s->len && s->data);
     uint64_t at = skew;
     for (size_t i = 0; i < n; i++) {
         s->off[i] = at;
         const size_t len = dup && i % 9 == 1 ? (size_t)(at - s->off[i - 1])
-                                             : (size_t)(equiv_splitmix(&seed) % 65);
+                                             : (size_t)(equiv_splitmix(&seed) % (max + 1));
         for (size_t b = 0; b < len; b++)
             s->data[at + b] = dup && i % 9 == 1 ? s->data[s->off[i - 1] + b]
                                                 : (unsigned char)equiv_splitmix(&seed);
@@ -285,6 +293,63 @@ ParameterizedTest(int *isa, batch, xxh64_stage, .description = "a layout whose h
 }
 
 /* ------------------------------------------------------- the XXH3 stage */
+
+/* Byte strings of 0..300 bytes (XXH3's every length class: the lanes' 0-128
+ * byte forms and the longer keys finished in scalar code, mixed in every
+ * group of 8) in batches of 1..71 keys (every tail of a step), each form:
+ * the bits of the scalar reference, and every answer the reference's. */
+ParameterizedTestParameters(batch, xxh3_long_strings)
+{
+    static int isas[16];
+    return cr_make_param_array(int, isas, (size_t)registry_params(isas));
+}
+ParameterizedTest(int *isa, batch, xxh3_long_strings, .description = "the XXH3 layouts: strings of 0..300 bytes in batches of 1..71 keys set the reference's bits and get its answers") {
+    if (!sbf_isa_available(*isa))
+        cr_skip_test("%s not available here", sbf_isa_name(*isa));
+    const geometry gs[] = {
+        { SBF_SPLIT_BLOCK_XXH3, 8, 256 * 61, 11 },
+        { SBF_BLOCKED_XXH3, 7, 512 * 37, 0x9747b28cu },
+    };
+    const size_t n = 907;
+    strs s, q;
+    strs_make_max(&s, n, 17, 0, 0, 300);
+    strs_make_max(&q, n, 18, 3, 0, 300);
+    for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++)
+        for (int which = 1; which < 4; which++) {
+            const geometry *g = &gs[gi];
+            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0), *f = make(*isa, g, 0);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t h1, h2;
+                sbf_parquet_pair(sbf_xxh3_64(s.ptr[i], s.len[i], g->seed), &h1, &h2);
+                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
+            }
+            size_t step = 1;
+            for (size_t at = 0; at < n; at += step, step = step % 71 + 1) {
+                const size_t m = n - at < step ? n - at : step;
+                const sbf_keys k = form(&s, NULL, which, at, m);
+                cr_assert_geq(sbf_add_keys(f, &k, NULL), 0);
+            }
+            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
+                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
+            uint8_t out[71];
+            step = 5;
+            for (size_t at = 0; at < n; at += step, step = step % 71 + 1) {
+                const size_t m = n - at < step ? n - at : step;
+                const sbf_keys k = form(&q, NULL, which, at, m);
+                cr_assert_geq(sbf_contains_keys(f, &k, out), 0);
+                for (size_t i = 0; i < m; i++)
+                    cr_assert_eq(out[i], sbf_contains(ref, q.ptr[at + i], q.len[at + i]),
+                                 "%s form %d key %zu", sbf_isa_name(*isa), which, at + i);
+            }
+            const sbf_keys all = form(&s, NULL, which, 0, n);
+            cr_assert_eq(sbf_contains_keys(f, &all, NULL), n);
+            sbf_free(ref);
+            sbf_free(f);
+        }
+    strs_free(&s);
+    strs_free(&q);
+}
+
 
 /* The XXH3 layouts: every form and sbf_add set the bits the scalar probes
  * set for sbfi_xxh64_pair of XXH3_64bits_withSeed(key, len, seed)
