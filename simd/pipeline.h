@@ -164,6 +164,8 @@ PIPE_INLINE lv pipe_lanes_u64(const int hash, lv key, lv arg)
 {
     if (hash == SBFI_HASH_XXH64) /* seed 0: no word */
         return lanes_xxh_avalanche(lanes_xxh_word(lv_set1(LANES_P5 + 8), key));
+    if (hash == SBFI_HASH_FMIX)
+        return lanes_fmix_8(key, arg); /* arg: f->fmix_s */
     SBFI_ASSERT(hash == SBFI_HASH_XXH3);
     return lanes_xxh3_8(key, arg); /* arg: f->xxh3_flip8 */
 }
@@ -203,6 +205,13 @@ __attribute__((noinline)) static void pipe_fused_xxh64(const sbf_filter *f,
                                                        pipe_step *s)
 {
     pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH64, 0);
+}
+
+__attribute__((noinline)) static void pipe_fused_fmix(const sbf_filter *f,
+                                                      const uint64_t *keys, size_t len,
+                                                      pipe_step *s)
+{
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
 }
 
 #  if defined(LANES_X3_NATIVE)
@@ -258,6 +267,14 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
             pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH64, 0);
         else
             pipe_fused_xxh64(f, src->u64 + base, len, s);
+        return;
+    }
+    if (f->hash == SBFI_HASH_FMIX && src->kind == SBFI_KEYS_U64 && !classic) {
+        pipe_keys_ahead(src->u64 + base);
+        if (hot)
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
+        else
+            pipe_fused_fmix(f, src->u64 + base, len, s);
         return;
     }
 #endif
