@@ -106,7 +106,7 @@ PIPE_INLINE int pipe_keyb(const sbf_filter *f, uint64_t b, sbf_inl_h2 h2,
     if (fam == SBFI_KERN_BLOCKED)
         return is_add ? sbf_inl_blocked_add_test(w + b * 8, f->salt, f->k, f->lanes, h2)
                       : sbf_inl_blocked_has(w + b * 8, f->salt, f->k, f->lanes, h2);
-    if (f->k == 8)
+    if (SBFI_LIKELY(f->k == 8)) /* the split-block default: laid out as the fall-through */
         return is_add ? sbf_inl_split8_add(w + b * 4, f->salt, h2)
                       : sbf_inl_split8_has(w + b * 4, f->salt, h2);
     return is_add ? sbf_inl_split16_add(w + b * 8, f->salt, h2)
