@@ -77,9 +77,16 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
     }
     /* the ISA's ops of the layout's hash stage and kernel family */
     f->ops = (*f->kt->ops)[f->hash][f->lay->kernel][mode];
+    f->add1 = f->ops->add_key;
+    if (mode != SBFI_MODE_CONCURRENT && f->lay->kernel == SBFI_KERN_BLOCKED &&
+        f->kt->add_key_k != NULL && (*f->kt->add_key_k)[f->hash][mode] != NULL) {
+        SBFI_ASSERT(f->k >= 1 && f->k <= SBF_MAX_K_BLOCKED);
+        f->add1 = (*f->kt->add_key_k)[f->hash][mode][f->k]; /* its k a constant */
+    }
     /* a read-only mapping's add is the refusal itself: sbf_add does not
      * test f->mem on its hot path */
-    f->add1 = f->mem == SBFI_MEM_FILE ? add1_readonly : f->ops->add_key;
+    if (f->mem == SBFI_MEM_FILE)
+        f->add1 = add1_readonly;
     f->contains1 = f->ops->contains_key;
     f->flags = flags;
     return SBF_OK;
