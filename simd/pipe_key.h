@@ -178,20 +178,12 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
  * ((h >> 32) * 2^j) >> 32 is h >> block_shift: one shift for the multiply,
  * no test per key (a test there cost every other block count 3
  * instructions a key). */
-PIPE_INLINE sbf_inl_h2 pipe_xxh3_block(const sbf_filter *f, const void *key, size_t len,
-                                       const int pow2, uint64_t *b)
-{
-    const uint64_t h = sbfi_h64_one(f, SBFI_HASH_XXH3, key, len);
-    *b = pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks);
-    return sbf_inl_h2_of32((uint32_t)h);
-}
-
 PIPE_INLINE int pipe_key_xxh3(const sbf_filter *f, const void *key, size_t len,
                               const int fam, const int is_add, const int pow2)
 {
-    uint64_t b;
-    const sbf_inl_h2 h2 = pipe_xxh3_block(f, key, len, pow2, &b);
-    return pipe_keyb(f, b, h2, fam, is_add);
+    const uint64_t h = sbfi_h64_one(f, SBFI_HASH_XXH3, key, len);
+    return pipe_keyb(f, pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks),
+                     sbf_inl_h2_of32((uint32_t)h), fam, is_add);
 }
 #else
 #  define PIPE_KEY8 0
@@ -468,16 +460,19 @@ PIPE_CONTAINS_KEY_VH(contains_key_counting_murmur3_vh, contains_keyn_counting_mu
  * unrolled for that k, no jump on k; other lengths the mode's plain entry
  * (`plain`). hash: the stage (MurmurHash3 with vh, the vector form, or
  * XXH3 with pow2, the block one shift); a new stage is its case here, one
- * PIPE_ADD_KEY_K line below and its row of pipe_add_k. Measured (AVX-512, Zen 5, loaded; sbf_add of fresh keys,
- * k = 7, alternated against the jump on k): blocked-xxh3 -5..-6% at 16 KiB,
- * 256 KiB and 8 MiB, blocked -1..-3%. */
+ * PIPE_ADD_KEY_K line below and its row of pipe_add_k. Measured (AVX-512,
+ * Zen 5, loaded; sbf_add of fresh u64 keys, k = 7, alternated against the
+ * jump on k, 4 runs): blocked-xxh3 -6..-9% at 16 KiB, 256 KiB and 8 MiB,
+ * blocked 0..-6%. */
 PIPE_INLINE int pipe_add8_blocked_k(sbf_filter *f, const void *key, const int hash,
                                     const int vh, const int pow2, const uint32_t k)
 {
     uint64_t b;
     sbf_inl_h2 h2;
-    if (hash == SBFI_HASH_XXH3) {
-        h2 = pipe_xxh3_block(f, key, 8, pow2, &b);
+    if (hash == SBFI_HASH_XXH3) { /* as pipe_key_xxh3 */
+        const uint64_t h = sbfi_h64_one(f, hash, key, 8);
+        b = pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks);
+        h2 = sbf_inl_h2_of32((uint32_t)h);
     } else { /* MurmurHash3, as pipe_key8 */
         uint64_t h1;
         h2 = pipe_hash8(f, sbf__load64((const unsigned char *)key), &h1, vh);
