@@ -57,6 +57,13 @@ const char *sbf_strerror(int code)
 
 /* ------------------------------------- hot-path binding, SBF_CONCURRENT */
 
+/* sbf_add of a read-only mapping (sbfi_bind binds it as f->add1) */
+static int add1_readonly(sbf_filter *f, const void *key, size_t len)
+{
+    (void)f; (void)key; (void)len;
+    return SBF_E_READONLY;
+}
+
 int sbfi_bind(sbf_filter *f, uint32_t flags)
 {
     int mode = SBFI_MODE_PLAIN;
@@ -72,6 +79,15 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
     /* the ISA's ops of the layout's hash stage and kernel family */
     f->ops = (*f->kt->ops)[f->hash][f->lay->kernel][mode];
     f->add1 = f->ops->add_key;
+    if (mode != SBFI_MODE_CONCURRENT && f->lay->kernel == SBFI_KERN_BLOCKED &&
+        f->kt->add_key_k != NULL && (*f->kt->add_key_k)[f->hash][mode] != NULL) {
+        SBFI_ASSERT(f->k >= 1 && f->k <= SBF_MAX_K_BLOCKED);
+        f->add1 = (*f->kt->add_key_k)[f->hash][mode][f->k]; /* its k a constant */
+    }
+    /* a read-only mapping's add is the refusal itself: sbf_add does not
+     * test f->mem on its hot path */
+    if (f->mem == SBFI_MEM_FILE)
+        f->add1 = add1_readonly;
     f->contains1 = f->ops->contains_key;
     f->flags = flags;
     return SBF_OK;
@@ -88,19 +104,37 @@ static void set_added(sbf_filter *f, uint64_t value, int unknown)
 
 /* ------------------------------------------------------------ single keys */
 
-/* One indirect call to the kernel bound at creation: hash and probe, no
- * switch on the layout. */
-int sbf_add(sbf_filter *f, const void *key, size_t len)
+/* One indirect jump to the kernel bound at creation: hash and probe, no
+ * switch on the layout. The hot path is the two pointer tests, both
+ * predicted not taken, and the jump (a read-only mapping's f->add1 refuses
+ * the add: sbfi_bind); every other case, a NULL key of length 0 too, goes
+ * through the full checks of *_slow, which keep the codes and their order:
+ * SBF_E_NULL for f, then SBF_E_READONLY, then SBF_E_NULL for the key. */
+static int add_slow(sbf_filter *f, const void *key, size_t len)
 {
     SBFI_FORWARD_IF_ERROR(sbfi_writable(f));
     SBFI_RETURN_IF(key == NULL && len != 0, SBF_E_NULL);
+    return f->add1(f, key, len);
+}
+
+static int contains_slow(const sbf_filter *f, const void *key, size_t len)
+{
+    SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    return f->contains1(f, key, len);
+}
+
+int sbf_add(sbf_filter *f, const void *key, size_t len)
+{
+    if (SBFI_UNLIKELY(f == NULL || key == NULL))
+        return add_slow(f, key, len);
     SBFI_ASSERT(sbfi_filter_ok(f));
     return f->add1(f, key, len); /* f->ops->add_key: it counts keys_added */
 }
 
 int sbf_contains(const sbf_filter *f, const void *key, size_t len)
 {
-    SBFI_RETURN_IF(f == NULL || (key == NULL && len != 0), SBF_E_NULL);
+    if (SBFI_UNLIKELY(f == NULL || key == NULL))
+        return contains_slow(f, key, len);
     SBFI_ASSERT(sbfi_filter_ok(f));
     return f->contains1(f, key, len); /* f->ops->contains_key */
 }

@@ -244,12 +244,18 @@ enum { SBFI_MODE_PLAIN = 0, SBFI_MODE_CONCURRENT = 1, SBFI_MODE_HASH8_VEC = 2,
  * is SBF_E_ISA_UNAVAILABLE).
  */
 typedef const sbfi_ops *const sbfi_ops_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES];
+/* [hash][mode]: NULL, or the blocked family's add_key with k a constant,
+ * [k] for k = 1..SBF_MAX_K_BLOCKED (the mask unrolled for k, no jump on k):
+ * the same answers and bytes as that (hash, mode)'s add_key */
+typedef const sbfi_key_add_fn *const sbfi_add_k_table[SBFI_NHASH][SBFI_NMODES];
 struct sbfi_kernels {
     const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */
     uint32_t features;       /* SBFI_CPU_* bits it requires of the CPU (and OS) */
     sbfi_hash_fn hash_u64;   /* NULL only in a not-compiled-in placeholder */
     const sbfi_ops_table *ops; /* (*ops)[hash][family][mode]: simd/pipe_table.h */
+    const sbfi_add_k_table *add_key_k; /* the one entry that may be NULL (ISAs
+                                          without them): sbfi_bind's f->add1 */
     /* --- hashes of many keys in SIMD lanes --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */

@@ -200,6 +200,15 @@ Test(file, mapped_refuses_every_modification,
             const void *vk[1] = { &fresh };
             const size_t vl[1] = { 8 };
             cr_assert_eq(sbf_add(m, &fresh, 8), SBF_E_READONLY);
+            /* the refusal is bound at the mapping (sbf_add's hot path does
+             * not test it): other lengths, and a NULL key, which is
+             * refused as read-only first, as before */
+            cr_assert_eq(sbf_add(m, &fresh, 3), SBF_E_READONLY);
+            cr_assert_eq(sbf_add(m, NULL, 0), SBF_E_READONLY);
+            cr_assert_eq(sbf_add(m, NULL, 8), SBF_E_READONLY);
+            cr_assert_eq(sbf_contains(m, NULL, 8), SBF_E_NULL);
+            cr_assert_eq(sbf_contains(m, NULL, 0), sbf_contains(f, NULL, 0));
+            cr_assert_eq(sbf_contains(m, keys, 8), 1);
             cr_assert_eq(sbf_add_u64(m, keys + 5000, 100), SBF_E_READONLY);
             cr_assert_eq(sbf_add_batch(m, vk, vl, 1), SBF_E_READONLY);
             cr_assert_eq(sbf_remove(m, keys, 8), SBF_E_READONLY);

@@ -277,6 +277,14 @@ static void check_isa(int isa)
         check_bulk(isa, &b, 3000);
         check_bulk(isa, &c, 3000);
         check_bulk(isa, &x, 3000);
+        /* one-key adds with k a constant (the blocked add_key_k entries):
+         * 2^j blocks and not, both hashes */
+        const geometry ob = { SBF_BLOCKED, k, 512 * 64, k * 7 };
+        const geometry ox = { SBF_BLOCKED_XXH3, k, 512 * 64, k * 11 };
+        const geometry oy = { SBF_BLOCKED_XXH3, k, 512 * 50, k * 13 };
+        check_one_key(isa, &ob);
+        check_one_key(isa, &ox);
+        check_one_key(isa, &oy);
     }
 }
 
