@@ -482,7 +482,7 @@ PIPE_CONTAINS_KEY_VH(contains_key_counting_murmur3_vh, contains_keyn_counting_mu
  * simd/pipe_table.h, which sbfi_bind takes for the filter's k): the mask
  * unrolled for that k, no jump on k; other lengths the mode's plain entry
  * (`plain`). hash: the stage (MurmurHash3 with vh, the vector form, or
- * XXH3 with pow2, the block one shift); a new stage is its case here, one
+ * XXH3 or fmix with pow2, the block one shift); a new stage is its case here, one
  * PIPE_ADD_KEY_K line below and its row of pipe_add_k. Measured (AVX-512,
  * Zen 5, loaded; sbf_add of fresh u64 keys, k = 7, alternated against the
  * jump on k, 4 runs): blocked-xxh3 -6..-9% at 16 KiB, 256 KiB and 8 MiB,
@@ -492,7 +492,7 @@ PIPE_INLINE int pipe_add8_blocked_k(sbf_filter *f, const void *key, const int ha
 {
     uint64_t b;
     sbf_inl_h2 h2;
-    if (hash == SBFI_HASH_XXH3) { /* as pipe_key_xxh3 */
+    if (hash == SBFI_HASH_XXH3 || hash == SBFI_HASH_FMIX) { /* as pipe_key_xxh3 */
         const uint64_t h = sbfi_h64_one(f, hash, key, 8);
         b = pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks);
         h2 = sbf_inl_h2_of32((uint32_t)h);
@@ -538,6 +538,8 @@ _Static_assert(SBF_MAX_K_BLOCKED == 16, "PIPE_ADD_KEY_K lists k = 1..16");
 PIPE_ADD_KEY_K(add_key_k_blocked_murmur3, add_key_blocked_murmur3, SBFI_HASH_MURMUR3, 0, 0)
 PIPE_ADD_KEY_K(add_key_k_blocked_xxh3, add_key_blocked_xxh3, SBFI_HASH_XXH3, 0, 0)
 PIPE_ADD_KEY_K(add_key_k_blocked_xxh3_pow2, add_key_blocked_xxh3_pow2, SBFI_HASH_XXH3, 0, 1)
+PIPE_ADD_KEY_K(add_key_k_blocked_fmix, add_key_blocked_fmix, SBFI_HASH_FMIX, 0, 0)
+PIPE_ADD_KEY_K(add_key_k_blocked_fmix_pow2, add_key_blocked_fmix_pow2, SBFI_HASH_FMIX, 0, 1)
 #  if PIPE_KEY_VH
 PIPE_ADD_KEY_K(add_key_k_blocked_murmur3_vh, add_key_blocked_murmur3_vh, SBFI_HASH_MURMUR3, 1, 0)
 #  endif

@@ -245,6 +245,9 @@ static const sbfi_add_k_table pipe_add_k = {
     [SBFI_HASH_XXH3] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_xxh3,
                          [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_xxh3,
                          [SBFI_MODE_POW2] = add_key_k_blocked_xxh3_pow2 },
+    [SBFI_HASH_FMIX] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_fmix,
+                         [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_fmix,
+                         [SBFI_MODE_POW2] = add_key_k_blocked_fmix_pow2 },
 };
 #  define PIPE_ADD_K_TABLE (&pipe_add_k)
 #else

@@ -278,13 +278,17 @@ static void check_isa(int isa)
         check_bulk(isa, &c, 3000);
         check_bulk(isa, &x, 3000);
         /* one-key adds with k a constant (the blocked add_key_k entries):
-         * 2^j blocks and not, both hashes */
+         * 2^j blocks and not, every hash */
         const geometry ob = { SBF_BLOCKED, k, 512 * 64, k * 7 };
         const geometry ox = { SBF_BLOCKED_XXH3, k, 512 * 64, k * 11 };
         const geometry oy = { SBF_BLOCKED_XXH3, k, 512 * 50, k * 13 };
+        const geometry fx = { SBF_BLOCKED_FMIX, k, 512 * 64, k * 17 };
+        const geometry fy = { SBF_BLOCKED_FMIX, k, 512 * 50, k * 19 };
         check_one_key(isa, &ob);
         check_one_key(isa, &ox);
         check_one_key(isa, &oy);
+        check_one_key(isa, &fx);
+        check_one_key(isa, &fy);
     }
 }
 
