@@ -181,10 +181,11 @@ typedef struct chunk {
     uint64_t route_nb;
     int gated, whole;
     /* output to a regular file (pwrite_out): the chunk's bytes go to off,
-     * known once every earlier chunk is formatted (placed), written by any
-     * thread (pw: 1 being written, 2 written) */
+     * known once every earlier chunk is formatted (the chunk is placed when
+     * its number is below seq_place), written by any thread (pw: 1 being
+     * written, 2 written) */
     uint64_t off;
-    int placed, pw;
+    int pw;
 } chunk;
 
 /* a part's view: the filter's, with its own add counter */
@@ -255,9 +256,11 @@ typedef struct dedup {
     size_t released;
     int tty, quiet, shown;       /* the progress line */
     double t0, last;
-    /* SBF_DEDUP_TIMES: CPU seconds and count per task kind (T_*, and
-     * T_WHOLE: a growing filter's chunk decided in order), and the threads'
-     * wall seconds spent waiting for a task (under mu) */
+    /* SBF_DEDUP_TIMES (times: set): CPU seconds and count per task kind
+     * (T_*, and T_WHOLE: a growing filter's chunk decided in order), and
+     * the threads' wall seconds spent waiting for a task (under mu); the
+     * clocks are read only when it is set */
+    int times;
     double task_cpu[T_WHOLE + 1], wait_s;
     uint64_t task_n[T_WHOLE + 1];
 } dedup;
@@ -1282,7 +1285,7 @@ static double thread_cpu_s(void)
 static void run_task(dedup *d, int t, chunk *c, size_t p)
 {
     pthread_mutex_unlock(&d->mu);
-    const double c0 = thread_cpu_s();
+    const double c0 = d->times ? thread_cpu_s() : 0;
     int got = 0;
     if (t == T_PREPARE)
         prepare(d, c);
@@ -1296,7 +1299,7 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         pwrite_all(c->obuf, c->olen, c->off);
     else
         write_chunk(d, c);
-    const double c1 = thread_cpu_s();
+    const double c1 = d->times ? thread_cpu_s() : 0;
     pthread_mutex_lock(&d->mu);
     const int kind = t == T_DECIDE && p == WHOLE ? T_WHOLE : t;
     d->task_cpu[kind] += c1 - c0;
@@ -1314,7 +1317,7 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
         c->pw = 2;
     } else if (t == T_WRITE) {
         c->state = S_FREE;
-        c->placed = c->pw = 0;
+        c->pw = 0;
         d->seq_write++;
         d->writing = 0;
     } else if (t == T_PREPARE) {
@@ -1340,7 +1343,6 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
                slot(d, d->seq_place)->state == S_DONE) {
             chunk *q = slot(d, d->seq_place++);
             q->off = d->out_off;
-            q->placed = 1;
             d->out_off += q->olen;
         }
     }
@@ -1357,9 +1359,10 @@ static void work(dedup *d, int is_main)
         size_t p = 0;
         const int t = take_task(d, &c, &p);
         if (t == T_NONE) {
-            const double w0 = now_s();
+            const double w0 = d->times ? now_s() : 0;
             pthread_cond_wait(&d->cv, &d->mu);
-            d->wait_s += now_s() - w0;
+            if (d->times)
+                d->wait_s += now_s() - w0;
         } else
             run_task(d, t, c, p);
     }
@@ -2073,6 +2076,7 @@ int cmd_dedup(int argc, char **argv)
     d.t0 = d.last = now_s();
     d.tty = isatty(STDERR_FILENO);
     d.quiet = quiet;
+    d.times = getenv("SBF_DEDUP_TIMES") != NULL;
     /* SBF_DEDUP_PWRITE=1, standard output a regular file, threads: each
      * chunk written at its offset by the thread that has it. Not the
      * default: ext4 (and most file systems) take the file's lock for every
@@ -2150,7 +2154,7 @@ int cmd_dedup(int argc, char **argv)
                 (double)bytes / 1e6, d.s ? "newest " : "", 100 * fill, efpp, t,
                 t > 0 ? (double)d.lines / t / 1e6 : 0.0);
     }
-    if (getenv("SBF_DEDUP_TIMES") != NULL) {
+    if (d.times) {
         /* where the time went, per task kind (for bench/dedup.sh) */
         static const char *const kn[] = { "", "prepare", "decide", "format", "read", "write",
                                           "pwrite", "decide-in-order" };
