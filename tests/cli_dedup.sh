@@ -424,6 +424,16 @@ ref d5.bin > d5.want
 for t in 1 2; do
   expect 0 "$SBF" dedup --expected 5000 --fpp 1e-9 --threads $t d5.bin; same out d5.want
 done
+# the same junk read as JSON Lines: no line has the key, every one is
+# written as read (the last with a newline) and counted; the five named are
+# shown with their bytes escaped (no raw control byte on standard error)
+{ cat d5.bin; echo; } > d5.json.want
+for t in 1 2; do
+  expect 0 "$SBF" dedup --json-field u --threads $t d5.bin; same out d5.json.want
+  has err "3006 lines: 0 new, 0 seen before, 3006 without a key (written as is)"
+  has err 'd5.bin: line 5 has no key (not a JSON object): \x00\x02'
+  LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' < err) && bad "junk: raw control bytes on stderr" || ok
+done
 printf 'line\r\nline\nline\r' > d6.txt
 expect 0 "$SBF" dedup d6.txt; [ "$(cat out)" = "$(printf 'line\r')" ] && ok || bad "CRLF: $(od -c out)"
 expect 0 "$SBF" dedup --binary d6.txt; [ "$(wc -l < out)" = 2 ] && ok || bad "--binary: $(od -c out)"
