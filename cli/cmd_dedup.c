@@ -1002,6 +1002,9 @@ static void decide_part(dedup *d, chunk *c, size_t p)
 
 static void out_put(chunk *c, const void *p, size_t n)
 {
+    if (n == 0)
+        return; /* (an empty line: obuf may not be allocated yet, and memcpy's
+                 * pointers must not be NULL even for 0 bytes) */
     if (c->olen + n > c->ocap) {
         c->ocap = 2 * (c->olen + n) + 4096;
         c->obuf = xrealloc(c->obuf, c->ocap);
