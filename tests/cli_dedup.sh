@@ -156,6 +156,30 @@ sleep 0.3
 kill -9 $pk; wait $pk 2>/dev/null; exec 4>&-
 same seen.sbf seen.before
 no_temps
+# killed at any moment (loading, deciding, saving), fixed and growing: the
+# file is the last complete run's or this run's, byte for byte, never a
+# mix; a temporary file a killed save left is removed by the next save.
+# Filters of ~20 MB: a run takes ~20 ms, its save (write, fsync, rename)
+# several; kills every 3 ms from the start hit each phase (on this VM
+# 10-22 ms left the save's temporary file: killed inside it)
+for mode in "--expected 3000000 --fpp 1e-7" "--initial 3000000 --fpp 1e-7"; do
+  rm -f ks.sbf ks2.sbf
+  "$SBF" dedup $mode --filter ks.sbf --quiet r1.txt > /dev/null 2> err; cp ks.sbf ks.before
+  cp ks.sbf ks2.sbf; "$SBF" dedup --filter ks2.sbf --quiet r2.txt > /dev/null 2> err; mv ks2.sbf ks.after
+  cmp -s ks.before ks.after && bad "killed ($mode): the second run did not change the file" || ok
+  killed=0
+  for delay in 0 0.003 0.006 0.009 0.012 0.015 0.018 0.021 0.024 0.027 0.03 0.04 0.06; do
+    cp ks.before ks.sbf
+    "$SBF" dedup --filter ks.sbf --quiet r2.txt > /dev/null 2>&1 & pk=$!
+    sleep $delay; kill -9 $pk 2>/dev/null; wait $pk 2>/dev/null; rc=$?
+    [ $rc = 137 ] && killed=$((killed + 1))
+    cmp -s ks.sbf ks.before || cmp -s ks.sbf ks.after && ok \
+      || bad "killed after ${delay}s ($mode, exit $rc): the file is neither run's"
+  done
+  [ $killed -gt 0 ] && ok || bad "killed ($mode): no run was killed before it ended"
+  expect 0 "$SBF" dedup --filter ks.sbf --quiet r2.txt; same ks.sbf ks.after
+  no_temps
+done
 # an input cut short by another program while mapped: standard output is a
 # FIFO whose reader (the helper) takes one byte, so the run has mapped its
 # input and is blocked writing the first chunk (at most 4 x threads + 24 chunks
@@ -400,6 +424,16 @@ ref d5.bin > d5.want
 for t in 1 2; do
   expect 0 "$SBF" dedup --expected 5000 --fpp 1e-9 --threads $t d5.bin; same out d5.want
 done
+# the same junk read as JSON Lines: no line has the key, every one is
+# written as read (the last with a newline) and counted; the five named are
+# shown with their bytes escaped (no raw control byte on standard error)
+{ cat d5.bin; echo; } > d5.json.want
+for t in 1 2; do
+  expect 0 "$SBF" dedup --json-field u --threads $t d5.bin; same out d5.json.want
+  has err "3006 lines: 0 new, 0 seen before, 3006 without a key (written as is)"
+  has err 'd5.bin: line 5 has no key (not a JSON object): \x00\x02'
+  LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' < err) && bad "junk: raw control bytes on stderr" || ok
+done
 printf 'line\r\nline\nline\r' > d6.txt
 expect 0 "$SBF" dedup d6.txt; [ "$(cat out)" = "$(printf 'line\r')" ] && ok || bad "CRLF: $(od -c out)"
 expect 0 "$SBF" dedup --binary d6.txt; [ "$(wc -l < out)" = 2 ] && ok || bad "--binary: $(od -c out)"
@@ -410,6 +444,19 @@ has err "line 2 has no key (no such field: u)"
 has err "line 4 has no key (not a JSON object)"
 has err "line 5 has no key (the field is not a string: u)"
 has err "4 without a key (written as is)"
+# lines without the key in many chunks of two files, on 1-3 threads: each
+# written as is and counted, and the first five named with their file and
+# line number (the sixth and later only counted)
+awk '{ if (NR % 30000 == 0) print "{\"v\": " NR "}"; else print "{\"u\": \"k" NR % 50000 "\", \"n\": " NR "}" }' \
+  <(seq 1 200000) > d9a.jsonl
+printf '{"u":"k1"}\n[1]\n{"u":"new"}\n' > d9b.jsonl
+for t in 1 2 3; do
+  expect 0 "$SBF" dedup --json-field u --fpp 1e-9 --threads $t d9a.jsonl d9b.jsonl
+  [ "$(wc -l < out)" = 50008 ] && [ "$(grep -c '"v"' out)" = 6 ] && ok || bad "missing keys, $t threads: $(wc -l < out) lines"
+  has err "200003 lines: 50001 new, 149995 seen before, 7 without a key (written as is)"
+  for ln in 30000 60000 90000 120000 150000; do has err "d9a.jsonl: line $ln has no key (no such field: u)"; done
+  [ "$(grep -c 'has no key' err)" = 5 ] && ok || bad "missing keys, $t threads: $(grep -c 'has no key' err) named"
+done
 printf 'a\t1\nb\t1\nc\n' > d8.tsv
 expect 0 "$SBF" dedup --tsv-field 2 d8.tsv; [ "$(cat out)" = "$(printf 'a\t1\nc')" ] && ok || bad "tsv: $(cat out)"
 has err "line 3 has no key (fewer fields than --tsv-field)"
