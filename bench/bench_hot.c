@@ -106,15 +106,17 @@ static sbf_filter *make(int isa, int layout, size_t bytes, uint32_t flags,
 /* ---------------------------------------------------------- timed loops */
 
 /* T_HASH*: MurmurHash3, the hash of the layouts named without a hash;
- * T_XXH*: XXH64, parquet's; T_XXH3*: XXH3_64bits, the *-xxh3 layouts' (chosen
- * when the job is made: nothing in a timed window but the hash). */
+ * T_XXH*: XXH64, parquet's; T_XXH3*: XXH3_64bits, the *-xxh3 layouts';
+ * T_FMIX: the *-fmix layouts' fmix64 of an 8-byte key (their strings are
+ * XXH3's, T_XXH3_STR) (chosen when the job is made: nothing in a timed
+ * window but the hash). */
 /* T_V*: through a view of f, inline (bench/inline/loops.c): contains and
  * add of u64 keys, contains of hash pairs given (keys holds n pairs);
  * T_VN*: contains and add through the view narrowed to its probe
  * (sbf_view_split / _blocked / _parquet); T_CONTH: the library's
  * sbf_contains_hash of those pairs. */
 typedef enum {
-    T_HASH, T_HASH_STR, T_XXH, T_XXH_STR, T_XXH3, T_XXH3_STR, T_ADD1, T_CONT1, T_ADDN, T_CONTN, T_CONT1_STR,
+    T_HASH, T_HASH_STR, T_XXH, T_XXH_STR, T_XXH3, T_XXH3_STR, T_FMIX, T_ADD1, T_CONT1, T_ADDN, T_CONTN, T_CONT1_STR,
     T_ADD1_STR, T_VCONT1, T_VADD1, T_VCONTH, T_CONTH, T_VNCONT1, T_VNADD1
 } hot_op;
 
@@ -165,6 +167,10 @@ SBFB_NOINLINE static void run_op(hot_op op, const loop_ctx *c)
     case T_XXH3_STR:
         for (size_t i = 0; i < c->n; i++)
             s += sbf_xxh3_64(c->strs->ptr[i], c->strs->len[i], 0);
+        break;
+    case T_FMIX:
+        for (size_t i = 0; i < c->n; i++)
+            s += sbf_fmix_u64_inline(c->keys[i], 0);
         break;
     case T_ADD1:
         for (size_t i = 0; i < c->n; i++)
@@ -300,17 +306,29 @@ static sbfb_inline_loops_fn inline_path(int isa)
     return NULL;
 }
 
-/* Whether a layout is hashed by XXH3 (named "*-xxh3"). */
-static int is_xxh3(int layout)
+/* Whether a layout's name ends in suffix ("-xxh3": hashed by XXH3;
+ * "-fmix": 8-byte keys by fmix64, strings by XXH3). */
+static int named(int layout, const char *suffix)
 {
     const char *name = sbf_layout_name(layout);
-    const size_t len = strlen(name);
-    return len > 5 && strcmp(name + len - 5, "-xxh3") == 0;
+    const size_t len = strlen(name), sl = strlen(suffix);
+    return len > sl && strcmp(name + len - sl, suffix) == 0;
+}
+
+static int is_xxh3(int layout)
+{
+    return named(layout, "-xxh3");
+}
+
+static int is_fmix(int layout)
+{
+    return named(layout, "-fmix");
 }
 
 /* The layout's hash pair (h1, h2) of each key, as sbf_view_contains_hash
  * takes it: MurmurHash3 with the filter's seed, or parquet's XXH64 pair, or
- * the XXH3 layouts' (the same map of XXH3_64bits). */
+ * the XXH3 layouts' (the same map of XXH3_64bits), the fmix layouts' (of
+ * their fmix64). */
 static void hash_pairs(int layout, uint32_t seed, const uint64_t *keys, uint64_t n,
                        uint64_t *pairs)
 {
@@ -319,6 +337,9 @@ static void hash_pairs(int layout, uint32_t seed, const uint64_t *keys, uint64_t
             sbf_parquet_pair(sbf_xxh64(&keys[i], 8), &pairs[2 * i], &pairs[2 * i + 1]);
         } else if (is_xxh3(layout)) {
             sbf_parquet_pair(sbf_xxh3_64(&keys[i], 8, seed), &pairs[2 * i], &pairs[2 * i + 1]);
+        } else if (is_fmix(layout)) {
+            sbf_parquet_pair(sbf_fmix_u64_inline(keys[i], seed), &pairs[2 * i],
+                             &pairs[2 * i + 1]);
         } else {
             uint64_t h[2];
             sbf_murmur3_x64_128(&keys[i], 8, seed, h);
@@ -415,7 +436,8 @@ static void single_isa(const sbfb_opts *o, sbfb_results *r, int layout, int isa,
         if (nj == 9 && narrow)
             nj = 11; /* the view narrows (blocked, split-block k = 8, parquet, counting) */
         hot_job h[11] = {
-            { layout == SBF_PARQUET ? T_XXH : is_xxh3(layout) ? T_XXH3 : T_HASH,
+            { layout == SBF_PARQUET ? T_XXH : is_xxh3(layout) ? T_XXH3
+                                              : is_fmix(layout) ? T_FMIX : T_HASH,
               { fq, neg, NULL, n, out, NULL, NULL } },
             { T_CONT1, { fq, neg, NULL, n, out, NULL, NULL } },
             { T_ADD1, { f1, keys, NULL, n, out, NULL, NULL } },
@@ -459,7 +481,8 @@ static void single_str(const sbfb_opts *o, sbfb_results *r, int layout, int si, 
     if (fq && fa) {
         run_op(T_ADD1_STR, &(loop_ctx){ fq, NULL, &s, ns, out, NULL, NULL });
         hot_job h[3] = {
-            { layout == SBF_PARQUET ? T_XXH_STR : is_xxh3(layout) ? T_XXH3_STR : T_HASH_STR,
+            { layout == SBF_PARQUET ? T_XXH_STR
+              : is_xxh3(layout) || is_fmix(layout) ? T_XXH3_STR : T_HASH_STR,
               { fq, NULL, &s, ns, out, NULL, NULL } },
             { T_CONT1_STR, { fq, NULL, &s, ns, out, NULL, NULL } },
             { T_ADD1_STR, { fa, NULL, &s, ns, out, NULL, NULL } },

@@ -113,8 +113,10 @@ static void hot_summary(FILE *out, const sbfb_opts *o, const sbfb_results *r)
     fprintf(out, "\n### One key at a time (the hot path)\n\n8-byte keys, %s filter (%s), "
                  "%s kernels, ns per key (absent keys for contains, fresh keys for add); "
                  "\"inline view\" is `sbf_view_contains_u64` / `sbf_view_add_u64` of "
-                 "`simdbloom_inline.h`, \"narrowed view\" its one-layout form "
-                 "(`sbf_view_split` ...), \"batched\" the per-key cost of one call on many keys. "
+                 "`simdbloom_inline.h` (the layout known at run time), \"narrowed view\" "
+                 "its one-layout form (the layout a constant: `sbf_view_contains_u64_as` / "
+                 "`sbf_view_add_u64_as`, or `sbf_view_split` ...), \"batched\" the per-key "
+                 "cost of one call on many keys. "
                  "- : not offered for that layout.\n\n| layout |",
             o->sizes[si].label, bytes, sbf_isa_name(isa));
     for (int c = 0; c < NSUM; c++)

@@ -86,9 +86,9 @@ static uint64_t narrowed(int add, const sbf_view *v, const uint64_t *keys, size_
                 s += (uint64_t)sbf_counting_view_contains_u64(&cv, keys[i]);
         return s;
     }
-    /* The XXH3 layouts have no narrowed view: their loops with the kind
-     * a constant (the header's internal per-kind calls), which is what a
-     * narrowed view would compile to. */
+    /* The XXH3 and fmix layouts have no narrowed view: their loops with
+     * the kind a constant (the header's per-kind calls), which is what
+     * sbf_view_contains_u64_as / sbf_view_add_u64_as compile to. */
 #define SBFB_XXH3_LOOP(KIND)                                                    \
     do {                                                                        \
         if (add)                                                                \
@@ -99,12 +99,16 @@ static uint64_t narrowed(int add, const sbf_view *v, const uint64_t *keys, size_
                 s += (uint64_t)sbf__has_u64(v, KIND, keys[i]);                  \
         return s;                                                               \
     } while (0)
-    if (v->query == SBF_VIEW_SPLIT8_XXH3 && v->add == SBF_VIEW_SPLIT8_XXH3)
+    if ((add ? v->add : v->query) == SBF_VIEW_SPLIT8_XXH3)
         SBFB_XXH3_LOOP(SBF_VIEW_SPLIT8_XXH3);
-    if (v->query == SBF_VIEW_BLOCKED_XXH3 && v->add == SBF_VIEW_BLOCKED_XXH3)
+    if ((add ? v->add : v->query) == SBF_VIEW_BLOCKED_XXH3)
         SBFB_XXH3_LOOP(SBF_VIEW_BLOCKED_XXH3);
-    if (v->query == SBF_VIEW_COUNTING_XXH3 && v->add == SBF_VIEW_COUNTING_XXH3)
+    if ((add ? v->add : v->query) == SBF_VIEW_COUNTING_XXH3)
         SBFB_XXH3_LOOP(SBF_VIEW_COUNTING_XXH3);
+    if ((add ? v->add : v->query) == SBF_VIEW_SPLIT8_FMIX)
+        SBFB_XXH3_LOOP(SBF_VIEW_SPLIT8_FMIX);
+    if ((add ? v->add : v->query) == SBF_VIEW_BLOCKED_FMIX)
+        SBFB_XXH3_LOOP(SBF_VIEW_BLOCKED_FMIX);
 #undef SBFB_XXH3_LOOP
     return SBFB_INL_NOT_NARROWED;
 }
