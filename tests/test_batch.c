@@ -351,6 +351,56 @@ ParameterizedTest(int *isa, batch, xxh3_long_strings, .description = "the XXH3 l
 }
 
 
+/* A 64-bit stage's layouts (geometries gs): every form and sbf_add set the
+ * bits the scalar probes set for sbfi_xxh64_pair of hash(key, len, seed),
+ * given through sbf_add_hash; the batch and one-key answers agree. */
+typedef uint64_t (*stage_hash_fn)(const void *key, size_t len, uint32_t seed);
+
+static void check_stage(int isa, const geometry *gs, size_t ngs, stage_hash_fn hash)
+{
+    const size_t n = 600;
+    strs s;
+    strs_make(&s, n, 6, 0, 0);
+    uint64_t *u = equiv_keys(n, 4);
+    for (size_t gi = 0; gi < ngs; gi++)
+        for (int which = 0; which < 4; which++) {
+            const geometry *g = &gs[gi];
+            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
+            sbf_filter *f = make(isa, g, 0), *one = make(isa, g, 0);
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t h = which == 0 ? hash(&u[i], 8, g->seed)
+                                              : hash(s.ptr[i], s.len[i], g->seed);
+                uint64_t h1, h2;
+                sbf_parquet_pair(h, &h1, &h2);
+                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
+            }
+            const sbf_keys k = form(&s, u, which, 0, n);
+            uint8_t changed[600];
+            const size_t got = sbf_add_keys(f, &k, changed);
+            size_t want = 0;
+            for (size_t i = 0; i < n; i++) {
+                const int r = which == 0 ? sbf_add(one, &u[i], 8)
+                                         : sbf_add(one, s.ptr[i], s.len[i]);
+                cr_assert_eq(changed[i], r, "%s form %d key %zu", sbf_isa_name(isa), which, i);
+                want += (size_t)r;
+            }
+            cr_assert_eq(got, want);
+            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
+                      sbf_isa_name(isa), sbf_layout_name(g->layout), which);
+            cr_assert(equiv_same_bytes(ref, one), "%s %s form %d: one-key bits differ",
+                      sbf_isa_name(isa), sbf_layout_name(g->layout), which);
+            cr_assert_eq(sbf_contains_keys(f, &k, NULL), n);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(which == 0 ? sbf_contains(one, &u[i], 8)
+                                        : sbf_contains(one, s.ptr[i], s.len[i]), 1);
+            sbf_free(ref);
+            sbf_free(f);
+            sbf_free(one);
+        }
+    strs_free(&s);
+    free(u);
+}
+
 /* The XXH3 layouts: every form and sbf_add set the bits the scalar probes
  * set for sbfi_xxh64_pair of XXH3_64bits_withSeed(key, len, seed)
  * (sbf_xxh3_64), given through sbf_add_hash. */
@@ -368,47 +418,7 @@ ParameterizedTest(int *isa, batch, xxh3_stage, .description = "the XXH3 layouts:
         { SBF_BLOCKED_XXH3, 11, 512 * 29, 3 },
         { SBF_COUNTING_XXH3, 4, 512 * 40, 1 },
     };
-    const size_t n = 600;
-    strs s;
-    strs_make(&s, n, 6, 0, 0);
-    uint64_t *u = equiv_keys(n, 4);
-    for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++)
-        for (int which = 0; which < 4; which++) {
-            const geometry *g = &gs[gi];
-            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
-            sbf_filter *f = make(*isa, g, 0), *one = make(*isa, g, 0);
-            for (size_t i = 0; i < n; i++) {
-                const uint64_t h = which == 0 ? sbf_xxh3_64(&u[i], 8, g->seed)
-                                              : sbf_xxh3_64(s.ptr[i], s.len[i], g->seed);
-                uint64_t h1, h2;
-                sbf_parquet_pair(h, &h1, &h2);
-                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
-            }
-            const sbf_keys k = form(&s, u, which, 0, n);
-            uint8_t changed[600];
-            const size_t got = sbf_add_keys(f, &k, changed);
-            size_t want = 0;
-            for (size_t i = 0; i < n; i++) {
-                const int r = which == 0 ? sbf_add(one, &u[i], 8)
-                                         : sbf_add(one, s.ptr[i], s.len[i]);
-                cr_assert_eq(changed[i], r, "%s form %d key %zu", sbf_isa_name(*isa), which, i);
-                want += (size_t)r;
-            }
-            cr_assert_eq(got, want);
-            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
-                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
-            cr_assert(equiv_same_bytes(ref, one), "%s %s form %d: one-key bits differ",
-                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
-            cr_assert_eq(sbf_contains_keys(f, &k, NULL), n);
-            for (size_t i = 0; i < n; i++)
-                cr_assert_eq(which == 0 ? sbf_contains(one, &u[i], 8)
-                                        : sbf_contains(one, s.ptr[i], s.len[i]), 1);
-            sbf_free(ref);
-            sbf_free(f);
-            sbf_free(one);
-        }
-    strs_free(&s);
-    free(u);
+    check_stage(*isa, gs, sizeof gs / sizeof gs[0], sbf_xxh3_64);
 }
 
 /* ------------------------------------------------------- the fmix stage */
@@ -451,47 +461,7 @@ ParameterizedTest(int *isa, batch, fmix_stage, .description = "the fmix layouts:
         { SBF_BLOCKED_FMIX, 11, 512 * 29, 3 },
         { SBF_BLOCKED_FMIX, 7, 512 * 32, 0xffffffffu },
     };
-    const size_t n = 600;
-    strs s;
-    strs_make(&s, n, 6, 0, 0);
-    uint64_t *u = equiv_keys(n, 4);
-    for (size_t gi = 0; gi < sizeof gs / sizeof gs[0]; gi++)
-        for (int which = 0; which < 4; which++) {
-            const geometry *g = &gs[gi];
-            sbf_filter *ref = make(SBF_ISA_SCALAR, g, 0);
-            sbf_filter *f = make(*isa, g, 0), *one = make(*isa, g, 0);
-            for (size_t i = 0; i < n; i++) {
-                const uint64_t h = which == 0 ? fmix_h(&u[i], 8, g->seed)
-                                              : fmix_h(s.ptr[i], s.len[i], g->seed);
-                uint64_t h1, h2;
-                sbf_parquet_pair(h, &h1, &h2);
-                cr_assert_geq(sbf_add_hash(ref, h1, h2), 0);
-            }
-            const sbf_keys k = form(&s, u, which, 0, n);
-            uint8_t changed[600];
-            const size_t got = sbf_add_keys(f, &k, changed);
-            size_t want = 0;
-            for (size_t i = 0; i < n; i++) {
-                const int r = which == 0 ? sbf_add(one, &u[i], 8)
-                                         : sbf_add(one, s.ptr[i], s.len[i]);
-                cr_assert_eq(changed[i], r, "%s form %d key %zu", sbf_isa_name(*isa), which, i);
-                want += (size_t)r;
-            }
-            cr_assert_eq(got, want);
-            cr_assert(equiv_same_bytes(ref, f), "%s %s form %d: batch bits differ",
-                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
-            cr_assert(equiv_same_bytes(ref, one), "%s %s form %d: one-key bits differ",
-                      sbf_isa_name(*isa), sbf_layout_name(g->layout), which);
-            cr_assert_eq(sbf_contains_keys(f, &k, NULL), n);
-            for (size_t i = 0; i < n; i++)
-                cr_assert_eq(which == 0 ? sbf_contains(one, &u[i], 8)
-                                        : sbf_contains(one, s.ptr[i], s.len[i]), 1);
-            sbf_free(ref);
-            sbf_free(f);
-            sbf_free(one);
-        }
-    strs_free(&s);
-    free(u);
+    check_stage(*isa, gs, sizeof gs / sizeof gs[0], fmix_h);
 }
 
 /* ---------------------------------------------------------------- refusals */
