@@ -340,13 +340,19 @@ static inline int lc_xxh_u64(const sbfi_kernels *kt, size_t big, char *why)
     return bad;
 }
 
-/* fmix_u64 against the reference sbfi_fmix_u64_scalar one key at a time,
- * and that against the 8-byte string form (sbfi_fmix_bytes_scalar), for
- * the seeds below: batches 0..70 at offsets, then `big` keys. */
-static inline int lc_fmix_u64(const sbfi_kernels *kt, size_t big, char *why)
+/* A 64-bit stage's u64 lanes (kernel fn, named name, with the per-seed
+ * word word(seed)) against ref(key, seed, word, &r) one key at a time, for
+ * seeds 0, 1, 2^31 and 2^32 - 1 and odd ones: batches 0..70 at offsets
+ * (nothing written past a batch), then `big` keys. ref returns nonzero when
+ * its own forms disagree. */
+typedef int (*lc_u64_ref)(uint64_t key, uint32_t seed, uint64_t word, uint64_t *r);
+
+static inline int lc_u64_stage(const sbfi_kernels *kt, sbfi_xxh3_u64_fn fn, const char *name,
+                               uint64_t (*word)(uint32_t seed), lc_u64_ref ref,
+                               uint64_t keys_seed, size_t big, char *why)
 {
     static const uint32_t seeds[] = { 0, 1, 0x80000000u, 0xffffffffu, 0x9747b28cu, 12345 };
-    uint64_t *keys = equiv_keys(big, 4747), *h = malloc((big + 16) * 8);
+    uint64_t *keys = equiv_keys(big, keys_seed), *h = malloc((big + 16) * 8);
     int bad = 0;
     if (keys == NULL || h == NULL) {
         free(keys);
@@ -358,30 +364,25 @@ static inline int lc_fmix_u64(const sbfi_kernels *kt, size_t big, char *why)
     keys[1] = UINT64_MAX;
     for (size_t si = 0; si < sizeof seeds / sizeof seeds[0] && !bad; si++) {
         const uint32_t seed = seeds[si];
-        const uint64_t s = sbfi_fmix_s(seed);
+        const uint64_t w = word(seed);
         for (size_t n = 0; n <= 70 && !bad; n++) {
             const size_t ko = n % 8, ho = (n / 8) % 8;
             h[ho + n] = LC_SENTINEL;
-            kt->fmix_u64(keys + ko, n, s, h + ho);
+            fn(keys + ko, n, w, h + ho);
             bad = h[ho + n] != LC_SENTINEL;
             for (size_t i = 0; i < n && !bad; i++) {
-                uint64_t r, b;
-                const void *kp = &keys[ko + i];
-                const size_t eight = 8;
-                sbfi_fmix_u64_scalar(&keys[ko + i], 1, s, &r);
-                sbfi_fmix_bytes_scalar(&kp, &eight, 1, seed, &b);
-                bad = h[ho + i] != r || b != r;
+                uint64_t r;
+                bad = ref(keys[ko + i], seed, w, &r) || h[ho + i] != r;
             }
             if (bad)
-                snprintf(why, LC_WHY, "%s: fmix_u64 of %zu keys, seed %u", kt->name, n, seed);
+                snprintf(why, LC_WHY, "%s: %s of %zu keys, seed %u", kt->name, name, n, seed);
         }
         if (!bad) {
-            kt->fmix_u64(keys, big, s, h);
+            fn(keys, big, w, h);
             for (size_t i = 0; i < big && !bad; i++) {
                 uint64_t r;
-                sbfi_fmix_u64_scalar(&keys[i], 1, s, &r);
-                if (h[i] != r) {
-                    snprintf(why, LC_WHY, "%s: fmix_u64 key %zu of %zu, seed %u", kt->name, i,
+                if (ref(keys[i], seed, w, &r) || h[i] != r) {
+                    snprintf(why, LC_WHY, "%s: %s key %zu of %zu, seed %u", kt->name, name, i,
                              big, seed);
                     bad = 1;
                 }
@@ -393,48 +394,44 @@ static inline int lc_fmix_u64(const sbfi_kernels *kt, size_t big, char *why)
     return bad;
 }
 
-/* xxh3_u64 against sbf_xxh3_64 of the 8 LE bytes (libxxhash's
- * XXH3_64bits_withSeed) for seeds 0, 1, 2^31 and 2^32 - 1 and odd ones:
- * batches 0..70 at offsets, then `big` keys. */
+/* fmix: the reference sbfi_fmix_u64_scalar, which must agree with the
+ * 8-byte string form (sbfi_fmix_bytes_scalar). */
+static inline uint64_t lc_fmix_word(uint32_t seed)
+{
+    return sbfi_fmix_s(seed);
+}
+
+static inline int lc_fmix_ref(uint64_t key, uint32_t seed, uint64_t s, uint64_t *r)
+{
+    uint64_t b;
+    const void *kp = &key;
+    const size_t eight = 8;
+    sbfi_fmix_u64_scalar(&key, 1, s, r);
+    sbfi_fmix_bytes_scalar(&kp, &eight, 1, seed, &b);
+    return b != *r;
+}
+
+static inline int lc_fmix_u64(const sbfi_kernels *kt, size_t big, char *why)
+{
+    return lc_u64_stage(kt, kt->fmix_u64, "fmix_u64", lc_fmix_word, lc_fmix_ref, 4747, big, why);
+}
+
+/* xxh3: sbf_xxh3_64 of the 8 LE bytes (libxxhash's XXH3_64bits_withSeed). */
+static inline uint64_t lc_xxh3_word(uint32_t seed)
+{
+    return sbfi_xxh3_flip8(seed);
+}
+
+static inline int lc_xxh3_ref(uint64_t key, uint32_t seed, uint64_t flip, uint64_t *r)
+{
+    (void)flip;
+    *r = sbf_xxh3_64(&key, 8, seed);
+    return 0;
+}
+
 static inline int lc_xxh3_u64(const sbfi_kernels *kt, size_t big, char *why)
 {
-    static const uint32_t seeds[] = { 0, 1, 0x80000000u, 0xffffffffu, 0x9747b28cu, 12345 };
-    uint64_t *keys = equiv_keys(big, 4343), *h = malloc((big + 16) * 8);
-    int bad = 0;
-    if (keys == NULL || h == NULL) {
-        free(keys);
-        free(h);
-        snprintf(why, LC_WHY, "out of memory");
-        return 1;
-    }
-    keys[0] = 0;
-    keys[1] = UINT64_MAX;
-    for (size_t si = 0; si < sizeof seeds / sizeof seeds[0] && !bad; si++) {
-        const uint32_t seed = seeds[si];
-        const uint64_t flip = sbfi_xxh3_flip8(seed);
-        for (size_t n = 0; n <= 70 && !bad; n++) {
-            const size_t ko = n % 8, ho = (n / 8) % 8;
-            h[ho + n] = LC_SENTINEL;
-            kt->xxh3_u64(keys + ko, n, flip, h + ho);
-            bad = h[ho + n] != LC_SENTINEL;
-            for (size_t i = 0; i < n && !bad; i++)
-                bad = h[ho + i] != sbf_xxh3_64(&keys[ko + i], 8, seed);
-            if (bad)
-                snprintf(why, LC_WHY, "%s: xxh3_u64 of %zu keys, seed %u", kt->name, n, seed);
-        }
-        if (!bad) {
-            kt->xxh3_u64(keys, big, flip, h);
-            for (size_t i = 0; i < big && !bad; i++)
-                if (h[i] != sbf_xxh3_64(&keys[i], 8, seed)) {
-                    snprintf(why, LC_WHY, "%s: xxh3_u64 key %zu of %zu, seed %u", kt->name, i,
-                             big, seed);
-                    bad = 1;
-                }
-        }
-    }
-    free(keys);
-    free(h);
-    return bad;
+    return lc_u64_stage(kt, kt->xxh3_u64, "xxh3_u64", lc_xxh3_word, lc_xxh3_ref, 4343, big, why);
 }
 
 /* The published XXH64 values, through xxh64_bytes (each length in a batch
