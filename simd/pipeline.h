@@ -118,8 +118,8 @@ PIPE_INLINE void pipe_keys_ahead(const uint64_t *keys)
  * 32x32->64 multiply; a classic step keeps h1 = h's high half.
  *
  * A stage plugs in with its lanes of one vector of u64 keys (a case in
- * pipe_lanes_u64, its per-filter word in pipe_hash's line that calls
- * pipe_fused_u64); its byte strings take the lanes' table entry and
+ * pipe_lanes_u64, its per-filter word in pipe_fused_stage's case that
+ * calls pipe_fused_u64); its byte strings take the lanes' table entry and
  * pipe_map_pass, or a fused form like XXH3's on AVX-512 (pipe_x3_bytes). */
 typedef struct pipe_map {
     lv nb, base, shift;
@@ -188,30 +188,32 @@ PIPE_INLINE void pipe_fused_u64(const sbf_filter *f, const uint64_t *keys, size_
     }
 }
 
-/* The stages' fused steps out of line, for the steps filled before a
- * batch's loop (inlined at those sites too they added 5 KB to every batch
- * kernel) and concurrent filters (pipe_fill's `hot`); the loops of plain
- * filters inline them (out of line there: about one more instruction a
- * key, the constants set up per call). */
-__attribute__((noinline)) static void pipe_fused_xxh3(const sbf_filter *f,
+/* A step of u64 keys through f's 64-bit stage, fused: one line per stage
+ * (its per-filter word). The hash is a constant in each case, so each
+ * inlines its own lanes. */
+PIPE_INLINE void pipe_fused_stage(const sbf_filter *f, const uint64_t *keys, size_t len,
+                                  pipe_step *s)
+{
+    switch (f->hash) {
+    case SBFI_HASH_XXH3: pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8); return;
+    case SBFI_HASH_XXH64: pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH64, 0); return;
+    default:
+        SBFI_ASSERT(f->hash == SBFI_HASH_FMIX);
+        pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
+        return;
+    }
+}
+
+/* The same out of line, for the steps filled before a batch's loop
+ * (inlined at those sites too they added 5 KB to every batch kernel) and
+ * concurrent filters (pipe_fill's `hot`); the loops of plain filters
+ * inline it (out of line there: about one more instruction a key, the
+ * constants set up per call). */
+__attribute__((noinline)) static void pipe_fused_cold(const sbf_filter *f,
                                                       const uint64_t *keys, size_t len,
                                                       pipe_step *s)
 {
-    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
-}
-
-__attribute__((noinline)) static void pipe_fused_xxh64(const sbf_filter *f,
-                                                       const uint64_t *keys, size_t len,
-                                                       pipe_step *s)
-{
-    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH64, 0);
-}
-
-__attribute__((noinline)) static void pipe_fused_fmix(const sbf_filter *f,
-                                                      const uint64_t *keys, size_t len,
-                                                      pipe_step *s)
-{
-    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
+    pipe_fused_stage(f, keys, len, s);
 }
 
 #  if defined(LANES_X3_NATIVE)
@@ -252,29 +254,13 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
         return;
     }
 #if defined(LANES)
-    /* 64-bit stages of u64 keys, fused (above): one line per stage */
-    if (f->hash == SBFI_HASH_XXH3 && src->kind == SBFI_KEYS_U64 && !classic) {
+    /* 64-bit stages of u64 keys, fused (above) */
+    if (f->hash != SBFI_HASH_MURMUR3 && src->kind == SBFI_KEYS_U64 && !classic) {
         pipe_keys_ahead(src->u64 + base);
         if (hot)
-            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
+            pipe_fused_stage(f, src->u64 + base, len, s);
         else
-            pipe_fused_xxh3(f, src->u64 + base, len, s);
-        return;
-    }
-    if (f->hash == SBFI_HASH_XXH64 && src->kind == SBFI_KEYS_U64 && !classic) {
-        pipe_keys_ahead(src->u64 + base);
-        if (hot)
-            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH64, 0);
-        else
-            pipe_fused_xxh64(f, src->u64 + base, len, s);
-        return;
-    }
-    if (f->hash == SBFI_HASH_FMIX && src->kind == SBFI_KEYS_U64 && !classic) {
-        pipe_keys_ahead(src->u64 + base);
-        if (hot)
-            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
-        else
-            pipe_fused_fmix(f, src->u64 + base, len, s);
+            pipe_fused_cold(f, src->u64 + base, len, s);
         return;
     }
 #endif
