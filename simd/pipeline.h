@@ -118,8 +118,8 @@ PIPE_INLINE void pipe_keys_ahead(const uint64_t *keys)
  * 32x32->64 multiply; a classic step keeps h1 = h's high half.
  *
  * A stage plugs in with its lanes of one vector of u64 keys (a case in
- * pipe_lanes_u64, its per-filter word in pipe_fused_stage's case that
- * calls pipe_fused_u64); its byte strings take the lanes' table entry and
+ * pipe_lanes_u64, its per-filter word in pipe_hash's line that calls
+ * pipe_fused_u64); its byte strings take the lanes' table entry and
  * pipe_map_pass, or a fused form like XXH3's on AVX-512 (pipe_x3_bytes). */
 typedef struct pipe_map {
     lv nb, base, shift;
@@ -188,32 +188,34 @@ PIPE_INLINE void pipe_fused_u64(const sbf_filter *f, const uint64_t *keys, size_
     }
 }
 
-/* A step of u64 keys through f's 64-bit stage, fused: one line per stage
- * (its per-filter word). The hash is a constant in each case, so each
- * inlines its own lanes. */
-PIPE_INLINE void pipe_fused_stage(const sbf_filter *f, const uint64_t *keys, size_t len,
-                                  pipe_step *s)
-{
-    switch (f->hash) {
-    case SBFI_HASH_XXH3: pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8); return;
-    case SBFI_HASH_XXH64: pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH64, 0); return;
-    default:
-        SBFI_ASSERT(f->hash == SBFI_HASH_FMIX);
-        pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
-        return;
-    }
-}
-
-/* The same out of line, for the steps filled before a batch's loop
- * (inlined at those sites too they added 5 KB to every batch kernel) and
- * concurrent filters (pipe_fill's `hot`); the loops of plain filters
- * inline it (out of line there: about one more instruction a key, the
- * constants set up per call). */
-__attribute__((noinline)) static void pipe_fused_cold(const sbf_filter *f,
+/* The stages' fused steps out of line, for the steps filled before a
+ * batch's loop (inlined at those sites too they added 5 KB to every batch
+ * kernel) and concurrent filters (pipe_fill's `hot`); the loops of plain
+ * filters inline them (out of line there: about one more instruction a
+ * key, the constants set up per call). One block for the three stages in
+ * pipe_hash (a chain on f->hash, one shared prefetch and one noinline
+ * twin) gave avx512.o 3.5% less text but not the same steps: bench-check
+ * counted +0.9% instructions for blocked-xxh3's batched contains, +1.4%
+ * parquet's, +0.6% blocked's add (AVX2); so one line per stage stays. */
+__attribute__((noinline)) static void pipe_fused_xxh3(const sbf_filter *f,
                                                       const uint64_t *keys, size_t len,
                                                       pipe_step *s)
 {
-    pipe_fused_stage(f, keys, len, s);
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
+}
+
+__attribute__((noinline)) static void pipe_fused_xxh64(const sbf_filter *f,
+                                                       const uint64_t *keys, size_t len,
+                                                       pipe_step *s)
+{
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_XXH64, 0);
+}
+
+__attribute__((noinline)) static void pipe_fused_fmix(const sbf_filter *f,
+                                                      const uint64_t *keys, size_t len,
+                                                      pipe_step *s)
+{
+    pipe_fused_u64(f, keys, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
 }
 
 #  if defined(LANES_X3_NATIVE)
@@ -254,13 +256,29 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
         return;
     }
 #if defined(LANES)
-    /* 64-bit stages of u64 keys, fused (above) */
-    if (f->hash != SBFI_HASH_MURMUR3 && src->kind == SBFI_KEYS_U64 && !classic) {
+    /* 64-bit stages of u64 keys, fused (above): one line per stage */
+    if (f->hash == SBFI_HASH_XXH3 && src->kind == SBFI_KEYS_U64 && !classic) {
         pipe_keys_ahead(src->u64 + base);
         if (hot)
-            pipe_fused_stage(f, src->u64 + base, len, s);
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH3, f->xxh3_flip8);
         else
-            pipe_fused_cold(f, src->u64 + base, len, s);
+            pipe_fused_xxh3(f, src->u64 + base, len, s);
+        return;
+    }
+    if (f->hash == SBFI_HASH_XXH64 && src->kind == SBFI_KEYS_U64 && !classic) {
+        pipe_keys_ahead(src->u64 + base);
+        if (hot)
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_XXH64, 0);
+        else
+            pipe_fused_xxh64(f, src->u64 + base, len, s);
+        return;
+    }
+    if (f->hash == SBFI_HASH_FMIX && src->kind == SBFI_KEYS_U64 && !classic) {
+        pipe_keys_ahead(src->u64 + base);
+        if (hot)
+            pipe_fused_u64(f, src->u64 + base, len, s, 0, SBFI_HASH_FMIX, f->fmix_s);
+        else
+            pipe_fused_fmix(f, src->u64 + base, len, s);
         return;
     }
 #endif
@@ -547,7 +565,19 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
  * With the XXH3 stage fused (pipe_fused_u64; same measure, a loaded VM,
  * base and fused builds alternated): blocked-xxh3 1.15-1.17 -> 1.06-1.09,
  * split-block-xxh3 1.10-1.11 -> 1.03-1.04, MurmurHash3's within the
- * spread (split-block 1.05-1.06, blocked 1.08-1.12). */
+ * spread (split-block 1.05-1.06, blocked 1.08-1.12).
+ * Where blocked's last 13-16% goes (1 GiB, 4M keys timed in windows of
+ * 256K, each followed by bench/bench_roof.c's loop at d = 128 on the same
+ * bytes, p10 of windows, builds alternated, loaded VM): the stage replaced
+ * by a copy of the key (no hash) 1.11-1.14 (one run 1.21) against
+ * 1.16-1.18; the probe replaced by a scalar test of the block's first word
+ * 1.07-1.09 against 1.13-1.14: most of it is the vector probe after each
+ * load. Tried, slower or no change: pipe_probe's loop unrolled twice
+ * (1.14-1.16 against 1.13), two keys per 512-bit probe for k <= 8
+ * (vpermt2d over both blocks, one multiply: 1.16-1.18 against 1.14-1.15),
+ * the bit's mask made before the load (vprolvd of 1s) instead of rotating
+ * the word after it (1.14-1.16 against 1.13-1.16). The roofline's loop
+ * itself slows with work added per key: 8 independent adds +4%, 16 +9%. */
 #define PIPE_DEPTH_MAX 3
 #define PIPE_DEEP_BYTES ((size_t)64 << 20)
 /* A filter of at most PIPE_PF_MIN_BYTES is not prefetched while it is
