@@ -27,27 +27,7 @@ static inline lv lanes_fmix_8(lv key, lv s)
 
 LANES_ENTRY void lanes_fmix_u64(const uint64_t *keys, size_t n, uint64_t s, uint64_t *h)
 {
-    const lv sv = lv_set1(s);
-    size_t i = 0;
-    for (; i + 2 * LANES <= n; i += 2 * LANES) { /* two chains in flight */
-        const lv a = lanes_fmix_8(lv_load(keys + i), sv);
-        const lv b = lanes_fmix_8(lv_load(keys + i + LANES), sv);
-        lv_store(h + i, a);
-        lv_store(h + i + LANES, b);
-    }
-    for (; i + LANES <= n; i += LANES)
-        lv_store(h + i, lanes_fmix_8(lv_load(keys + i), sv));
-    const size_t m = n - i;
-    if (m == 0)
-        return;
-    if (m < LANES_MIN_GROUP) {
-        sbfi_fmix_u64_scalar(keys + i, m, s, h + i);
-        return;
-    }
-    _Alignas(64) uint64_t t[LANES] = { 0 };
-    memcpy(t, keys + i, m * 8);
-    lv_store(t, lanes_fmix_8(lv_load(t), sv));
-    memcpy(h + i, t, m * 8);
+    lanes_u64_stage(keys, n, s, h, lanes_fmix_8, sbfi_fmix_u64_scalar); /* lanes_xxh3.h */
 }
 
 #if defined(LANES_X3_NATIVE)

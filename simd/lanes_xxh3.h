@@ -38,30 +38,41 @@ static inline lv lanes_xxh3_8(lv key, lv flip)
     return lv_xor(h, LV_SRL(h, 28));
 }
 
-LANES_ENTRY void lanes_xxh3_u64(const uint64_t *keys, size_t n, uint64_t flip,
-                                uint64_t *h)
+/* n u64 keys through a 64-bit stage's vector kernel k8 (lanes_xxh3_8,
+ * lanes_fmix_8) with its per-filter word w; the last keys of a batch,
+ * fewer than LANES_MIN_GROUP, through its scalar reference. Both a
+ * constant where it is inlined: each entry keeps its own kernel. */
+static inline __attribute__((always_inline)) void
+lanes_u64_stage(const uint64_t *keys, size_t n, uint64_t w, uint64_t *h, lv (*k8)(lv, lv),
+                void (*scalar)(const uint64_t *, size_t, uint64_t, uint64_t *))
 {
-    const lv fl = lv_set1(flip);
+    const lv wv = lv_set1(w);
     size_t i = 0;
     for (; i + 2 * LANES <= n; i += 2 * LANES) { /* two chains in flight */
-        const lv a = lanes_xxh3_8(lv_load(keys + i), fl);
-        const lv b = lanes_xxh3_8(lv_load(keys + i + LANES), fl);
+        const lv a = k8(lv_load(keys + i), wv);
+        const lv b = k8(lv_load(keys + i + LANES), wv);
         lv_store(h + i, a);
         lv_store(h + i + LANES, b);
     }
     for (; i + LANES <= n; i += LANES)
-        lv_store(h + i, lanes_xxh3_8(lv_load(keys + i), fl));
+        lv_store(h + i, k8(lv_load(keys + i), wv));
     const size_t m = n - i;
     if (m == 0)
         return;
     if (m < LANES_MIN_GROUP) {
-        sbfi_xxh3_u64_scalar(keys + i, m, flip, h + i);
+        scalar(keys + i, m, w, h + i);
         return;
     }
     _Alignas(64) uint64_t t[LANES] = { 0 };
     memcpy(t, keys + i, m * 8);
-    lv_store(t, lanes_xxh3_8(lv_load(t), fl));
+    lv_store(t, k8(lv_load(t), wv));
     memcpy(h + i, t, m * 8);
+}
+
+LANES_ENTRY void lanes_xxh3_u64(const uint64_t *keys, size_t n, uint64_t flip,
+                                uint64_t *h)
+{
+    lanes_u64_stage(keys, n, flip, h, lanes_xxh3_8, sbfi_xxh3_u64_scalar);
 }
 
 

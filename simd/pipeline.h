@@ -192,7 +192,11 @@ PIPE_INLINE void pipe_fused_u64(const sbf_filter *f, const uint64_t *keys, size_
  * batch's loop (inlined at those sites too they added 5 KB to every batch
  * kernel) and concurrent filters (pipe_fill's `hot`); the loops of plain
  * filters inline them (out of line there: about one more instruction a
- * key, the constants set up per call). */
+ * key, the constants set up per call). One block for the three stages in
+ * pipe_hash (a chain on f->hash, one shared prefetch and one noinline
+ * twin) gave avx512.o 3.5% less text but not the same steps: bench-check
+ * counted +0.9% instructions for blocked-xxh3's batched contains, +1.4%
+ * parquet's, +0.6% blocked's add (AVX2); so one line per stage stays. */
 __attribute__((noinline)) static void pipe_fused_xxh3(const sbf_filter *f,
                                                       const uint64_t *keys, size_t len,
                                                       pipe_step *s)
@@ -561,7 +565,19 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
  * With the XXH3 stage fused (pipe_fused_u64; same measure, a loaded VM,
  * base and fused builds alternated): blocked-xxh3 1.15-1.17 -> 1.06-1.09,
  * split-block-xxh3 1.10-1.11 -> 1.03-1.04, MurmurHash3's within the
- * spread (split-block 1.05-1.06, blocked 1.08-1.12). */
+ * spread (split-block 1.05-1.06, blocked 1.08-1.12).
+ * Where blocked's last 13-16% goes (1 GiB, 4M keys timed in windows of
+ * 256K, each followed by bench/bench_roof.c's loop at d = 128 on the same
+ * bytes, p10 of windows, builds alternated, loaded VM): the stage replaced
+ * by a copy of the key (no hash) 1.11-1.14 (one run 1.21) against
+ * 1.16-1.18; the probe replaced by a scalar test of the block's first word
+ * 1.07-1.09 against 1.13-1.14: most of it is the vector probe after each
+ * load. Tried, slower or no change: pipe_probe's loop unrolled twice
+ * (1.14-1.16 against 1.13), two keys per 512-bit probe for k <= 8
+ * (vpermt2d over both blocks, one multiply: 1.16-1.18 against 1.14-1.15),
+ * the bit's mask made before the load (vprolvd of 1s) instead of rotating
+ * the word after it (1.14-1.16 against 1.13-1.16). The roofline's loop
+ * itself slows with work added per key: 8 independent adds +4%, 16 +9%. */
 #define PIPE_DEPTH_MAX 3
 #define PIPE_DEEP_BYTES ((size_t)64 << 20)
 /* A filter of at most PIPE_PF_MIN_BYTES is not prefetched while it is
