@@ -282,6 +282,11 @@ $(BUILD)/fpr-timing: $(BUILD)/obj/tests/fpr_timing.o $(LIB_A)
 fpr-timing: $(BUILD)/fpr-timing
 	$(BUILD)/fpr-timing $(FPR_TIMING_ARGS)
 
+# Real classic filters against their bound (tests/classic_sim.c, doc/promises.md).
+$(BUILD)/classic-sim: $(BUILD)/obj/tests/classic_sim.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 test-neon: deps
 	bash scripts/test-neon.sh
 

@@ -25,7 +25,7 @@
  * too narrow where the time-based extras gave some filters many more probes
  * than others. The formulas were not at fault: the 20 rows of 210 one report
  * marked, rerun over 128 key sets of equal probes, measured 0.9992 to 1.0013
- * of them, all within their intervals; doc/promises.md.) R = --fpr-filters
+ * of them (19 within 2 se, one 2.8 se); doc/promises.md.) R = --fpr-filters
  * (32, quick 8) for every row.
  *
  * Probes: every row gets enough for MIN_FP = 10^4 expected false
