@@ -563,7 +563,7 @@ help:
 	@echo "bench:   bench (full, results/runs/; PUBLISH=1 replaces results/REPORT.md) bench-quick"
 	@echo "         bench-compare (SIMD=0 against SIMD) bench-check bench-baseline (the CI gate)"
 	@echo "         bench-dedup (sbf dedup against awk and sort -u; DEDUP_LINES)"
-	@echo "         fpr-timing (the formulas' worst times)"
+	@echo "         fpr-timing (the formulas' worst times) build/classic-sim (classic filters against their bound)"
 	@echo "peers:   bench-peers bench-peers-hash (PEERS_DIR=../shared/peers, PEERS_ARGS, CPU=1)"
 	@echo "python:  python test-python bench-python (PYTHON=/usr/bin/python3; python/README.md)"
 	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn (REDIS_TEST_ARGS, BENCH_ARGS)"
