@@ -206,7 +206,9 @@ static uint64_t phi(uint64_t d)
  */
 static double guava_pairs(uint64_t n, uint64_t m, uint32_t k, double fill)
 {
-    if (k < 2 || fill <= 0.0)
+    /* past SBF_MAX_K_CLASSIC there is no classic filter to bound (and the
+     * loop over d < k stays at most 254 trips for any argument) */
+    if (k < 2 || k > SBF_MAX_K_CLASSIC || fill <= 0.0)
         return 0.0;
     const double md = (double)m, kk = (double)k;
     double sum = 0.0;
