@@ -282,6 +282,11 @@ $(BUILD)/fpr-timing: $(BUILD)/obj/tests/fpr_timing.o $(LIB_A)
 fpr-timing: $(BUILD)/fpr-timing
 	$(BUILD)/fpr-timing $(FPR_TIMING_ARGS)
 
+# Real classic filters against their bound (tests/classic_sim.c, doc/promises.md).
+$(BUILD)/classic-sim: $(BUILD)/obj/tests/classic_sim.o $(LIB_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 test-neon: deps
 	bash scripts/test-neon.sh
 
@@ -558,7 +563,7 @@ help:
 	@echo "bench:   bench (full, results/runs/; PUBLISH=1 replaces results/REPORT.md) bench-quick"
 	@echo "         bench-compare (SIMD=0 against SIMD) bench-check bench-baseline (the CI gate)"
 	@echo "         bench-dedup (sbf dedup against awk and sort -u; DEDUP_LINES)"
-	@echo "         fpr-timing (the formulas' worst times)"
+	@echo "         fpr-timing (the formulas' worst times) build/classic-sim (classic filters against their bound)"
 	@echo "peers:   bench-peers bench-peers-hash (PEERS_DIR=../shared/peers, PEERS_ARGS, CPU=1)"
 	@echo "python:  python test-python bench-python (PYTHON=/usr/bin/python3; python/README.md)"
 	@echo "redis:   redis test-redis test-redis-unit test-redis-san bench-redis bench-redis-insn (REDIS_TEST_ARGS, BENCH_ARGS)"

@@ -80,6 +80,7 @@ typedef struct sbfb_opts {
     double fpr_time;             /* seconds for all FPR probes */
     uint64_t fpr_max_probes;     /* cap per row (all its filters) */
     int fpr_threads;             /* 0: every online CPU */
+    int fpr_filters;             /* key sets per FPR row (0: 32, quick 8) */
     uint64_t lat_samples;        /* timed samples per histogram */
     unsigned lat_group;          /* calls per sample: 0 = chosen per row */
     size_t lat_group_max;        /* larger filters: single calls (the L2 size) */

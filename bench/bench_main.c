@@ -48,6 +48,7 @@ static void usage(FILE *out)
 "  --fpr-max-probes N   cap per FPR row; a row it stops short of its minimum is\n"
 "                       marked low-resolution (default 2e9, quick 2e7)\n"
 "  --fpr-threads N      threads building and probing FPR filters (default: CPUs)\n"
+"  --fpr-filters N      filters (key sets) per FPR row, 2..1024 (default 32, quick 8)\n"
 "  --lat-samples N      timed samples per latency histogram (default 1000000)\n"
 "  --lat-group auto|N   calls per latency sample: auto (the default) groups calls\n"
 "                       shorter than 20 clock steps on filters within the L2\n"
@@ -199,6 +200,8 @@ static void finish_defaults(sbfb_opts *o)
         o->fpr_time = o->quick ? 12 : 60;
     if (o->fpr_max_probes == 0)
         o->fpr_max_probes = o->quick ? 20000000 : 2000000000;
+    if (o->fpr_filters == 0)
+        o->fpr_filters = o->quick ? 8 : 32;
     if (o->lat_samples == 0)
         o->lat_samples = o->quick ? 100000 : 1000000;
 }
@@ -254,6 +257,10 @@ static int parse_fpr_option(sbfb_opts *o, const char *a, const char *v)
         o->fpr_threads = atoi(v);
         if (o->fpr_threads < 1 || o->fpr_threads > 8)
             die("--fpr-threads takes 1..8", v);
+    } else if (IS("--fpr-filters")) {
+        o->fpr_filters = atoi(v);
+        if (o->fpr_filters < 2 || o->fpr_filters > 1024)
+            die("--fpr-filters takes 2..1024", v);
     } else {
         return 0;
     }

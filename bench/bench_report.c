@@ -261,8 +261,8 @@ void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
         sbfb_table_fpr(f, r, 1);
         return;
     }
-    fprintf(f, "\n### False-positive rate\n\nFor each row, 8 or 16 independent filters "
-               "(16 at 8, 10 and 16 bits/key%s), each with n = %llu distinct keys, probed "
+    fprintf(f, "\n### False-positive rate\n\nFor each row, %d independent filters "
+               "(`--fpr-filters`), each with n = %llu distinct keys, probed "
                "with distinct absent keys (batched contains); \"measured\" pools them. "
                "Bits/key counts memory; for the counting layout it counts 4-bit counters "
                "(memory is 4 times that). \"exact\" is `sbf_fpp_theory`, the layout's "
@@ -273,7 +273,9 @@ void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "(1-e^(-kn/m))^k. The formulas give the expected rate over key sets, and "
                "each filter's own rate varies around it, so two 95%% intervals are shown: "
                "Wilson's, on the pooled probes (probe noise only), and the interval of the "
-               "mean across the filters (Student t; both noises). * marks an exact value "
+               "pooled rate across the filters (Student t on R - 1 degrees of freedom, the "
+               "per-filter rates weighted by their probes as the pooled rate weights them; "
+               "both noises). * marks an exact value "
                "outside the interval across filters, w one outside the Wilson interval. "
                "A 95%% interval misses the true value in 1 row of 20 by chance: with %d "
                "rows, about %.1f * (between %d and %d in 95%% of runs); here %d. The Wilson "
@@ -281,7 +283,7 @@ void sbfb_md_fpr(FILE *f, const sbfb_opts *o, const sbfb_results *r)
                "frequent than that. The plot shows measured / exact with the interval across "
                "filters divided by exact, and Putze's and the classic formula divided by exact "
                "(they leave the plot where they are far off).\n\n",
-            o->quick ? "; half as many in a quick run" : "", (unsigned long long)r->fpr[0].n,
+            o->fpr_filters, (unsigned long long)r->fpr[0].n,
             n, 0.05 * n, clo, chi, marked, marked_w);
     fprintf(f, "**Resolution.** Every row is given probes for at least 10^4 expected false "
                "positives (exact rate x probes, \"expected FP\"), which resolves its rate to "
