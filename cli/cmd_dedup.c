@@ -125,9 +125,12 @@ static const char *const help_dedup =
  * VM at load 2-3: 8 ahead 1.12-1.14 s of deciding, 16 0.79-1.07 s, 32
  * 0.67-0.72 s, 48 no better) */
 #define AHEAD 32
-#ifndef SPLIT_AHEAD
 #define SPLIT_AHEAD 2048
-#endif
+/* the lines copied out are read again from memory (the chunk was read a
+ * while before, on either thread): the bytes this far on are asked for
+ * (2 threads, 50M lines, fixed filter, loaded VM: formatting 0.31-0.34 s
+ * against 0.40-0.42 s; one thread 0.28-0.29 s either way) */
+#define FORMAT_AHEAD 4096
 
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
 /* a chunk's stage */
@@ -1174,6 +1177,8 @@ static void format_lines(const dedup *d, chunk *c)
         written++;
         if (copy) {
             const size_t s = c->start[i];
+            if (s + FORMAT_AHEAD < len)
+                __builtin_prefetch(b + s + FORMAT_AHEAD, 0, 3);
             if (s != re) {
                 memcpy(o + olen, b + rs, re - rs);
                 olen += re - rs;
