@@ -125,6 +125,12 @@ static const char *const help_dedup =
  * VM at load 2-3: 8 ahead 1.12-1.14 s of deciding, 16 0.79-1.07 s, 32
  * 0.67-0.72 s, 48 no better) */
 #define AHEAD 32
+#define SPLIT_AHEAD 2048
+/* the lines copied out are read again from memory (the chunk was read a
+ * while before, on either thread): the bytes this far on are asked for
+ * (2 threads, 50M lines, fixed filter, loaded VM: formatting 0.31-0.34 s
+ * against 0.40-0.42 s; one thread 0.28-0.29 s either way) */
+#define FORMAT_AHEAD 4096
 
 enum { D_NEW = 1, D_SEEN = 0, D_NOKEY = 2, D_OTHER = 3 };
 /* a chunk's stage */
@@ -563,7 +569,7 @@ static void lines_grow(chunk *c)
 }
 
 /* The chunk's lines [start, end): split at each newline in [0, len), and
- * the segment after the last one (the chunk ends a line). 16 bytes at a
+ * the segment after the last one (the chunk ends a line). 64 bytes at a
  * time where SSE2 is (a memchr per line cost more: lines of ~68 bytes),
  * never reading past len. */
 static void split_lines(chunk *c)
@@ -573,11 +579,22 @@ static void split_lines(chunk *c)
     size_t n = 0, at = 0, q = 0;
 #if defined(__SSE2__)
     const __m128i nlv = _mm_set1_epi8('\n');
-    for (; q + 16 <= len; q += 16) {
-        unsigned mask = (unsigned)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(b + q)), nlv));
+    for (; q + 64 <= len; q += 64) {
+        /* the input is read here first, from memory: the bytes SPLIT_AHEAD on
+         * asked for now (the hardware's prefetch stops at each 4 KB page) */
+        if (q + SPLIT_AHEAD < len)
+            __builtin_prefetch(b + q + SPLIT_AHEAD, 0, 3);
+        const __m128i *v = (const __m128i *)(const void *)(b + q);
+        uint64_t mask =
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v), nlv)) |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 1), nlv))
+                << 16 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 2), nlv))
+                << 32 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 3), nlv))
+                << 48;
         while (mask != 0) {
-            const size_t e = q + (size_t)__builtin_ctz(mask);
+            const size_t e = q + (size_t)__builtin_ctzll(mask);
             mask &= mask - 1;
             if (n == c->ncap)
                 lines_grow(c);
@@ -893,14 +910,19 @@ static void grow_prefetch(const dedup *d, const sbf_view *v, uint64_t h1)
 static void decide_part_grow(dedup *d, chunk *c, size_t p)
 {
     const sbf_view *v = &d->pv[p].v;
-    const size_t a = c->poff[p], b = c->poff[p + 1];
+    /* one part (one thread): every hash, in input order (not routed) */
+    const int all = d->parts == 1;
+    const size_t a = all ? 0 : c->poff[p], b = all ? c->nh : c->poff[p + 1];
     const size_t *ix = c->pidx;
+#define IX(q) (all ? (q) : ix[q])
     const uint64_t *h1 = c->h1, *h2 = c->h2;
+    for (size_t q = a; q < b && q < a + AHEAD; q++) /* the first keys' blocks */
+        grow_prefetch(d, v, h1[IX(q)]);
     if (!d->ngrams) {
         for (size_t q = a; q < b; q++) {
             if (q + AHEAD < b)
-                grow_prefetch(d, v, h1[ix[q + AHEAD]]);
-            const size_t j = ix[q];
+                grow_prefetch(d, v, h1[IX(q + AHEAD)]);
+            const size_t j = IX(q);
             int r = 0;
             if (!old_has(d, h1[j], h2[j]) && (r = sbf_view_add_hash(v, h1[j], h2[j])) < 0)
                 fail("the growing filter: %s", sbf_strerror(r));
@@ -909,25 +931,26 @@ static void decide_part_grow(dedup *d, chunk *c, size_t p)
         return;
     }
     for (size_t q = a; q < b;) {
-        const size_t u = c->gunit[ix[q]];
+        const size_t u = c->gunit[IX(q)];
         size_t r = q;
         uint64_t seen = 0;
-        for (; r < b && c->gunit[ix[r]] == u; r++) {
+        for (; r < b && c->gunit[IX(r)] == u; r++) {
             if (r + AHEAD < b)
-                grow_prefetch(d, v, h1[ix[r + AHEAD]]);
+                grow_prefetch(d, v, h1[IX(r + AHEAD)]);
             /* (n-grams have no verdict of their own: added[] keeps
              * whether an older sub-filter holds one, probed once) */
-            const size_t j = ix[r];
+            const size_t j = IX(r);
             c->added[j] = (uint8_t)old_has(d, h1[j], h2[j]);
             seen += (uint64_t)(c->added[j] || sbf_view_contains_hash(v, h1[j], h2[j]));
         }
         for (size_t t = q; t < r; t++)
-            if (!c->added[ix[t]] && sbf_view_add_hash(v, h1[ix[t]], h2[ix[t]]) < 0)
+            if (!c->added[IX(t)] && sbf_view_add_hash(v, h1[IX(t)], h2[IX(t)]) < 0)
                 fail("the growing filter: cannot add");
         if (seen)
             __atomic_fetch_add(&c->u_seen[u], seen, __ATOMIC_RELAXED);
         q = r;
     }
+#undef IX
 }
 
 /* Part p of chunk c (P > 1, a filter probed inline): its hashes in input
@@ -938,17 +961,17 @@ static void decide_part_grow(dedup *d, chunk *c, size_t p)
 #define WHOLE SIZE_MAX
 static void decide_part(dedup *d, chunk *c, size_t p)
 {
-    if (d->parts == 1) {
-        decide_all(d, c);
-        return;
-    }
     if (p == WHOLE) {
         grow_fold(d);
         decide_all(d, c);
         return;
     }
-    if (d->s != NULL) {
+    if (d->grow_parts) {
         decide_part_grow(d, c, p);
+        return;
+    }
+    if (d->parts == 1) {
+        decide_all(d, c);
         return;
     }
     const sbf_view *v = &d->pv[p].v;
@@ -1106,16 +1129,93 @@ static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
     out_put(c, "\n", 1);
 }
 
+/* Lines (not --ngrams): the verdicts, counts and output bytes. A written
+ * line is its bytes as read and a newline, which is the one after it in
+ * the input but for the chunk's last line: runs of written lines that
+ * follow each other in the input are copied at once (about two lines a
+ * run when half are new), into a buffer sized for the whole chunk first
+ * (the output is at most its bytes and a newline). */
+static void format_lines(const dedup *d, chunk *c)
+{
+    const size_t len = c->len;
+    if (!d->count_only && c->ocap < len + 1) {
+        c->ocap = len + 1 + (len >> 3);
+        free(c->obuf);
+        c->obuf = xrealloc(NULL, c->ocap);
+    }
+    unsigned char *const o = c->obuf;
+    const unsigned char *const b = c->buf;
+    size_t olen = 0, rs = 0, re = 0; /* the run of input bytes [rs, re) to copy */
+    uint64_t fresh = 0, seen = 0, nokey = 0, other = 0, written = 0;
+    const size_t n = c->n, m = c->m;
+    const int invert = d->invert, copy = !d->count_only;
+    size_t j = 0; /* the key of line i when it has one */
+    for (size_t i = 0; i < n; i++) {
+        int dec;
+        if (j < m && c->idx[j] == i) {
+            dec = c->added[j++] ? D_NEW : D_SEEN;
+            c->dec[i] = (uint8_t)dec;
+        } else {
+            dec = c->dec[i];
+        }
+        int write_it;
+        if (dec == D_NEW) {
+            fresh++;
+            write_it = !invert;
+        } else if (dec == D_SEEN) {
+            seen++;
+            write_it = invert;
+        } else if (dec == D_NOKEY) {
+            nokey++;
+            write_it = !invert;
+        } else {
+            other++;
+            write_it = 0;
+        }
+        if (!write_it)
+            continue;
+        written++;
+        if (copy) {
+            const size_t s = c->start[i];
+            if (s + FORMAT_AHEAD < len)
+                __builtin_prefetch(b + s + FORMAT_AHEAD, 0, 3);
+            if (s != re) {
+                memcpy(o + olen, b + rs, re - rs);
+                olen += re - rs;
+                rs = s;
+            }
+            re = c->end[i] + 1; /* with its newline */
+        }
+    }
+    if (re > rs) {
+        if (re > len) { /* the chunk's last line: its newline is not in the input */
+            memcpy(o + olen, b + rs, len - rs);
+            olen += len - rs;
+            o[olen++] = '\n';
+        } else {
+            memcpy(o + olen, b + rs, re - rs);
+            olen += re - rs;
+        }
+    }
+    c->olen = olen;
+    c->fresh = fresh;
+    c->seen = seen;
+    c->nokey = nokey;
+    c->other = other;
+    c->written = written;
+    c->units = c->unit_dups = 0;
+}
+
 /* The chunk's verdicts, counts and output bytes: any thread, once every
  * part of it is decided. */
 static void format(const dedup *d, chunk *c)
 {
+    if (!d->ngrams) {
+        format_lines(d, c);
+        return;
+    }
     c->olen = 0;
     c->fresh = c->seen = c->nokey = c->other = c->written = c->units = c->unit_dups = 0;
-    if (!d->ngrams) {
-        for (size_t j = 0; j < c->m; j++)
-            c->dec[c->idx[j]] = c->added[j] ? D_NEW : D_SEEN;
-    }
     size_t j = 0; /* the key of line i when it has one */
     for (size_t i = 0; i < c->n; i++) {
         const unsigned char *p = c->buf + c->start[i];
@@ -1265,7 +1365,8 @@ static int take_task(dedup *d, chunk **out, size_t *part)
                 if (d->g_nb != 0 && c->nh <= d->g_room) {
                     if (c->route_nb != d->g_nb) { /* prepared before the newest started */
                         c->route_nb = d->g_nb;
-                        route(d, c);
+                        if (d->parts > 1)
+                            route(d, c);
                     }
                     d->g_room -= c->nh;
                     d->g_next++;
@@ -2056,11 +2157,15 @@ int cmd_dedup(int argc, char **argv)
      * parts costs CPU (doc/dedup.md has the figures). The output is the
      * same bytes either way. */
     d.parts = 1;
-    if (threads > 1 && d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
+    if (d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
         /* a growing filter: by parts while a chunk fits in the newest
          * sub-filter, of a layout probed inline; from two threads, as its
          * in-order decision (a probe of every sub-filter for a new key: 3
-         * of 4 CPU seconds at 50M lines, one thread) would bound two */
+         * of 4 CPU seconds at 50M lines, one thread) would bound two. One
+         * thread: one part, the keys in input order through the same views
+         * (32 keys' blocks prefetched ahead in every sub-filter, not the
+         * library's 8: deciding 1.58-1.63 s against 1.90-2.10 s at 50M
+         * lines, loaded VM) */
         sbf_view gv;
         if (sbf_view_get_writable(sbf_scalable_filter_writable(d.s, 0), &gv) == SBF_OK &&
             gv.query != SBF_VIEW_CALL && gv.add != SBF_VIEW_CALL) {
@@ -2070,7 +2175,8 @@ int cmd_dedup(int argc, char **argv)
     }
     if (d.grow_parts || (threads > 2 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
                          (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL)))) {
-        d.parts = (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
+        d.parts = threads == 1 && d.grow_parts ? 1
+                : (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
         /* (C11: the size a multiple of the alignment; ASan checks it) */
         d.pv = aligned_alloc(64, (d.parts * sizeof *d.pv + 63) & ~(size_t)63);
         if (d.pv == NULL)
