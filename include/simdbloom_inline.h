@@ -924,6 +924,17 @@ SBF_INL int sbf__add(const sbf_view *v, unsigned kind, const void *key, size_t l
 #  else
 #    define SBF__NOINLINE static
 #  endif
+/* A view for adds the header does not probe (classic, SBF_CONCURRENT): the
+ * filter's kernel, the one sbf_add jumps to after its checks, from a small
+ * frame of its own (sbf__put_u64_rest's first test, a tail call; contains
+ * calls the kernel from the caller's loop, sbf__has_u64_any). */
+SBF__NOINLINE int sbf__put_u64_call(const sbf_view *v, uint64_t key)
+{
+    unsigned char b[8];
+    sbf_inl_store_le64(b, key);
+    return v->key_add != NULL ? v->key_add(v->filter, b, 8) : SBF_E_READONLY;
+}
+
 SBF__NOINLINE int sbf__has_u64_rest(const sbf_view *v, unsigned kind, uint64_t key)
 {
     if (kind == SBF_VIEW_COUNTING) /* the likelier ones first, by tests */
@@ -941,6 +952,8 @@ SBF__NOINLINE int sbf__has_u64_rest(const sbf_view *v, unsigned kind, uint64_t k
 
 SBF__NOINLINE int sbf__put_u64_rest(const sbf_view *v, unsigned kind, uint64_t key)
 {
+    if (kind == SBF_VIEW_CALL)
+        return sbf__put_u64_call(v, key);
     if (kind == SBF_VIEW_COUNTING) /* the likelier ones first, by tests */
         return sbf_inl_put_u64_counting(v, key);
     if (kind == SBF_VIEW_COUNTING_XXH3)
@@ -973,6 +986,12 @@ SBF_INL int sbf__has_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
         return sbf_inl_has_u64_blocked_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_FMIX)
         return sbf_inl_has_u64_blocked_fmix(v, key);
+    SBF_INL_OPAQUE(kind); /* (not a jump table with the tests above) */
+    if (kind == SBF_VIEW_CALL) { /* the filter's kernel, as sbf_contains runs it */
+        unsigned char b[8];
+        sbf_inl_store_le64(b, key);
+        return v->key_contains(v->filter, b, 8);
+    }
     return sbf__has_u64_rest(v, kind, key);
 }
 
@@ -1001,7 +1020,8 @@ SBF_INL int sbf__put_u64_any(const sbf_view *v, unsigned kind, uint64_t key)
         return sbf_inl_put_u64_blocked_xxh3(v, key);
     if (kind == SBF_VIEW_BLOCKED_FMIX)
         return sbf_inl_put_u64_blocked_fmix(v, key);
-    return sbf__put_u64_rest(v, kind, key);
+    return sbf__put_u64_rest(v, kind, key); /* (an add's loop keeps one call:
+        the filter's kernel called here cost every add kind 10-25%) */
 }
 
 /* The generic calls out of line: what the _as calls run for a view of

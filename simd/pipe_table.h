@@ -229,25 +229,38 @@ static const sbfi_ops *const pipe_ops[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES] = 
     },
 };
 
-/* [hash][mode]: the blocked family's adds with k a constant
- * (simd/pipe_key.h's PIPE_ADD_KEY_K), for the modes whose pipe_ops set has
- * the header's probes; NULL elsewhere (sbfi_bind keeps add_key). The ISA
+/* [hash][family][mode]: the blocked and counting families' adds with k a
+ * constant (simd/pipe_key.h's PIPE_ADD_KEY_K), for the modes whose pipe_ops
+ * set has the header's probes; NULL elsewhere (sbfi_bind keeps add_key). The ISA
  * table's .add_key_k = PIPE_ADD_K_TABLE. */
 #if defined(PIPE_KEY8) && PIPE_KEY8
 static const sbfi_add_k_table pipe_add_k = {
-    [SBFI_HASH_MURMUR3] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_murmur3,
+    [SBFI_HASH_MURMUR3] = {
+        [SBFI_KERN_BLOCKED] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_murmur3,
 #  if PIPE_KEY_VH
-                            [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_murmur3_vh,
+                                [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_murmur3_vh,
 #  else
-                            [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_murmur3,
+                                [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_murmur3,
 #  endif
-                          },
-    [SBFI_HASH_XXH3] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_xxh3,
-                         [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_xxh3,
-                         [SBFI_MODE_POW2] = add_key_k_blocked_xxh3_pow2 },
-    [SBFI_HASH_FMIX] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_fmix,
-                         [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_fmix,
-                         [SBFI_MODE_POW2] = add_key_k_blocked_fmix_pow2 },
+                              },
+        /* the _vh mode's counting add is the plain one (a scalar hash) */
+        [SBFI_KERN_COUNTING] = { [SBFI_MODE_PLAIN] = add_key_k_counting_murmur3,
+                                 [SBFI_MODE_HASH8_VEC] = add_key_k_counting_murmur3 },
+    },
+    [SBFI_HASH_XXH3] = {
+        [SBFI_KERN_BLOCKED] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_xxh3,
+                                [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_xxh3,
+                                [SBFI_MODE_POW2] = add_key_k_blocked_xxh3_pow2 },
+        /* (a counting filter's POW2 mode is its plain set) */
+        [SBFI_KERN_COUNTING] = { [SBFI_MODE_PLAIN] = add_key_k_counting_xxh3,
+                                 [SBFI_MODE_HASH8_VEC] = add_key_k_counting_xxh3,
+                                 [SBFI_MODE_POW2] = add_key_k_counting_xxh3 },
+    },
+    [SBFI_HASH_FMIX] = {
+        [SBFI_KERN_BLOCKED] = { [SBFI_MODE_PLAIN] = add_key_k_blocked_fmix,
+                                [SBFI_MODE_HASH8_VEC] = add_key_k_blocked_fmix,
+                                [SBFI_MODE_POW2] = add_key_k_blocked_fmix_pow2 },
+    },
 };
 #  define PIPE_ADD_K_TABLE (&pipe_add_k)
 #else

@@ -79,10 +79,11 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
     /* the ISA's ops of the layout's hash stage and kernel family */
     f->ops = (*f->kt->ops)[f->hash][f->lay->kernel][mode];
     f->add1 = f->ops->add_key;
-    if (mode != SBFI_MODE_CONCURRENT && f->lay->kernel == SBFI_KERN_BLOCKED &&
-        f->kt->add_key_k != NULL && (*f->kt->add_key_k)[f->hash][mode] != NULL) {
+    if (mode != SBFI_MODE_CONCURRENT && f->kt->add_key_k != NULL &&
+        (*f->kt->add_key_k)[f->hash][f->lay->kernel][mode] != NULL) {
+        /* blocked and counting: k of 1..16 */
         SBFI_ASSERT(f->k >= 1 && f->k <= SBF_MAX_K_BLOCKED);
-        f->add1 = (*f->kt->add_key_k)[f->hash][mode][f->k]; /* its k a constant */
+        f->add1 = (*f->kt->add_key_k)[f->hash][f->lay->kernel][mode][f->k]; /* k a constant */
     }
     /* a read-only mapping's add is the refusal itself: sbf_add does not
      * test f->mem on its hot path */

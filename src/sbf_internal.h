@@ -244,10 +244,10 @@ enum { SBFI_MODE_PLAIN = 0, SBFI_MODE_CONCURRENT = 1, SBFI_MODE_HASH8_VEC = 2,
  * is SBF_E_ISA_UNAVAILABLE).
  */
 typedef const sbfi_ops *const sbfi_ops_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES];
-/* [hash][mode]: NULL, or the blocked family's add_key with k a constant,
- * [k] for k = 1..SBF_MAX_K_BLOCKED (the mask unrolled for k, no jump on k):
- * the same answers and bytes as that (hash, mode)'s add_key */
-typedef const sbfi_key_add_fn *const sbfi_add_k_table[SBFI_NHASH][SBFI_NMODES];
+/* [hash][family][mode]: NULL, or the blocked or counting family's add_key
+ * with k a constant, [k] for k = 1..SBF_MAX_K_BLOCKED (the mask unrolled
+ * for k, no jump on k): the same answers and bytes as that set's add_key */
+typedef const sbfi_key_add_fn *const sbfi_add_k_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES];
 struct sbfi_kernels {
     const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */

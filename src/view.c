@@ -57,7 +57,8 @@ static void fill(const sbf_filter *f, sbf_view *v)
     v->layout = f->layout;
     v->query = inline_kind(f);
     v->add = SBF_VIEW_CALL;
-    v->key_contains = f->ops->contains_key; /* builds without vector flags call them */
+    v->key_contains = f->contains1; /* builds without vector flags call them, and
+                                       every view of a kind not inline */
     /* a plain filter counts its adds in f->added (a concurrent one in
      * stripes): inline adds raise it, and sbf_view_counting takes only a
      * view that has it */
@@ -80,7 +81,7 @@ int sbf_view_get_writable(sbf_filter *f, sbf_view *out)
     fill(f, out);
     out->writable = 1;
     out->add = out->query;
-    out->key_add = f->ops->add_key;
+    out->key_add = f->add1; /* sbf_add's kernel: blocked filters' add with k a constant */
     return SBF_OK;
 }
 

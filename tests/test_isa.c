@@ -277,7 +277,7 @@ static void check_isa(int isa)
         check_bulk(isa, &b, 3000);
         check_bulk(isa, &c, 3000);
         check_bulk(isa, &x, 3000);
-        /* one-key adds with k a constant (the blocked add_key_k entries):
+        /* one-key adds with k a constant (the add_key_k entries):
          * 2^j blocks and not, every hash */
         const geometry ob = { SBF_BLOCKED, k, 512 * 64, k * 7 };
         const geometry ox = { SBF_BLOCKED_XXH3, k, 512 * 64, k * 11 };
@@ -289,6 +289,13 @@ static void check_isa(int isa)
         check_one_key(isa, &oy);
         check_one_key(isa, &fx);
         check_one_key(isa, &fy);
+        /* the counting add_key_k entries: every k, both hashes, 2^j blocks and not */
+        const geometry oc = { SBF_COUNTING, k, 512 * 64, k * 23 };
+        const geometry cx = { SBF_COUNTING_XXH3, k, 512 * 64, k * 29 };
+        const geometry cy = { SBF_COUNTING_XXH3, k, 512 * 50, k * 31 };
+        check_one_key(isa, &oc);
+        check_one_key(isa, &cx);
+        check_one_key(isa, &cy);
     }
 }
 

@@ -116,8 +116,8 @@ static void check_single_xxh3(int isa, int layout, uint32_t k, uint64_t bits, ui
     /* blocked adds: the entry with k a constant where the ISA has them
      * (AVX2, AVX-512), the set's add_key elsewhere */
     const sbfi_key_add_fn *kadd = NULL;
-    if (mode != SBFI_MODE_CONCURRENT && f->lay->kernel == SBFI_KERN_BLOCKED && f->kt->add_key_k)
-        kadd = (*f->kt->add_key_k)[f->lay->hash][mode];
+    if (mode != SBFI_MODE_CONCURRENT && f->kt->add_key_k)
+        kadd = (*f->kt->add_key_k)[f->lay->hash][f->lay->kernel][mode];
     if (f->lay->kernel == SBFI_KERN_BLOCKED && mode != SBFI_MODE_CONCURRENT &&
         (isa == SBF_ISA_AVX2 || isa == SBF_ISA_AVX512))
         cr_assert_not_null(kadd, "%s: no blocked adds with k a constant", sbf_isa_name(isa));
