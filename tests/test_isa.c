@@ -277,25 +277,21 @@ static void check_isa(int isa)
         check_bulk(isa, &b, 3000);
         check_bulk(isa, &c, 3000);
         check_bulk(isa, &x, 3000);
-        /* one-key adds with k a constant (the add_key_k entries):
-         * 2^j blocks and not, every hash */
-        const geometry ob = { SBF_BLOCKED, k, 512 * 64, k * 7 };
-        const geometry ox = { SBF_BLOCKED_XXH3, k, 512 * 64, k * 11 };
-        const geometry oy = { SBF_BLOCKED_XXH3, k, 512 * 50, k * 13 };
-        const geometry fx = { SBF_BLOCKED_FMIX, k, 512 * 64, k * 17 };
-        const geometry fy = { SBF_BLOCKED_FMIX, k, 512 * 50, k * 19 };
-        check_one_key(isa, &ob);
-        check_one_key(isa, &ox);
-        check_one_key(isa, &oy);
-        check_one_key(isa, &fx);
-        check_one_key(isa, &fy);
-        /* the counting add_key_k entries: every k, both hashes, 2^j blocks and not */
-        const geometry oc = { SBF_COUNTING, k, 512 * 64, k * 23 };
-        const geometry cx = { SBF_COUNTING_XXH3, k, 512 * 64, k * 29 };
-        const geometry cy = { SBF_COUNTING_XXH3, k, 512 * 50, k * 31 };
-        check_one_key(isa, &oc);
-        check_one_key(isa, &cx);
-        check_one_key(isa, &cy);
+        /* one-key adds with k a constant (the add_key_k entries of the
+         * blocked and counting families): every k, every hash, 2^j blocks
+         * and not */
+        const geometry one[] = {
+            { SBF_BLOCKED, k, 512 * 64, k * 7 },
+            { SBF_BLOCKED_XXH3, k, 512 * 64, k * 11 },
+            { SBF_BLOCKED_XXH3, k, 512 * 50, k * 13 },
+            { SBF_BLOCKED_FMIX, k, 512 * 64, k * 17 },
+            { SBF_BLOCKED_FMIX, k, 512 * 50, k * 19 },
+            { SBF_COUNTING, k, 512 * 64, k * 23 },
+            { SBF_COUNTING_XXH3, k, 512 * 64, k * 29 },
+            { SBF_COUNTING_XXH3, k, 512 * 50, k * 31 },
+        };
+        for (size_t g = 0; g < sizeof one / sizeof one[0]; g++)
+            check_one_key(isa, &one[g]);
     }
 }
 
