@@ -114,6 +114,7 @@ typedef struct pipe_ctx {
     v512 s8, nb, base, shift;
     simde__mmask16 km;     /* lanes i < k */
     uint32_t k;
+    int narrow;            /* blocked and counting queries: 8 lanes (k <= 8) */
 } pipe_ctx;
 
 static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
@@ -121,6 +122,7 @@ static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
     c->salt = simde_mm512_loadu_si512((const void *)f->salt);
     c->km = (simde__mmask16)f->lanes;
     c->k = f->k;
+    c->narrow = 0;
 }
 
 static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
@@ -135,6 +137,7 @@ static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
      * issue 13, finding 1; only the blocked and counting probes use it). */
     c->km = (simde__mmask16)f->lanes;
     c->k = f->k;
+    c->narrow = f->k <= 8 && sbfi_probe8(); /* the CPU's form (src/dispatch.c) */
 }
 
 /* (h1 * nb) >> 64 per lane, for nb < 2^32. */
@@ -203,16 +206,37 @@ static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[1
  * view's), with the 1s in a register. (This SIMDe has no
  * mask_testn_epi32_mask, nor the masked 16- and 8-bit loads and stores
  * below: the native intrinsics, which this file's flags provide.) */
-static inline uint16_t pipe_blocked_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+static inline uint16_t blocked_miss16(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
     return sbf_inl_blocked_miss((const uint64_t *)blk,
                                 simde_mm512_mullo_epi32(bcast_h2(h2), c->salt), c->km,
                                 simde_mm512_set1_epi32(1));
 }
 
+/* The batch's blocked query for k <= 8 in 256-bit registers: the key's 8
+ * products (one vpmulld of 8 lanes, not 16), vpermt2d over the block's
+ * two halves, the rotate and the test of sbf_inl_blocked_miss. */
+static inline uint16_t blocked_miss8(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                              simde_mm512_castsi512_si256(c->salt));
+    const v256 word = _mm256_permutex2var_epi32(
+        simde_mm256_load_si256(blk), simde_mm256_srli_epi32(prod, SBF__SHIFT_WORD32),
+        simde_mm256_load_si256((const void *)((const char *)blk + 32)));
+    const v256 rot = _mm256_rorv_epi32(word, simde_mm256_srli_epi32(prod, SBFI_SHIFT_BLOCKED));
+    return _mm256_mask_testn_epi32_mask((simde__mmask8)c->km, rot, simde_mm256_set1_epi32(1));
+}
+
+static inline uint16_t pipe_blocked_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    if (c->narrow)
+        return blocked_miss8(c, blk, h2);
+    return blocked_miss16(c, blk, h2);
+}
+
 static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    return pipe_blocked_miss(c, blk, h2) == 0;
+    return blocked_miss16(c, blk, h2) == 0;
 }
 
 /* Blocked adds: include/simdbloom_inline_x86.h's mask of the k positions,
@@ -234,15 +258,36 @@ static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, u
 
 /* Counting queries and adds: include/simdbloom_inline_x86.h's probes,
  * which the inline header's counting views use too. */
-static inline uint16_t pipe_counting_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+static inline uint16_t counting_miss16(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
     return sbf_inl_counting_miss((const uint64_t *)blk,
                                  simde_mm512_mullo_epi32(bcast_h2(h2), c->salt), c->km);
 }
 
+/* The same in 256-bit registers for k <= 8 (as blocked_miss8). */
+static inline uint16_t counting_miss8(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                              simde_mm512_castsi512_si256(c->salt));
+    const v256 word = _mm256_permutex2var_epi32(
+        simde_mm256_load_si256(blk), simde_mm256_srli_epi32(prod, SBF__SHIFT_WORD32),
+        simde_mm256_load_si256((const void *)((const char *)blk + 32)));
+    const v256 sh = simde_mm256_and_si256(simde_mm256_srli_epi32(prod, SBFI_SHIFT_COUNTING - 2),
+                                          simde_mm256_set1_epi32(28));
+    const v256 nib = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(15), sh);
+    return _mm256_mask_testn_epi32_mask((simde__mmask8)c->km, word, nib);
+}
+
+static inline uint16_t pipe_counting_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    if (c->narrow)
+        return counting_miss8(c, blk, h2);
+    return counting_miss16(c, blk, h2);
+}
+
 static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    return pipe_counting_miss(c, blk, h2) == 0;
+    return counting_miss16(c, blk, h2) == 0;
 }
 
 /* Split-block masks: one bit in each 32-bit word (k = 8: 256-bit blocks),
