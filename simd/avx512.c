@@ -8,6 +8,9 @@
  *     word of the block that holds position i (index = top 4 bits of the
  *     product); a variable rotate (blocked) or a nibble mask (counting)
  *     tests it; a k-lane mask limits the test to the key's k positions.
+ *     Batches with k <= 8 take 8 lanes of 256-bit registers instead (vpermt2d
+ *     over the block's halves) where sbfi_probe8() says the CPU gains
+ *     (src/dispatch.c: not on Zen 5; doc/performance.md, "On Intel").
  *   split-block: one multiply, shift by 27, variable shift of 1, vptestnm.
  */
 #include "sbf_internal.h"
