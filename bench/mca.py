@@ -40,9 +40,8 @@ KERNELS = [
      {"^vperm[it]2d .*ymm": 8, "^vprorvd": 8}, 8, "pipe_probe, cached"),
     ("avx512 blocked contains (k > 8)", "avx512", "contains_batch_blocked",
      {"^vpermd .*zmm": 8, "^vprorvd": 8}, 8, "pipe_probe, cached"),
-    # (the prefetching loop: the 16-lane form's path through it; the 8-lane
-    # form leaves it by a branch and comes back, which a loop cut out of the
-    # object does not show)
+    # (the prefetching loop: pipe_probe writes it once per form; this is
+    # the 16-lane one)
     ("avx512 blocked contains (16 lanes), prefetching", "avx512", "contains_batch_blocked",
      {"^vpermd .*zmm": 1, "^vprorvd": 1, "^prefetcht0": 1}, 1, "pipe_probe"),
     ("avx512 split-block contains (k <= 8)", "avx512", "contains_batch_split",

@@ -205,6 +205,7 @@ static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[1
  * 3.64-3.71 / 3.55-3.57 (its floor 3.33-3.37). (vptestnmd + kortestw, a
  * setcc per key, had measured slower than the compare: 1.07 -> 1.21.) */
 #define PIPE_HAVE_MISS 1
+#define PIPE_HAVE_NARROW 1 /* pipe_ctx.narrow: pipe_probe loops per form */
 /* The blocked probe is include/simdbloom_inline_x86.h's (the inline
  * view's), with the 1s in a register. (This SIMDe has no
  * mask_testn_epi32_mask, nor the masked 16- and 8-bit loads and stores

@@ -253,6 +253,11 @@ static void check_probe_form(int narrow)
             if (k == 6)
                 check_forms(SBF_ISA_AVX512, &g, SBF_CONCURRENT);
         }
+    /* past 256 KiB: pipe_probe's prefetching loop, a loop per form */
+    for (size_t l = 0; l < 2; l++) {
+        const geometry g = { lays[l], 6, 512 * (uint64_t)4801, 11 };
+        check_forms(SBF_ISA_AVX512, &g, 0);
+    }
     sbfi_probe8_force(-1);
 }
 
