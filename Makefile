@@ -92,7 +92,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/sbf-bench
 LIBS    := -lm
 
-.PHONY: all lib cli test fpr-timing check-readme bench-peers bench-peers-hash bench bench-inline check-inline-warnings bench-quick bench-compare bench-check bench-baseline \
+.PHONY: all lib cli test fpr-timing check-readme bench-peers bench-peers-hash bench bench-inline check-inline-warnings bench-quick bench-compare bench-check bench-baseline mca \
         test-neon test-san test-tsan install uninstall clean help deps symbols cycles kat check-cxx \
         test-isas fuzz
 
@@ -361,6 +361,10 @@ bench-compare: deps
 bench-check: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh
 
+# llvm-mca on the batch kernels' hot loops as built (bench/mca.sh; MCA_ARGS for its options)
+mca: $(LIB_A)
+	bench/mca.sh --obj $(BUILD)/obj/simd $(MCA_ARGS)
+
 bench-baseline: deps
 	$(BENCH_ENV) bash scripts/bench-check.sh --write-baseline
 
@@ -562,6 +566,7 @@ help:
 	@echo "         test-duckdb duckdb-setup (DuckDB as an oracle of the parquet layout)"
 	@echo "bench:   bench (full, results/runs/; PUBLISH=1 replaces results/REPORT.md) bench-quick"
 	@echo "         bench-compare (SIMD=0 against SIMD) bench-check bench-baseline (the CI gate)"
+	@echo "         mca (llvm-mca on the batch kernels' hot loops, Intel and AMD models)"
 	@echo "         bench-dedup (sbf dedup against awk and sort -u; DEDUP_LINES)"
 	@echo "         fpr-timing (the formulas' worst times) build/classic-sim (classic filters against their bound)"
 	@echo "peers:   bench-peers bench-peers-hash (PEERS_DIR=../shared/peers, PEERS_ARGS, CPU=1)"

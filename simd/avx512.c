@@ -8,6 +8,9 @@
  *     word of the block that holds position i (index = top 4 bits of the
  *     product); a variable rotate (blocked) or a nibble mask (counting)
  *     tests it; a k-lane mask limits the test to the key's k positions.
+ *     Batches with k <= 8 take 8 lanes of 256-bit registers instead (vpermt2d
+ *     over the block's halves) where sbfi_probe8() says the CPU gains
+ *     (src/dispatch.c: not on Zen 5; doc/performance.md, "On Intel").
  *   split-block: one multiply, shift by 27, variable shift of 1, vptestnm.
  */
 #include "sbf_internal.h"
@@ -114,6 +117,7 @@ typedef struct pipe_ctx {
     v512 s8, nb, base, shift;
     simde__mmask16 km;     /* lanes i < k */
     uint32_t k;
+    int narrow;            /* blocked and counting queries: 8 lanes (k <= 8) */
 } pipe_ctx;
 
 static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
@@ -121,6 +125,7 @@ static inline void pipe_ctx_init_key(pipe_ctx *c, const sbf_filter *f)
     c->salt = simde_mm512_loadu_si512((const void *)f->salt);
     c->km = (simde__mmask16)f->lanes;
     c->k = f->k;
+    c->narrow = 0;
 }
 
 static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
@@ -135,6 +140,7 @@ static inline void pipe_ctx_init(pipe_ctx *c, const sbf_filter *f)
      * issue 13, finding 1; only the blocked and counting probes use it). */
     c->km = (simde__mmask16)f->lanes;
     c->k = f->k;
+    c->narrow = f->k <= 8 && sbfi_probe8(); /* the CPU's form (src/dispatch.c) */
 }
 
 /* (h1 * nb) >> 64 per lane, for nb < 2^32. */
@@ -199,20 +205,42 @@ static inline void pipe_products(const pipe_ctx *c, uint64_t h2, uint32_t prod[1
  * 3.64-3.71 / 3.55-3.57 (its floor 3.33-3.37). (vptestnmd + kortestw, a
  * setcc per key, had measured slower than the compare: 1.07 -> 1.21.) */
 #define PIPE_HAVE_MISS 1
+#define PIPE_HAVE_NARROW 1 /* pipe_ctx.narrow: pipe_probe loops per form */
 /* The blocked probe is include/simdbloom_inline_x86.h's (the inline
  * view's), with the 1s in a register. (This SIMDe has no
  * mask_testn_epi32_mask, nor the masked 16- and 8-bit loads and stores
  * below: the native intrinsics, which this file's flags provide.) */
-static inline uint16_t pipe_blocked_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+static inline uint16_t blocked_miss16(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
     return sbf_inl_blocked_miss((const uint64_t *)blk,
                                 simde_mm512_mullo_epi32(bcast_h2(h2), c->salt), c->km,
                                 simde_mm512_set1_epi32(1));
 }
 
+/* The batch's blocked query for k <= 8 in 256-bit registers: the key's 8
+ * products (one vpmulld of 8 lanes, not 16), vpermt2d over the block's
+ * two halves, the rotate and the test of sbf_inl_blocked_miss. */
+static inline uint16_t blocked_miss8(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                              simde_mm512_castsi512_si256(c->salt));
+    const v256 word = _mm256_permutex2var_epi32(
+        simde_mm256_load_si256(blk), simde_mm256_srli_epi32(prod, SBF__SHIFT_WORD32),
+        simde_mm256_load_si256((const void *)((const char *)blk + 32)));
+    const v256 rot = _mm256_rorv_epi32(word, simde_mm256_srli_epi32(prod, SBFI_SHIFT_BLOCKED));
+    return _mm256_mask_testn_epi32_mask((simde__mmask8)c->km, rot, simde_mm256_set1_epi32(1));
+}
+
+static inline uint16_t pipe_blocked_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    if (c->narrow)
+        return blocked_miss8(c, blk, h2);
+    return blocked_miss16(c, blk, h2);
+}
+
 static inline int pipe_blocked_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    return pipe_blocked_miss(c, blk, h2) == 0;
+    return blocked_miss16(c, blk, h2) == 0;
 }
 
 /* Blocked adds: include/simdbloom_inline_x86.h's mask of the k positions,
@@ -234,15 +262,36 @@ static inline void pipe_blocked_set(const pipe_ctx *c, void *blk, uint64_t h2, u
 
 /* Counting queries and adds: include/simdbloom_inline_x86.h's probes,
  * which the inline header's counting views use too. */
-static inline uint16_t pipe_counting_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+static inline uint16_t counting_miss16(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
     return sbf_inl_counting_miss((const uint64_t *)blk,
                                  simde_mm512_mullo_epi32(bcast_h2(h2), c->salt), c->km);
 }
 
+/* The same in 256-bit registers for k <= 8 (as blocked_miss8). */
+static inline uint16_t counting_miss8(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                              simde_mm512_castsi512_si256(c->salt));
+    const v256 word = _mm256_permutex2var_epi32(
+        simde_mm256_load_si256(blk), simde_mm256_srli_epi32(prod, SBF__SHIFT_WORD32),
+        simde_mm256_load_si256((const void *)((const char *)blk + 32)));
+    const v256 sh = simde_mm256_and_si256(simde_mm256_srli_epi32(prod, SBFI_SHIFT_COUNTING - 2),
+                                          simde_mm256_set1_epi32(28));
+    const v256 nib = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(15), sh);
+    return _mm256_mask_testn_epi32_mask((simde__mmask8)c->km, word, nib);
+}
+
+static inline uint16_t pipe_counting_miss(const pipe_ctx *c, const void *blk, uint64_t h2)
+{
+    if (c->narrow)
+        return counting_miss8(c, blk, h2);
+    return counting_miss16(c, blk, h2);
+}
+
 static inline int pipe_counting_contains(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    return pipe_counting_miss(c, blk, h2) == 0;
+    return counting_miss16(c, blk, h2) == 0;
 }
 
 /* Split-block masks: one bit in each 32-bit word (k = 8: 256-bit blocks),

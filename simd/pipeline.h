@@ -503,12 +503,25 @@ PIPE_INLINE size_t pipe_probe(const pipe_ctx *c, const sbf_filter *f,
                 PIPE_QUERY(j);
             }
         } else {
-            for (size_t j = 0; j < len; j++) {
-                if (j < nlen)
-                    SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]);
-                SBFI_ASSERT(pipe_block_ok(f, s->a[j]));
-                PIPE_QUERY(j);
+#define PIPE_QUERY_PREFETCHING                                       \
+            for (size_t j = 0; j < len; j++) {                       \
+                if (j < nlen)                                        \
+                    SBFI_PREFETCH((const void *)(uintptr_t)nx->a[j]); \
+                SBFI_ASSERT(pipe_block_ok(f, s->a[j]));              \
+                PIPE_QUERY(j);                                       \
             }
+#if defined(PIPE_HAVE_NARROW)
+            /* the ISA's two query forms (c->narrow) each in a loop of its
+             * own: one test a step, not one a key (the cached loop above
+             * gets the same from the compiler's unswitching) */
+            if (fam != SBFI_KERN_SPLIT && c->narrow) {
+                PIPE_QUERY_PREFETCHING
+            } else
+#endif
+            {
+                PIPE_QUERY_PREFETCHING
+            }
+#undef PIPE_QUERY_PREFETCHING
         }
 #if defined(PIPE_HAVE_MISS)
         return pipe_miss_answers(miss, len, out);

@@ -137,12 +137,59 @@ void sbfi_hash8_vec_force(int v)
                      __ATOMIC_RELAXED);
 }
 
+int sbfi_probe8_flag; /* src/sbf_internal.h */
+
+/* SBF_PROBE: 1 narrow, 0 wide, -1 unset or auto (the vendor's), -2 a
+ * value it does not know (resolve_auto refuses it). */
+static int probe8_env(void)
+{
+    const char *env = getenv("SBF_PROBE");
+    if (env == NULL || env[0] == '\0' || strcmp(env, "auto") == 0)
+        return -1;
+    if (strcmp(env, "narrow") == 0)
+        return 1;
+    return strcmp(env, "wide") == 0 ? 0 : -2;
+}
+
+/* The batch queries' form for k <= 8 (sbfi_probe8): 16 lanes in 512-bit
+ * registers on AMD family 1Ah (Zen 5), which runs 512-bit operations at
+ * full width and measured the 8 lanes 1-3% slower; 8 lanes in 256-bit
+ * registers everywhere else: on Intel a 512-bit vpmulld is two micro-ops,
+ * and it, the shifts and the rotate of 512-bit registers all queue on port
+ * 0 (llvm-mca's Sapphire Rapids model: 5.0 -> 2.7 cycles a key; Zen 4's,
+ * 5.8 -> 3.5; doc/performance.md "On Intel": a model, not measured). */
+static int detect_probe8(void)
+{
+    const int env = probe8_env();
+    if (env >= 0)
+        return env;
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 1;
+    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
+    if (!amd || !__get_cpuid(1, &a, &b, &c, &d))
+        return 1;
+    const unsigned base = (a >> 8) & 0xf;
+    const unsigned family = base == 0xf ? base + ((a >> 20) & 0xff) : base;
+    return family < 0x1a;
+#else
+    return 1;
+#endif
+}
+
+void sbfi_probe8_force(int v)
+{
+    __atomic_store_n(&sbfi_probe8_flag, v < 0 ? detect_probe8() : v != 0, __ATOMIC_RELAXED);
+}
+
 /* The SBFI_CPU_* features this CPU and OS provide (and, beside them, the
- * 8-byte hash's form). */
+ * 8-byte hash's and the batch queries' forms). */
 static uint32_t detect_features(void)
 {
     uint32_t have = 0;
     sbfi_hash8_vec_force(-1);
+    sbfi_probe8_force(-1);
 #if defined(__x86_64__)
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d))
@@ -226,6 +273,8 @@ static int best_isa(void)
 /* From the environment, else the best the CPU has; or an error code. */
 static int resolve_auto(void)
 {
+    if (probe8_env() == -2) /* SBF_PROBE names no form */
+        return SBF_E_ISA_UNKNOWN;
     const char *env = getenv("SBF_ISA");
     if (env == NULL || env[0] == '\0')
         return best_isa();

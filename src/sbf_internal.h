@@ -387,6 +387,19 @@ static inline int sbfi_hash8_vec(void)
 }
 /* Tests: forces the form (0 or 1), or -1 for the detected one. */
 void sbfi_hash8_vec_force(int v);
+/* The form of the AVX-512 batch queries of blocked and counting filters
+ * with k <= 8 (simd/avx512.c, blocked_miss8): 1 for 8 lanes in 256-bit
+ * registers, 0 for all 16 lanes in 512-bit ones. Detection sets it from the
+ * CPU (0 on AMD Zen 5, 1 elsewhere: on Intel 512-bit vpmulld and shifts
+ * share one port) or from SBF_PROBE=narrow|wide; each batch call reads it
+ * once. Both forms give the same answers. */
+extern int sbfi_probe8_flag __attribute__((visibility("hidden")));
+static inline int sbfi_probe8(void)
+{
+    return __atomic_load_n(&sbfi_probe8_flag, __ATOMIC_RELAXED);
+}
+/* Tests: forces the form (0 or 1), or -1 for the detected one. */
+void sbfi_probe8_force(int v);
 const sbfi_kernels *sbfi_kernels_for(int isa); /* NULL if not compiled in */
 /* The registry: every ISA this library knows, best first (the order
  * detection tries them), *n of them. Entries with hash_u64 == NULL are

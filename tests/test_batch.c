@@ -231,6 +231,39 @@ ParameterizedTest(int *isa, batch, forms_concurrent, .description = "every key f
         check_forms(*isa, &geoms[i], SBF_CONCURRENT);
 }
 
+/* The AVX-512 batch queries of blocked and counting filters with k <= 8
+ * take one of two forms, chosen from the CPU (sbfi_probe8: 8 lanes on
+ * Intel, 16 on AMD); this CPU runs one of them by itself, so each is forced
+ * here, at every k of the narrow form and one past it, plain and
+ * SBF_CONCURRENT. */
+static void check_probe_form(int narrow)
+{
+    if (!sbf_isa_available(SBF_ISA_AVX512))
+        cr_skip_test("avx512 not available here");
+    sbfi_probe8_force(narrow);
+    cr_assert_eq(sbfi_probe8(), narrow);
+    static const int lays[] = { SBF_BLOCKED, SBF_COUNTING, SBF_BLOCKED_XXH3,
+                                SBF_COUNTING_XXH3, SBF_BLOCKED_FMIX };
+    for (size_t l = 0; l < sizeof lays / sizeof lays[0]; l++)
+        for (uint32_t k = 1; k <= 9; k++) {
+            if (l > 1 && k != 3 && k != 8) /* the other hashes: two k */
+                continue;
+            const geometry g = { lays[l], k, 512 * (uint64_t)(61 + 8 * k), 3 + k };
+            check_forms(SBF_ISA_AVX512, &g, 0);
+            if (k == 6)
+                check_forms(SBF_ISA_AVX512, &g, SBF_CONCURRENT);
+        }
+    /* past 256 KiB: pipe_probe's prefetching loop, a loop per form */
+    for (size_t l = 0; l < 2; l++) {
+        const geometry g = { lays[l], 6, 512 * (uint64_t)4801, 11 };
+        check_forms(SBF_ISA_AVX512, &g, 0);
+    }
+    sbfi_probe8_force(-1);
+}
+
+Test(batch, avx512_probe_wide, .description = "avx512 batch queries of blocked and counting filters, k 1..9, in 16 lanes equal the reference") { check_probe_form(0); }
+Test(batch, avx512_probe_narrow, .description = "avx512 batch queries of blocked and counting filters, k 1..9, in 8 lanes (k <= 8) equal the reference") { check_probe_form(1); }
+
 /* ------------------------------------------------------ the XXH64 stage */
 
 /* The bits the XXH64 stage must set: the scalar kernels on sbfi_xxh64_pair

@@ -483,6 +483,31 @@ Test(isa, env_unknown, .description = "SBF_ISA with an unknown name: SBF_E_ISA_U
     unsetenv("SBF_ISA");
 }
 
+Test(isa, env_probe_unknown, .description = "SBF_PROBE with an unknown form: SBF_E_ISA_UNKNOWN from sbf_isa_active and sbf_create; narrow, wide, auto accepted") {
+    cr_assert_eq(setenv("SBF_PROBE", "sideways", 1), 0);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+    cr_assert_eq(sbf_isa_active(), SBF_E_ISA_UNKNOWN);
+    sbf_params p = { 0 };
+    p.layout = SBF_BLOCKED;
+    p.expected_n = 10;
+    p.fpp = 0.01;
+    sbf_filter *f = NULL;
+    cr_assert_eq(sbf_create(&f, &p), SBF_E_ISA_UNKNOWN);
+    cr_assert_null(f);
+    static const char *const ok[] = { "narrow", "wide", "auto", "" };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        cr_assert_eq(setenv("SBF_PROBE", ok[i], 1), 0);
+        cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+        cr_assert_geq(sbf_isa_active(), 0, "SBF_PROBE=%s", ok[i]);
+        sbfi_probe8_force(-1); /* what detection makes of it */
+        if (i < 2)
+            cr_assert_eq(sbfi_probe8(), i == 0, "SBF_PROBE=%s", ok[i]);
+    }
+    unsetenv("SBF_PROBE");
+    sbfi_probe8_force(-1);
+    cr_assert_eq(sbf_isa_set(SBF_ISA_AUTO), SBF_OK);
+}
+
 /* The best ISA this build and CPU have: the first available one of the
  * registry (whose order the test `priority` pins). */
 static int best_available(void)
