@@ -32,6 +32,14 @@
  * transpose, and four 64x64->128 multiplies per lane (a group runs round
  * 1 when any of its keys has more than 32 bytes), each about 16 vector
  * operations for 8 lanes.
+ * Where a batched contains of such keys spends its 2.9 ns (split-block-
+ * xxh3, 256 KiB, loaded VM): the probe 0.6, the NULL check of the
+ * pointers 0.2, this hash 2.0, of which the arithmetic 0.9 (0.27 the two
+ * multiplies of round 1), the masked loads 0.26 more than plain ones.
+ * Tried and slower: masks by bzhi + kmov (+5%), lengths replicated in
+ * words and broadcast by loads (+4%), two keys a 64-byte row by
+ * merge-masked loads (8 shuffles fewer per 8 keys, +11%), fetching and
+ * hashing one group at a time (equal on 8..64 bytes, +7% on 80..120).
  */
 #ifndef SBFI_LANES_XXH3_512_H_5E0B7A2C
 #define SBFI_LANES_XXH3_512_H_5E0B7A2C
