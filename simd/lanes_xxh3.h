@@ -23,7 +23,9 @@
  * word plus or minus the seed, as one 64x64->128 product and xors its
  * halves (lv_mulfold). The 9-16 byte form is one such product (of the
  * first and last 8 bytes) with other secret words; it shares round 0's
- * first product (its inputs blended) and the avalanche.
+ * first product (its inputs blended) and the avalanche. The fmix layouts'
+ * strings run the same lanes (lanes_x3_keys_fmix): their 8-byte keys take
+ * fmix64 where the 4-8 byte form is blended in, no second pass.
  */
 #ifndef SBFI_LANES_XXH3_H_6D0A2E91
 #define SBFI_LANES_XXH3_H_6D0A2E91
@@ -36,6 +38,18 @@ static inline lv lanes_xxh3_8(lv key, lv flip)
     h = lv_xor(h, lv_add(LV_SRL(h, 35), lv_set1(8)));
     h = lv_mulc(h, SBF__XXH3_MX2);
     return lv_xor(h, LV_SRL(h, 28));
+}
+
+/* The fmix layouts' 8-byte kernel (lanes_fmix.h): fmix64(key ^ s). Here
+ * because the XXH3 string lanes use it for their 8-byte keys. */
+static inline lv lanes_fmix_8(lv key, lv s)
+{
+    lv h = lv_xor(key, s);
+    h = lv_xor(h, LV_SRL(h, 33));
+    h = lv_mulc(h, SBF__MURMUR3_F1);
+    h = lv_xor(h, LV_SRL(h, 33));
+    h = lv_mulc(h, SBF__MURMUR3_F2);
+    return lv_xor(h, LV_SRL(h, 33));
 }
 
 /* n u64 keys through a 64-bit stage's vector kernel k8 (lanes_xxh3_8,
@@ -106,7 +120,9 @@ typedef struct lanes_x3k {
     uint64_t flip48;     /* 4-8 bytes (sbfi_xxh3_flip8) */
     uint64_t flip13;     /* 1-3 bytes */
     uint64_t h0;         /* the hash of the empty key */
+    uint64_t fmix_s;     /* fmix: sbfi_fmix_s(seed) */
     uint32_t seed;
+    int fmix;            /* the fmix layouts' stage: 8-byte keys fmix64(key ^ fmix_s) */
 } lanes_x3k;
 
 static inline void lanes_x3_keys(lanes_x3k *k, uint32_t seed)
@@ -125,6 +141,17 @@ static inline void lanes_x3_keys(lanes_x3k *k, uint32_t seed)
     h0 *= LANES_P3;
     k->h0 = h0 ^ (h0 >> 32);
     k->seed = seed;
+    k->fmix = 0;
+    k->fmix_s = 0;
+}
+
+/* The fmix layouts' stage (src/lanes.c sbfi_fmix_bytes_scalar): XXH3 but
+ * for 8-byte keys, which the same lanes hash as fmix64(key ^ s). */
+static inline void lanes_x3_keys_fmix(lanes_x3k *k, uint32_t seed)
+{
+    lanes_x3_keys(k, seed);
+    k->fmix = 1;
+    k->fmix_s = sbfi_fmix_s(seed);
 }
 
 static inline lv lanes_x3_mix(const lanes_x3k *k, int i, lv lo, lv hi)
@@ -181,6 +208,8 @@ static inline lv lanes_x3_hash(const lanes_x3k *k, lv len, const lanes_x3b *x, i
     r = lv_xor(r, lv_add(LV_SRL(r, 35), len));
     r = lv_mulc(r, SBF__XXH3_MX2);
     r = lv_xor(r, LV_SRL(r, 28));
+    if (k->fmix) /* the fmix stage's 8-byte keys (the same for every call of a filter) */
+        r = lv_blend(lv_gt(len, lv_set1(7)), r, lanes_fmix_8(f0, lv_set1(k->fmix_s)));
     h = lv_blend(lv_gt(lv_set1(9), len), h, r);
     const lm lt4 = lv_gt(lv_set1(4), len);
     if (lv_any(lt4)) {

@@ -219,9 +219,9 @@ __attribute__((noinline)) static void pipe_fused_fmix(const sbf_filter *f,
 }
 
 #  if defined(LANES_X3_NATIVE)
-/* XXH3 of a whole step's byte strings, keys [base, base + 32) (simd/
- * lanes_xxh3_512.h's four groups of 8 keys in registers), fused with the
- * map. Out of line, once: the lanes are about 15 KB of code, and every
+/* XXH3 (or the fmix stage) of a whole step's byte strings, keys [base,
+ * base + 32) (simd/lanes_xxh3_512.h's four groups of 8 keys in registers),
+ * fused with the map. Out of line, once: the lanes are about 15 KB of code, and every
  * batch kernel inlines pipe_hash. (A shorter step, a batch's last, takes
  * the table's entry and pipe_map_pass.) */
 __attribute__((noinline)) static void pipe_x3_bytes(const sbf_filter *f, const sbfi_keys *src,
@@ -235,7 +235,10 @@ __attribute__((noinline)) static void pipe_x3_bytes(const sbf_filter *f, const s
     pipe_strings(src, base, PIPE_BATCH, p, l, &keys, &lens);
     const pipe_map m = pipe_map_of(f);
     lanes_x3k k;
-    lanes_x3_keys(&k, f->seed);
+    if (f->hash == SBFI_HASH_FMIX)
+        lanes_x3_keys_fmix(&k, f->seed);
+    else
+        lanes_x3_keys(&k, f->seed);
     lv h[4];
     lanes_x3_block(&k, keys, (const uint64_t *)(const void *)lens, h, 4);
     for (int g = 0; g < 4; g++)
@@ -283,7 +286,8 @@ PIPE_INLINE void pipe_hash(const pipe_ctx *c, const sbf_filter *f, const sbfi_ke
     }
 #endif
 #if defined(LANES_X3_NATIVE)
-    if (f->hash == SBFI_HASH_XXH3 && len == PIPE_BATCH && !classic) { /* strings, fused */
+    if ((f->hash == SBFI_HASH_XXH3 || f->hash == SBFI_HASH_FMIX) && len == PIPE_BATCH &&
+        !classic) { /* strings, fused (the fmix stage's are XXH3's but for 8 bytes) */
         pipe_x3_bytes(f, src, base, s);
         return;
     }

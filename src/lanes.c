@@ -86,10 +86,13 @@ static inline uint64_t xxh3_17to64(const xxh_u8 *p, size_t len, uint64_t seed)
     return XXH3_avalanche(acc);
 }
 
-void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
-                          uint32_t seed, uint64_t *h)
+/* XXH3 of n keys, or the fmix stage's (fmix a constant where inlined:
+ * 8-byte keys fmix64(key ^ sbfi_fmix_s(seed)), in the same pass). */
+static inline __attribute__((always_inline)) void
+xxh3_flat(const void *const *keys, const size_t *lens, size_t n, uint32_t seed, uint64_t *h,
+          const int fmix)
 {
-    const uint64_t flip = sbfi_xxh3_flip8(seed);
+    const uint64_t w8 = fmix ? sbfi_fmix_s(seed) : sbfi_xxh3_flip8(seed);
     for (size_t i = 0; i < n; i++) {
         const xxh_u8 *p = keys[i];
         const size_t len = lens[i];
@@ -98,10 +101,16 @@ void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
         else if (len - 9 <= 16 - 9)
             h[i] = XXH3_len_9to16_64b(p, len, XXH3_kSecret, seed);
         else if (len == 8)
-            h[i] = sbfi_xxh3_u64(lanes_load8(p), flip);
+            h[i] = fmix ? sbfi_fmix_u64(lanes_load8(p), w8) : sbfi_xxh3_u64(lanes_load8(p), w8);
         else
             h[i] = sbfi_xxh3_64(p, len, seed);
     }
+}
+
+void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
+                          uint32_t seed, uint64_t *h)
+{
+    xxh3_flat(keys, lens, n, seed, h, 0);
 }
 
 /* The fmix layouts' stage (doc/format.md "fmix layouts"): an 8-byte key
@@ -134,18 +143,8 @@ void sbfi_fmix_bytes_scalar(const void *const *keys, const size_t *lens,
                             : sbfi_xxh3_64(keys[i], lens[i], seed);
 }
 
-void sbfi_fmix_fixup(const void *const *keys, const size_t *lens, size_t n,
-                     uint32_t seed, uint64_t *h)
-{
-    const uint64_t s = sbfi_fmix_s(seed);
-    for (size_t i = 0; i < n; i++)
-        if (lens[i] == 8)
-            h[i] = sbfi_fmix_u64(lanes_load8(keys[i]), s);
-}
-
 void sbfi_fmix_bytes_flat(const void *const *keys, const size_t *lens, size_t n,
                           uint32_t seed, uint64_t *h)
 {
-    sbfi_xxh3_bytes_flat(keys, lens, n, seed, h);
-    sbfi_fmix_fixup(keys, lens, n, seed, h);
+    xxh3_flat(keys, lens, n, seed, h, 1);
 }

@@ -320,13 +320,10 @@ void sbfi_xxh3_bytes_scalar(const void *const *keys, const size_t *lens,
 void sbfi_fmix_u64_scalar(const uint64_t *keys, size_t n, uint64_t s, uint64_t *h);
 void sbfi_fmix_bytes_scalar(const void *const *keys, const size_t *lens,
                             size_t n, uint32_t seed, uint64_t *h);
-/* sbfi_xxh3_bytes_flat, then the 8-byte keys' h replaced by fmix's (the
- * vector ISAs' entry where XXH3 strings are not in lanes) */
+/* sbfi_xxh3_bytes_flat's pass with the 8-byte keys fmix's (the vector
+ * ISAs' entry where XXH3 strings are not in lanes) */
 void sbfi_fmix_bytes_flat(const void *const *keys, const size_t *lens,
                           size_t n, uint32_t seed, uint64_t *h);
-/* Replace h[i] of every 8-byte key by fmix64(key ^ sbfi_fmix_s(seed)). */
-void sbfi_fmix_fixup(const void *const *keys, const size_t *lens, size_t n,
-                     uint32_t seed, uint64_t *h);
 /* The same as sbfi_xxh3_bytes_scalar (the reference) with 17..64-byte keys
  * mixed without a branch on their length: the vector ISAs' entry. */
 void sbfi_xxh3_bytes_flat(const void *const *keys, const size_t *lens,
