@@ -248,6 +248,14 @@ typedef const sbfi_ops *const sbfi_ops_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMO
  * with k a constant, [k] for k = 1..SBF_MAX_K_BLOCKED (the mask unrolled
  * for k, no jump on k): the same answers and bytes as that set's add_key */
 typedef const sbfi_key_add_fn *const sbfi_add_k_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES];
+/* [hash][mode][geo]: NULL, or the split family's one-key add and contains
+ * with the geometry a constant, geo 0 for k = 8 (256-bit blocks), 1 for
+ * k = 16 (512-bit): the same answers and bytes as that set's entries */
+typedef struct sbfi_key1 {
+    sbfi_key_add_fn add;
+    sbfi_key_contains_fn contains;
+} sbfi_key1;
+typedef const sbfi_key1 *const sbfi_split_key_table[SBFI_NHASH][SBFI_NMODES];
 struct sbfi_kernels {
     const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */
@@ -256,6 +264,8 @@ struct sbfi_kernels {
     const sbfi_ops_table *ops; /* (*ops)[hash][family][mode]: simd/pipe_table.h */
     const sbfi_add_k_table *add_key_k; /* the one entry that may be NULL (ISAs
                                           without them): sbfi_bind's f->add1 */
+    const sbfi_split_key_table *split_key; /* may be NULL too: sbfi_bind's
+                                          add1 / contains1 of split filters */
     /* --- hashes of many keys in SIMD lanes --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */
