@@ -393,6 +393,7 @@ const sbfi_kernels sbfi_kernels_avx512 = {
     .hash_u64 = hash_u64,
     .ops = &pipe_ops,  /* simd/pipe_table.h */
     .add_key_k = PIPE_ADD_K_TABLE,
+    .split_key = PIPE_SPLIT_KEY_TABLE,
     /* hashes of many keys in lanes (simd/lanes.h) */
     .hash_bytes = lanes_hash_bytes,
     .xxh64_u64 = lanes_xxh64_u64,

@@ -100,13 +100,13 @@ PIPE_INLINE int pipe_hashed(const sbf_filter *f, uint64_t h1, uint64_t h2,
 #if SBF_INL_AVX512 || SBF_INL_AVX2
 #  define PIPE_KEY8 1
 PIPE_INLINE int pipe_keyb(const sbf_filter *f, uint64_t b, sbf_inl_h2 h2,
-                          const int fam, const int is_add)
+                          const int fam, const int is_add, const int geo)
 {
     uint64_t *const w = f->words;
     if (fam == SBFI_KERN_BLOCKED)
         return is_add ? sbf_inl_blocked_add_test(w + b * 8, f->salt, f->k, f->lanes, h2)
                       : sbf_inl_blocked_has(w + b * 8, f->salt, f->k, f->lanes, h2);
-    if (SBFI_LIKELY(f->k == 8)) /* the split-block default: laid out as the fall-through */
+    if (geo == 8 || (geo == 0 && SBFI_LIKELY(f->k == 8))) /* geo 0: f->k tells */
         return is_add ? sbf_inl_split8_add(w + b * 4, f->salt, h2)
                       : sbf_inl_split8_has(w + b * 4, f->salt, h2);
     return is_add ? sbf_inl_split16_add(w + b * 8, f->salt, h2)
@@ -114,9 +114,9 @@ PIPE_INLINE int pipe_keyb(const sbf_filter *f, uint64_t b, sbf_inl_h2 h2,
 }
 
 PIPE_INLINE int pipe_keyh(const sbf_filter *f, uint64_t h1, sbf_inl_h2 h2,
-                          const int fam, const int is_add)
+                          const int fam, const int is_add, const int geo)
 {
-    return pipe_keyb(f, sbf_block_index(h1, f->nblocks), h2, fam, is_add);
+    return pipe_keyb(f, sbf_block_index(h1, f->nblocks), h2, fam, is_add, geo);
 }
 
 /* The 8-byte key's hash (s8add: the filter's seed state): with vh (AVX-512
@@ -136,7 +136,7 @@ PIPE_INLINE sbf_inl_h2 pipe_hash8(const sbf_filter *f, uint64_t key, uint64_t *h
 }
 
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
-                          const int is_add, const int vh)
+                          const int is_add, const int vh, const int geo)
 {
     uint64_t h1;
     if (fam == SBFI_KERN_COUNTING) { /* the header has no counting probes */
@@ -151,7 +151,7 @@ PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
         return pipe_counting_contains(&c, sbfi_block_ptr(f, h1), sbf_inl_h2_u64(h2));
     }
     const sbf_inl_h2 h2 = pipe_hash8(f, key, &h1, vh);
-    return pipe_keyh(f, h1, h2, fam, is_add);
+    return pipe_keyh(f, h1, h2, fam, is_add, geo);
 }
 
 /* Keys of any other length: MurmurHash3 of the bytes in registers (the
@@ -169,7 +169,7 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
 {
     uint64_t h[2];
     sbf_murmur3_bytes(key, len, f->seed, h);
-    return pipe_keyh(f, h[0], sbf_inl_h2_of(h[1]), fam, is_add);
+    return pipe_keyh(f, h[0], sbf_inl_h2_of(h[1]), fam, is_add, 0);
 }
 
 /* An XXH3 or fmix key (hash, a constant) on a plain blocked or split-block
@@ -180,18 +180,18 @@ PIPE_INLINE int pipe_keyn(const sbf_filter *f, const void *key, size_t len,
  * instructions a key). */
 PIPE_INLINE int pipe_key_xxh3(const sbf_filter *f, const void *key, size_t len,
                               const int fam, const int is_add, const int pow2,
-                              const int hash)
+                              const int hash, const int geo)
 {
     const uint64_t h = sbfi_h64_one(f, hash, key, len);
     return pipe_keyb(f, pow2 ? h >> f->block_shift : sbf__block_index64(h, f->nblocks),
-                     sbf_inl_h2_of32((uint32_t)h), fam, is_add);
+                     sbf_inl_h2_of32((uint32_t)h), fam, is_add, geo);
 }
 #else
 #  define PIPE_KEY8 0
 PIPE_INLINE int pipe_key8(const sbf_filter *f, uint64_t key, const int fam,
-                          const int is_add, const int vh)
+                          const int is_add, const int vh, const int geo)
 {
-    (void)f; (void)key; (void)fam; (void)is_add; (void)vh;
+    (void)f; (void)key; (void)fam; (void)is_add; (void)vh; (void)geo;
     return 0; /* never called: PIPE_KEY8 is 0 */
 }
 #  define PIPE_KEY_STR_ATTR
@@ -240,13 +240,13 @@ PIPE_INLINE int pipe_key(const sbf_filter *f, const void *key, size_t len,
          * 1.06-1.14x. Tried, no change measured: the salts as the
          * constant SBF_SALT (the view's) instead of f->salt, and the
          * k = 8 split-block branch laid out as the fall-through. */
-        return pipe_key_xxh3(f, key, len, fam, is_add, 0, hash);
+        return pipe_key_xxh3(f, key, len, fam, is_add, 0, hash, 0);
     }
 #endif
     sbfi_xxh64_pair(sbfi_h64_one(f, hash, key, len), &h1, &h2);
 #if PIPE_KEY8
     if (!atomic && PIPE_KEY_FAST(fam))
-        return pipe_keyh(f, h1, sbf_inl_h2_of(h2), fam, is_add);
+        return pipe_keyh(f, h1, sbf_inl_h2_of(h2), fam, is_add, 0);
 #endif
     return pipe_hashed(f, h1, h2, fam, is_add, atomic);
 }
@@ -271,7 +271,7 @@ PIPE_INLINE int pipe_key8_entry(const sbf_filter *f, const void *key, const int 
                                 const int hash, const int is_add, const int vh)
 {
     if (hash == SBFI_HASH_MURMUR3 && PIPE_KEY_FAST8(fam))
-        return pipe_key8(f, sbf__load64((const unsigned char *)key), fam, is_add, vh);
+        return pipe_key8(f, sbf__load64((const unsigned char *)key), fam, is_add, vh, 0);
     return pipe_key(f, key, 8, fam, is_add, 0, hash);
 }
 
@@ -415,24 +415,24 @@ PIPE_CONTAINS_KEY_ATOMIC(contains_key_counting_fmix_atomic, SBFI_KERN_COUNTING, 
 #  define PIPE_ADD_KEY_POW2(name, name_n, fam, hash)                           \
     PIPE_KEY_STR_ATTR static int name_n(sbf_filter *f, const void *key, size_t len) \
     {                                                                          \
-        return sbfi_count_plain(f, pipe_key_xxh3(f, key, len, fam, 1, 1, hash));     \
+        return sbfi_count_plain(f, pipe_key_xxh3(f, key, len, fam, 1, 1, hash, 0));     \
     }                                                                          \
     static int name(sbf_filter *f, const void *key, size_t len)                \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
-            return sbfi_count_plain(f, pipe_key_xxh3(f, key, 8, fam, 1, 1, hash));   \
+            return sbfi_count_plain(f, pipe_key_xxh3(f, key, 8, fam, 1, 1, hash, 0));   \
         return name_n(f, key, len);                                            \
     }
 #  define PIPE_CONTAINS_KEY_POW2(name, name_n, fam, hash)                      \
     PIPE_KEY_STR_ATTR static int name_n(const sbf_filter *f, const void *key,  \
                                         size_t len)                            \
     {                                                                          \
-        return pipe_key_xxh3(f, key, len, fam, 0, 1, hash);                          \
+        return pipe_key_xxh3(f, key, len, fam, 0, 1, hash, 0);                          \
     }                                                                          \
     static int name(const sbf_filter *f, const void *key, size_t len)          \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
-            return pipe_key_xxh3(f, key, 8, fam, 0, 1, hash);                        \
+            return pipe_key_xxh3(f, key, 8, fam, 0, 1, hash, 0);                        \
         return name_n(f, key, len);                                            \
     }
 PIPE_ADD_KEY_POW2(add_key_blocked_xxh3_pow2, add_keyn_blocked_xxh3_pow2, SBFI_KERN_BLOCKED, SBFI_HASH_XXH3)
@@ -456,14 +456,14 @@ PIPE_CONTAINS_KEY_POW2(contains_key_split_fmix_pow2, contains_keyn_split_fmix_po
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
             return sbfi_count_plain(                                           \
-                f, pipe_key8(f, sbf__load64((const unsigned char *)key), fam, 1, 1)); \
+                f, pipe_key8(f, sbf__load64((const unsigned char *)key), fam, 1, 1, 0)); \
         return name_n(f, key, len);                                            \
     }
 #  define PIPE_CONTAINS_KEY_VH(name, name_n, fam)                              \
     static int name(const sbf_filter *f, const void *key, size_t len)          \
     {                                                                          \
         if (SBFI_LIKELY(len == 8))                                             \
-            return pipe_key8(f, sbf__load64((const unsigned char *)key), fam, 0, 1); \
+            return pipe_key8(f, sbf__load64((const unsigned char *)key), fam, 0, 1, 0); \
         return name_n(f, key, len);                                            \
     }
 /* (classic hashes no 8-byte key differently: it has no _vh entries) */
@@ -573,6 +573,54 @@ PIPE_ADD_KEY_K(add_key_k_counting_murmur3, add_key_counting_murmur3, SBFI_KERN_C
 PIPE_ADD_KEY_K(add_key_k_counting_xxh3, add_key_counting_xxh3, SBFI_KERN_COUNTING, SBFI_HASH_XXH3, 0, 0)
 #endif
 
+#if PIPE_KEY8
+/* Split-block one-key entries with the geometry a constant (pipe_split_key
+ * in simd/pipe_table.h, which sbfi_bind takes for the filter's k: geo 8,
+ * 256-bit blocks, or 16, 512-bit): the 8-byte key is a straight line, no
+ * test of f->k, no jump to the other probe; other lengths the mode's
+ * plain entry's out-of-line half (`add_n`, `contains_n`). hash and mode:
+ * MurmurHash3 plain or with vh (its vector 8-byte hash), XXH3 and fmix
+ * plain or pow2 (the block one shift), as the entries they replace. */
+PIPE_INLINE int pipe_key8_geo(const sbf_filter *f, const void *key, const int hash,
+                              const int is_add, const int vh, const int pow2,
+                              const int geo)
+{
+    if (hash == SBFI_HASH_MURMUR3)
+        return pipe_key8(f, sbf__load64((const unsigned char *)key), SBFI_KERN_SPLIT,
+                         is_add, vh, geo);
+    return pipe_key_xxh3(f, key, 8, SBFI_KERN_SPLIT, is_add, pow2, hash, geo);
+}
+#  define PIPE_SPLIT_KEY1(name, add_n, contains_n, hash, vh, pow2, G)          \
+    static int add_##name##_##G(sbf_filter *f, const void *key, size_t len)    \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return sbfi_count_plain(f, pipe_key8_geo(f, key, hash, 1, vh, pow2, G)); \
+        return add_n(f, key, len);                                             \
+    }                                                                          \
+    static int contains_##name##_##G(const sbf_filter *f, const void *key,     \
+                                     size_t len)                               \
+    {                                                                          \
+        if (SBFI_LIKELY(len == 8))                                             \
+            return pipe_key8_geo(f, key, hash, 0, vh, pow2, G);                \
+        return contains_n(f, key, len);                                        \
+    }
+/* add_<name>_8, contains_<name>_8, the same _16, and <name>[2], their pairs */
+#  define PIPE_SPLIT_KEY(name, add_n, contains_n, hash, vh, pow2)              \
+    PIPE_SPLIT_KEY1(name, add_n, contains_n, hash, vh, pow2, 8)                \
+    PIPE_SPLIT_KEY1(name, add_n, contains_n, hash, vh, pow2, 16)               \
+    static const sbfi_key1 name[2] = {                                         \
+        { add_##name##_8, contains_##name##_8 },                               \
+        { add_##name##_16, contains_##name##_16 } };
+PIPE_SPLIT_KEY(key_g_split_murmur3, add_keyn_split_murmur3, contains_keyn_split_murmur3, SBFI_HASH_MURMUR3, 0, 0)
+PIPE_SPLIT_KEY(key_g_split_xxh3, add_keyn_split_xxh3, contains_keyn_split_xxh3, SBFI_HASH_XXH3, 0, 0)
+PIPE_SPLIT_KEY(key_g_split_xxh3_pow2, add_keyn_split_xxh3_pow2, contains_keyn_split_xxh3_pow2, SBFI_HASH_XXH3, 0, 1)
+PIPE_SPLIT_KEY(key_g_split_fmix, add_keyn_split_fmix, contains_keyn_split_fmix, SBFI_HASH_FMIX, 0, 0)
+PIPE_SPLIT_KEY(key_g_split_fmix_pow2, add_keyn_split_fmix_pow2, contains_keyn_split_fmix_pow2, SBFI_HASH_FMIX, 0, 1)
+#  if PIPE_KEY_VH
+PIPE_SPLIT_KEY(key_g_split_murmur3_vh, add_keyn_split_murmur3, contains_keyn_split_murmur3, SBFI_HASH_MURMUR3, 1, 0)
+#  endif
+#endif
+
 /* A key whose hash the caller holds (sbf_add_hash, sbf_contains_hash): the
  * probe alone, as the keyed entries make it after their hash (plain blocked
  * and split-block filters on AVX2/AVX-512 the header's probes, as 8-byte
@@ -582,7 +630,7 @@ PIPE_INLINE int pipe_hashed_plain(const sbf_filter *f, uint64_t h1, uint64_t h2,
 {
 #if PIPE_KEY8
     if (PIPE_KEY_FAST(fam))
-        return pipe_keyh(f, h1, sbf_inl_h2_of(h2), fam, is_add);
+        return pipe_keyh(f, h1, sbf_inl_h2_of(h2), fam, is_add, 0);
 #endif
     return pipe_hashed(f, h1, h2, fam, is_add, 0);
 }

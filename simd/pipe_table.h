@@ -267,4 +267,31 @@ static const sbfi_add_k_table pipe_add_k = {
 #  define PIPE_ADD_K_TABLE NULL
 #endif
 
+/* [hash][mode][geo]: the split family's one-key add and contains with the
+ * geometry a constant (simd/pipe_key.h's PIPE_SPLIT_KEY; geo 0: k = 8,
+ * 256-bit blocks, 1: k = 16, 512-bit), for the modes whose pipe_ops set
+ * has the header's probes, each the same answers and bytes as that set's
+ * add_key / contains_key; NULL elsewhere (XXH64: parquet keeps its set).
+ * The ISA table's .split_key = PIPE_SPLIT_KEY_TABLE. */
+#if defined(PIPE_KEY8) && PIPE_KEY8
+#  if PIPE_KEY_VH
+#    define PIPE_SPLIT_VH key_g_split_murmur3_vh
+#  else
+#    define PIPE_SPLIT_VH key_g_split_murmur3
+#  endif
+static const sbfi_split_key_table pipe_split_key = {
+    [SBFI_HASH_MURMUR3] = { [SBFI_MODE_PLAIN] = key_g_split_murmur3,
+                            [SBFI_MODE_HASH8_VEC] = PIPE_SPLIT_VH },
+    [SBFI_HASH_XXH3] = { [SBFI_MODE_PLAIN] = key_g_split_xxh3,
+                         [SBFI_MODE_HASH8_VEC] = key_g_split_xxh3,
+                         [SBFI_MODE_POW2] = key_g_split_xxh3_pow2 },
+    [SBFI_HASH_FMIX] = { [SBFI_MODE_PLAIN] = key_g_split_fmix,
+                         [SBFI_MODE_HASH8_VEC] = key_g_split_fmix,
+                         [SBFI_MODE_POW2] = key_g_split_fmix_pow2 },
+};
+#  define PIPE_SPLIT_KEY_TABLE (&pipe_split_key)
+#else
+#  define PIPE_SPLIT_KEY_TABLE NULL
+#endif
+
 #endif /* SBFI_PIPE_TABLE_H */

@@ -85,11 +85,19 @@ int sbfi_bind(sbf_filter *f, uint32_t flags)
         SBFI_ASSERT(f->k >= 1 && f->k <= SBF_MAX_K_BLOCKED);
         f->add1 = (*f->kt->add_key_k)[f->hash][f->lay->kernel][mode][f->k]; /* k a constant */
     }
+    f->contains1 = f->ops->contains_key;
+    if (mode != SBFI_MODE_CONCURRENT && f->lay->kernel == SBFI_KERN_SPLIT &&
+        f->kt->split_key != NULL && (*f->kt->split_key)[f->hash][mode] != NULL) {
+        /* split-block, k = 8 or 16: the geometry a constant */
+        SBFI_ASSERT(f->k == 8 || f->k == 16);
+        const sbfi_key1 *g = &(*f->kt->split_key)[f->hash][mode][f->k == 16];
+        f->add1 = g->add;
+        f->contains1 = g->contains;
+    }
     /* a read-only mapping's add is the refusal itself: sbf_add does not
      * test f->mem on its hot path */
     if (f->mem == SBFI_MEM_FILE)
         f->add1 = add1_readonly;
-    f->contains1 = f->ops->contains_key;
     f->flags = flags;
     return SBF_OK;
 }

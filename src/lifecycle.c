@@ -119,7 +119,7 @@ void sbf_free(sbf_filter *f)
         return;
     words_release(f);
     const sbf_allocator a = f->alloc; /* the struct goes with it */
-    raw_free(&a, f);
+    raw_free(&a, f->self_base);
 }
 
 void sbf_buffer_free(void *buf) { free(buf); }
@@ -131,20 +131,35 @@ size_t sbf_memory_usage(const sbf_filter *f)
 
 /* ------------------------------------------------------------ constructor */
 
-/* The struct, with a concurrent filter's stripes (one cache line each)
- * inside the same block. */
+/* The struct, on a cache line (its first line is the one-key path's:
+ * src/sbf_internal.h), with a concurrent filter's stripes (one cache line
+ * each) inside the same block. The library's memory is aligned_alloc'd;
+ * a caller's block is taken as it comes when it starts on a line (jemalloc's
+ * size classes of 64-byte multiples do), else asked again 63 bytes longer. */
 static int self_alloc(sbf_filter **out, const sbf_allocator *a, uint32_t flags)
 {
-    const size_t n = sizeof(sbf_filter) +
-                     ((flags & SBF_CONCURRENT) ? SBFI_LINE - 1 + STRIPES_BYTES : 0);
-    unsigned char *p = raw_alloc(a, n);
+    size_t n = sizeof(sbf_filter) +
+               ((flags & SBF_CONCURRENT) ? SBFI_LINE - 1 + STRIPES_BYTES : 0);
+    unsigned char *p;
+    if (a->alloc == NULL) {
+        n = (n + SBFI_LINE - 1) & ~(size_t)(SBFI_LINE - 1);
+        p = aligned_alloc(SBFI_LINE, n);
+    } else {
+        p = raw_alloc(a, n);
+        if (p != NULL && ((uintptr_t)p & (SBFI_LINE - 1)) != 0) {
+            raw_free(a, p);
+            n += SBFI_LINE - 1;
+            p = raw_alloc(a, n);
+        }
+    }
     SBFI_RETURN_IF(p == NULL, SBF_E_NOMEM);
     memset(p, 0, n);
-    sbf_filter *f = (sbf_filter *)(void *)p;
+    sbf_filter *f = (sbf_filter *)(void *)align_up(p, SBFI_LINE);
+    f->self_base = p;
     f->self_len = n;
     f->alloc = *a;
     if (flags & SBF_CONCURRENT)
-        f->stripes = (uint64_t *)(void *)align_up(p + sizeof *f, SBFI_LINE);
+        f->stripes = (uint64_t *)(void *)align_up((unsigned char *)f + sizeof *f, SBFI_LINE);
     *out = f;
     return SBF_OK;
 }

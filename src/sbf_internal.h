@@ -106,58 +106,64 @@ enum {
     SBFI_MEM_FILE = 4    /* a read-only file mapping (sbf_map): refuses writes */
 };
 
+/* The fields the one-key entries read (sbf_contains, sbf_add: the bound
+ * entry, words, the block count or shift, k, the probe's lanes, the 64-bit
+ * stages' constants) are the struct's first cache line, its salts the
+ * second, and the struct starts on a line (src/lifecycle.c's self_alloc):
+ * one line and one aligned 64-byte load of salts per key, where they were
+ * five lines and a load across two. */
 struct sbf_filter {
+    /* --- line 0: the one-key path --- */
+    /* What this filter runs, bound at creation (sbfi_bind): add1 and
+     * contains1 are its one-key entries (ops->add_key / contains_key, or
+     * an entry with k or the geometry a constant), so that sbf_add and
+     * sbf_contains load one pointer, not two. */
+    int (*contains1)(const sbf_filter *f, const void *key, size_t len);
+    int (*add1)(sbf_filter *f, const void *key, size_t len);
     uint64_t *words;        /* filter data, 64-byte aligned, `bytes` long */
+    uint64_t nblocks;       /* bits / granule (classic: 64-bit words) */
+    uint64_t fmix_s;        /* sbfi_fmix_s(seed): the fmix layouts' constant
+                             * for an 8-byte key */
+    uint64_t xxh3_flip8;    /* sbfi_xxh3_flip8(seed): XXH3's state for an
+                             * 8-byte key (the XXH3 layouts) */
+    uint32_t k;
+    uint32_t block_shift;   /* 64 - j for nblocks = 2^j >= 2, else 0: the
+                             * XXH3 and fmix layouts' block is then
+                             * h >> block_shift (their multiply's block, one
+                             * shift), which sbfi_bind's SBFI_MODE_POW2 ops use */
+    uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
+    uint32_t seed;
+    /* --- line 1 --- */
+    uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
+                             * next to the other fields, one load fewer */
+    /* --- line 2 on --- */
+    uint64_t s8add[2];      /* [s8, 2 s8], s8 = seed ^ 8: MurmurHash3's state
+                             * for an 8-byte key, as the one-key hash adds it */
+    uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
+    const sbfi_ops *ops;    /* (*kt->ops)[hash][family][mode] (sbfi_bind) */
     size_t bytes;           /* whole blocks / lines; padding stays zero */
     uint64_t bits;          /* m (classic: multiple of 64; counting: 4/counter) */
-    uint64_t nblocks;       /* bits / granule (classic: 64-bit words) */
     uint64_t bits_magic;    /* classic: m's reciprocal for sbfi_classic_bit_recip */
     uint32_t bits_shift;    /* and its shift */
-    uint32_t k;
-    uint32_t seed;
     int layout;             /* sbf_layout */
     const sbfi_layout *lay; /* its descriptor (src/layout.h) */
     uint32_t block_bytes;   /* 64; 32 for split-block with k = 8; 8 classic */
     uint32_t block_log2;    /* log2(block_bytes) */
     int hash;               /* lay->hash: SBFI_HASH_* */
-    uint32_t lanes;         /* (1 << min(k, 16)) - 1: the blocked probe's lanes */
-    uint64_t s8add[2];      /* [s8, 2 s8], s8 = seed ^ 8: MurmurHash3's state
-                             * for an 8-byte key, as the one-key hash adds it */
-    uint64_t xxh3_flip8;    /* sbfi_xxh3_flip8(seed): XXH3's state for an
-                             * 8-byte key (the XXH3 layouts) */
-    uint32_t salt[SBFI_NSALT]; /* lay->salt, copied: the probes read them
-                             * next to the other fields, one load fewer */
-    uint64_t added;         /* keys_added, mod 2^64 (above INT64_MAX reads 0) */
     int added_unknown;      /* keys_added is not known (Guava import, union) */
-    uint32_t block_shift;   /* 64 - j for nblocks = 2^j >= 2, else 0: the
-                             * XXH3 layouts' block is then h >> block_shift
-                             * (their multiply's block, one shift), which
-                             * sbfi_bind's SBFI_MODE_POW2 ops use. Here, in
-                             * what was padding on the salts' cache line: the
-                             * fields above keep their offsets (the plain
-                             * kernels' code is unchanged) */
     const sbfi_kernels *kt; /* kernels chosen at creation */
     uint32_t flags;         /* sbf_params.flags */
-    /* What this filter runs, bound at creation (sbfi_bind): its ISA's ops
-     * of its hash stage, kernel family and mode (plain, SBF_CONCURRENT, or
-     * plain with the 8-byte hash's vector form), one pointer; add1 and
-     * contains1 are its one-key entries, copied, so that sbf_add and
-     * sbf_contains load one pointer, not two (one instruction of about 60
-     * on every one-key path: bench-check). */
-    const sbfi_ops *ops;
-    int (*add1)(sbf_filter *f, const void *key, size_t len);
-    int (*contains1)(const sbf_filter *f, const void *key, size_t len);
     uint64_t *stripes;      /* SBF_CONCURRENT: per-thread keys_added counts */
     /* --- memory (src/lifecycle.c): one owner, one encoding --- */
     int mem;                /* SBFI_MEM_*: who owns words */
     void *mem_base;         /* what releases them (aligned_alloc/mmap/alloc's pointer) */
     size_t mem_len;         /* its length in bytes */
+    void *self_base;        /* what releases this struct (it starts on the
+                             * first line boundary of that block) */
     size_t self_len;        /* bytes of this struct's own block (stripes inside) */
     sbf_allocator alloc;    /* alloc.alloc == NULL: the library's own memory */
-    uint64_t fmix_s;        /* sbfi_fmix_s(seed): the fmix layouts' constant
-                             * for an 8-byte key (last: every field above
-                             * keeps its offset) */
 };
+_Static_assert(offsetof(struct sbf_filter, salt) == 64, "the salts are the second line");
 
 /* SBF_OK if f may be modified; SBF_E_NULL, or SBF_E_READONLY for a file
  * mapping: the one read-only gate of every modifying call. */
@@ -248,6 +254,14 @@ typedef const sbfi_ops *const sbfi_ops_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMO
  * with k a constant, [k] for k = 1..SBF_MAX_K_BLOCKED (the mask unrolled
  * for k, no jump on k): the same answers and bytes as that set's add_key */
 typedef const sbfi_key_add_fn *const sbfi_add_k_table[SBFI_NHASH][SBFI_NKERNELS][SBFI_NMODES];
+/* [hash][mode][geo]: NULL, or the split family's one-key add and contains
+ * with the geometry a constant, geo 0 for k = 8 (256-bit blocks), 1 for
+ * k = 16 (512-bit): the same answers and bytes as that set's entries */
+typedef struct sbfi_key1 {
+    sbfi_key_add_fn add;
+    sbfi_key_contains_fn contains;
+} sbfi_key1;
+typedef const sbfi_key1 *const sbfi_split_key_table[SBFI_NHASH][SBFI_NMODES];
 struct sbfi_kernels {
     const char *name;        /* sbf_isa_name() of isa */
     int isa;                 /* sbf_isa */
@@ -256,6 +270,8 @@ struct sbfi_kernels {
     const sbfi_ops_table *ops; /* (*ops)[hash][family][mode]: simd/pipe_table.h */
     const sbfi_add_k_table *add_key_k; /* the one entry that may be NULL (ISAs
                                           without them): sbfi_bind's f->add1 */
+    const sbfi_split_key_table *split_key; /* may be NULL too: sbfi_bind's
+                                          add1 / contains1 of split filters */
     /* --- hashes of many keys in SIMD lanes --- */
     sbfi_hash_bytes_fn hash_bytes;   /* MurmurHash3_x64_128 of byte strings */
     sbfi_xxh64_u64_fn xxh64_u64;     /* XXH64, seed 0, of 8 LE bytes each */

@@ -246,6 +246,21 @@ static void check_one_key(int isa, const geometry *g)
         hits += (size_t)a;
     }
     cr_assert_lt(hits, 2900u, "the probes must include negatives");
+    /* other lengths: the entries' out-of-line half (1..24 bytes of the
+     * same keys), adds then queries */
+    for (size_t i = 0; i < 300; i++) {
+        const size_t len = 1 + i % 24;
+        const unsigned char *p = (const unsigned char *)&keys[i];
+        cr_assert_eq(sbf_add(f, p, len), sbf_add(ref, p, len), "add of %zu bytes (layout %d)",
+                     len, g->layout);
+    }
+    same_bytes(ref, f, "one-key add of other lengths", g);
+    for (size_t i = 0; i < 600; i++) {
+        const size_t len = 1 + (i * 7) % 24;
+        const unsigned char *p = (const unsigned char *)&keys[i];
+        cr_assert_eq(sbf_contains(f, p, len), sbf_contains(ref, p, len),
+                     "contains of %zu bytes (layout %d)", len, g->layout);
+    }
     free(keys);
     sbf_free(ref);
     sbf_free(f);
@@ -259,6 +274,12 @@ static const geometry one_key_geoms[] = {
     { SBF_COUNTING_XXH3, 7, 512 * 512, 5 },
     { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 1024, 3 },   { SBF_SPLIT_BLOCK_FMIX, 8, 256 * 1000, 3 },
     { SBF_BLOCKED_FMIX, 7, 512 * 512, 9 },        { SBF_BLOCKED_FMIX, 7, 512 * 500, 9 },
+    /* the split family's entries with the geometry a constant (split_key):
+     * k = 8 and 16, every hash, 2^j blocks and not; MurmurHash3's also with
+     * the vector 8-byte hash (check_isa runs these in both forms) */
+    { SBF_SPLIT_BLOCK, 16, 512 * 512, 2 },        { SBF_SPLIT_BLOCK, 16, 512 * 500, 2 },
+    { SBF_SPLIT_BLOCK_XXH3, 16, 512 * 500, 6 },
+    { SBF_SPLIT_BLOCK_FMIX, 16, 512 * 512, 4 },   { SBF_SPLIT_BLOCK_FMIX, 16, 512 * 500, 4 },
 };
 
 static void check_isa(int isa)
@@ -270,6 +291,15 @@ static void check_isa(int isa)
     }
     for (size_t i = 0; i < sizeof one_key_geoms / sizeof one_key_geoms[0]; i++)
         check_one_key(isa, &one_key_geoms[i]);
+    /* MurmurHash3's 8-byte hash in both forms (sbfi_bind's mode: plain or
+     * SBFI_MODE_HASH8_VEC), the reference the same either way */
+    for (int vec = 0; vec <= 1; vec++) {
+        sbfi_hash8_vec_force(vec);
+        for (size_t i = 0; i < sizeof one_key_geoms / sizeof one_key_geoms[0]; i++)
+            if (sbfi_layout_of(one_key_geoms[i].layout)->hash == SBFI_HASH_MURMUR3)
+                check_one_key(isa, &one_key_geoms[i]);
+    }
+    sbfi_hash8_vec_force(-1);
     for (uint32_t k = 1; k <= 16; k++) {
         const geometry b = { SBF_BLOCKED, k, 512 * 50, k * 3 };
         const geometry c = { SBF_COUNTING, k, 512 * 50, 0 };

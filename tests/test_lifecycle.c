@@ -158,7 +158,10 @@ Test(lifecycle, allocator_for_loaders,
     for (int i = 0; i < 4; i++)
         sbf_free(f[i]);
     cr_assert_eq(t.live_blocks, 0);
-    cr_assert_eq(t.allocs, 8);
+    /* per filter: its words and its struct, whose first block (16 bytes
+     * past a line here) is freed and asked again 63 bytes longer */
+    cr_assert_eq(t.allocs, 12);
+    cr_assert_eq(t.frees, 12);
     /* NULL allocator: the library's memory, as sbf_deserialize */
     cr_assert_eq(sbf_deserialize_ex(&f[0], own, own_len, NULL), SBF_OK);
     sbf_free(f[0]);
