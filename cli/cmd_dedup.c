@@ -215,6 +215,7 @@ typedef struct dedup {
     int no_add;                  /* --no-add: probe only (decontamination) */
     int mapped;                  /* --no-add on a fixed filter: its file mapped, probed
                                     in block order, its pages asked for ahead */
+    int prep_fetch;              /* preparing asks for the keys' blocks (PF_*) */
     size_t page;
     uint32_t seed;
     sbf_filter *f;               /* fixed size, or */
@@ -620,6 +621,32 @@ static void split_lines(chunk *c)
     c->n = n;
 }
 
+/* The blocks of the keys [a, b) asked for while they are hashed (PF_FIXED:
+ * the fixed filter's; PF_GROW: every sub-filter's, one thread only, as the
+ * views are the deciding thread's), so that the misses of a random block a
+ * key overlap the hashing of the next keys rather than stall the decision
+ * (a chunk's ~8K keys' blocks, 0.5 MB, wait in the caches for it). */
+enum { PF_NONE, PF_FIXED, PF_GROW };
+static void prep_prefetch(const dedup *d, const uint64_t *h1, size_t a, size_t b)
+{
+    const uint32_t bw = d->block_words;
+    if (d->prep_fetch == PF_FIXED) {
+        for (size_t q = a; q < b; q++)
+            __builtin_prefetch(d->v.words + sbf_block_index(h1[q], d->v.nblocks) * bw, 1, 3);
+        return;
+    }
+    for (size_t q = a; q < b; q++) {
+        if (d->g_nb != 0)
+            __builtin_prefetch(d->pv[0].v.words + sbf_block_index(h1[q], d->g_nb) * bw, 1, 3);
+        for (uint32_t o = 0; o < d->g_nold; o++)
+            __builtin_prefetch(d->g_old[o].words + sbf_block_index(h1[q], d->g_old[o].nblocks) *
+                                                       bw, 0, 3);
+    }
+}
+
+/* keys hashed this many at a time when preparing asks for their blocks */
+#define HASH_STEP 32
+
 /* Splits, finds keys, hashes, keeps the shard, routes: any thread. */
 static void prepare(const dedup *d, chunk *c)
 {
@@ -670,12 +697,18 @@ static void prepare(const dedup *d, chunk *c)
     } else {
         /* the keys' hashes, in SIMD lanes */
         hashes_cap(c, m);
-        int rc;
         /* the filter's layout hashes: MurmurHash3, XXH64 or XXH3 */
-        rc = sbf_hash_pairs(d->s != NULL ? d->hash_f : d->f, (const void *const *)c->kp, c->kl,
-                            NULL, m, c->h1, c->h2);
-        if (rc != SBF_OK)
-            fail("hashing: %s", sbf_strerror(rc));
+        const sbf_filter *hf = d->s != NULL ? d->hash_f : d->f;
+        const size_t step = d->prep_fetch ? HASH_STEP : m;
+        for (size_t a = 0; a < m; a += step) {
+            const size_t k = m - a < step ? m - a : step;
+            const int rc = sbf_hash_pairs(hf, (const void *const *)c->kp + a, c->kl + a, NULL, k,
+                                          c->h1 + a, c->h2 + a);
+            if (rc != SBF_OK)
+                fail("hashing: %s", sbf_strerror(rc));
+            if (d->prep_fetch)
+                prep_prefetch(d, c->h1, a, a + k);
+        }
         /* the shard: by the block index rule of the key's first hash, so the
          * shards of a fixed filter own disjoint ranges of its blocks */
         if (d->shard_n > 1) {
@@ -1604,6 +1637,9 @@ struct input {
     unsigned char *map;       /* a regular file, mapped: its bytes, length, */
     size_t map_len, pos;      /* the next byte */
     size_t chunk_bytes;
+    int use_map;              /* SBF_DEDUP_MMAP=1: regular files mapped, not read */
+    int is_reg;               /* a regular file read: its bytes from where its */
+    uint64_t want, got;       /* descriptor was at the start, and those read */
 };
 
 static void close_file(input *in)
@@ -1634,9 +1670,21 @@ static int next_file(input *in)
         fail("%s: %s", in->name, strerror(errno));
     if (S_ISDIR(st.st_mode))
         fail("%s: is a directory", in->name);
-    /* a regular file is mapped (no copy; any thread touches its pages),
-     * from where its descriptor is (standard input may have been read) */
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    /* a regular file is read into the chunks' buffers, which stay in the
+     * caches: mapped, each page's first touch faulted (0.2 CPU s at 50M
+     * lines, 3.4 GB) and giving the pages back cost as much again, against
+     * 0.3 s for read(2)'s copy (doc/dedup.md). Read, it must give the bytes
+     * it had when opened, from where its descriptor is (standard input may
+     * have been read): fewer is a file cut short by another program. With
+     * SBF_DEDUP_MMAP=1 it is mapped (no copy; any thread touches its pages). */
+    in->is_reg = 0;
+    if (S_ISREG(st.st_mode) && !in->use_map) {
+        const off_t off = lseek(in->fd, 0, SEEK_CUR);
+        in->is_reg = off >= 0;
+        in->want = off >= 0 && off < st.st_size ? (uint64_t)(st.st_size - off) : 0;
+        in->got = 0;
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > 0 && in->use_map) {
         const off_t off = lseek(in->fd, 0, SEEK_CUR);
         if (off >= 0 && off < st.st_size) {
             void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, in->fd, 0);
@@ -1716,6 +1764,10 @@ static int read_chunk(input *in, chunk *c)
         while (r < 0 && errno == EINTR);
         if (r < 0)
             fail("%s: %s", in->name, strerror(errno));
+        if (r == 0 && in->is_reg && in->got < in->want)
+            fail("dedup: %s: the file was cut short while being read (truncated by another "
+                 "program?); stopped, nothing saved", in->name);
+        in->got += (uint64_t)r;
         len += (size_t)r;
         c->buf = c->own;
         c->name = in->name;
@@ -2189,6 +2241,8 @@ int cmd_dedup(int argc, char **argv)
         if (d.grow_parts)
             grow_refresh(&d);
     }
+    if (getenv("SBF_DEDUP_PF") != NULL && d.block_words && !d.mapped && d.shard_n <= 1)
+        d.prep_fetch = d.f != NULL ? PF_FIXED : d.grow_parts && threads == 1 ? PF_GROW : PF_NONE;
     d.pnext = calloc(d.parts, sizeof *d.pnext);
     d.pbusy = calloc(d.parts, 1);
     /* threads: T - 1 workers and the main thread, alike; a few chunks
@@ -2219,6 +2273,7 @@ int cmd_dedup(int argc, char **argv)
     in.npaths = a.npos ? a.npos : 1;
     in.fd = -1;
     in.chunk_bytes = d.mapped ? MAPPED_CHUNK_BYTES : CHUNK_BYTES;
+    in.use_map = getenv("SBF_DEDUP_MMAP") != NULL && strcmp(getenv("SBF_DEDUP_MMAP"), "1") == 0;
     d.in = &in;
     d.t0 = d.last = now_s();
     d.tty = isatty(STDERR_FILENO);
