@@ -179,6 +179,7 @@ typedef struct chunk {
     /* output */
     unsigned char *obuf;
     size_t olen, ocap;
+    size_t *turn, tcap;    /* where the verdict turns (format_keyed) */
     uint64_t fresh, seen, nokey, other, written, units, unit_dups;
     int state, parts_done;
     /* a growing filter decided by parts: the newest sub-filter's blocks the
@@ -1162,6 +1163,53 @@ static void annotate_line(const dedup *d, chunk *c, size_t i, size_t j)
     out_put(c, "\n", 1);
 }
 
+/* Every line of c has a key (its verdict added[i]): the runs of written
+ * lines found without a branch a line, as the places where the verdict
+ * turns (a run starts at a written line after one not written and ends
+ * where the next line not written starts: lines follow each other,
+ * end[i] + 1 = start[i + 1]), then copied; the counts. (A branch a line on
+ * a verdict that is new half the time: 0.29 CPU s at 50M lines, against
+ * 0.1 s so.) */
+static void format_keyed(const dedup *d, chunk *c)
+{
+    const size_t len = c->len, n = c->n;
+    const unsigned inv = d->invert ? 1u : 0u;
+    const uint8_t *const added = c->added;
+    const size_t *const start = c->start;
+    size_t *const turn = c->turn;
+    size_t t = 0;
+    unsigned prev = 0;
+    uint64_t fresh = 0, written = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned a = added[i], w = a ^ inv;
+        fresh += a;
+        written += w;
+        turn[t] = start[i];
+        t += w ^ prev;
+        prev = w;
+    }
+    if (prev)
+        turn[t++] = c->end[n - 1] + 1;
+    unsigned char *const o = c->obuf;
+    const unsigned char *const b = c->buf;
+    size_t olen = 0;
+    for (size_t r = 0; r < t; r += 2) {
+        const size_t rs = turn[r], re = turn[r + 1] > len ? len : turn[r + 1];
+        if (rs + FORMAT_AHEAD < len)
+            __builtin_prefetch(b + rs + FORMAT_AHEAD, 0, 3);
+        memcpy(o + olen, b + rs, re - rs);
+        olen += re - rs;
+    }
+    if (t > 0 && turn[t - 1] > len) /* the chunk's last line: its newline is not in the input */
+        o[olen++] = '\n';
+    c->olen = olen;
+    c->fresh = fresh;
+    c->seen = n - fresh;
+    c->nokey = c->other = 0;
+    c->written = written;
+    c->units = c->unit_dups = 0;
+}
+
 /* Lines (not --ngrams): the verdicts, counts and output bytes. A written
  * line is its bytes as read and a newline, which is the one after it in
  * the input but for the chunk's last line: runs of written lines that
@@ -1175,6 +1223,15 @@ static void format_lines(const dedup *d, chunk *c)
         c->ocap = len + 1 + (len >> 3);
         free(c->obuf);
         c->obuf = xrealloc(NULL, c->ocap);
+    }
+    if (c->n > 0 && c->m == c->n && !d->count_only) {
+        if (c->tcap < c->n + 1) {
+            c->tcap = c->n + 1 + (c->n >> 3);
+            free(c->turn);
+            c->turn = xrealloc(NULL, c->tcap * sizeof *c->turn);
+        }
+        format_keyed(d, c);
+        return;
     }
     unsigned char *const o = c->obuf;
     const unsigned char *const b = c->buf;
@@ -1972,6 +2029,7 @@ static void free_chunk(chunk *c)
     free(c->l_un);
     free(c->gunit);
     free(c->obuf);
+    free(c->turn);
 }
 
 int cmd_dedup(int argc, char **argv)
