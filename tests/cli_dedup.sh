@@ -79,12 +79,16 @@ for lay in blocked split-block parquet blocked-xxh3 split-block-xxh3; do
   done
   cmp -s th1.sbf th2.sbf && cmp -s th1.sbf th5.sbf && ok || bad "$lay: --threads changed the filter file"
 done
-# a pipe is read, a file mapped: the same bytes; standard input mapped from
-# where an earlier reader left it
+# a pipe, a file read and a file mapped (SBF_DEDUP_MMAP=1): the same bytes;
+# standard input read (mapped) from where an earlier reader left it
 cat d4.jsonl | "$SBF" dedup --json-field url --expected 60000 --threads 3 > piped.out 2> err
 expect 0 "$SBF" dedup --json-field url --expected 60000 --threads 1 d4.jsonl; same out piped.out
+SBF_DEDUP_MMAP=1 "$SBF" dedup --json-field url --expected 60000 --threads 2 d4.jsonl > out 2> err
+same out piped.out
 tail -n +10001 d1.txt > d1.tail; ref d1.tail > d1.tail.want
 (head -n 10000 > /dev/null; "$SBF" dedup --fpp 1e-9 --threads 2) < d1.txt > out 2> err; same out d1.tail.want
+(head -n 10000 > /dev/null; SBF_DEDUP_MMAP=1 "$SBF" dedup --fpp 1e-9) < d1.txt > out 2> err
+same out d1.tail.want
 expect 0 "$SBF" dedup --json-field url --fpp 1e-9 --expected 60000 d4.jsonl
 [ "$(wc -l < out)" = 50000 ] && ok || bad "json keys: $(wc -l < out) lines"
 # SBF_DEDUP_PWRITE=1, standard output a regular file, threads > 1: each
@@ -180,13 +184,14 @@ for mode in "--expected 3000000 --fpp 1e-7" "--initial 3000000 --fpp 1e-7"; do
   expect 0 "$SBF" dedup --filter ks.sbf --quiet r2.txt; same ks.sbf ks.after
   no_temps
 done
-# an input cut short by another program while mapped: standard output is a
-# FIFO whose reader (the helper) takes one byte, so the run has mapped its
-# input and is blocked writing the first chunk (at most 4 x threads + 24 chunks
-# of 512 KiB read: 16 MiB for 2 threads), then truncates the input at 6 MB
-# and drains: the chunks past it touch pages that are gone (SIGBUS). The
-# run stops with a message and status 1; the --filter file stays the last
-# complete run's; nothing is left behind
+# an input cut short by another program while read (or mapped,
+# SBF_DEDUP_MMAP=1): standard output is a FIFO whose reader (the helper)
+# takes one byte, so the run has opened its input and is blocked writing the
+# first chunk (at most 4 x threads + 24 chunks of 512 KiB read: 16 MiB for 2
+# threads), then truncates the input at 6 MB and drains: reading ends short
+# of the size the file had (mapped: the chunks past it touch pages that are
+# gone, SIGBUS). The run stops with a message and status 1; the --filter
+# file stays the last complete run's; nothing is left behind
 cat > cut_helper.py <<'PY'
 import os, sys
 with open(sys.argv[1], 'rb') as f:
@@ -196,13 +201,14 @@ with open(sys.argv[1], 'rb') as f:
 sys.stdout.buffer.write(first + rest)
 PY
 seq 1 600000 | sed 's|^|https://cut.example.org/path/|' > cut.keep  # 22 MB
-for mode in "--expected 1000000" ""; do
+for mode in "--expected 1000000" "" "mmap --expected 1000000" "mmap"; do
+  mm=0; case $mode in mmap*) mm=1; mode=${mode#mmap} ;; esac
   for t in 1 2; do
     cp cut.keep cut.txt
     rm -f seen.sbf; expect 0 "$SBF" dedup $mode --filter seen.sbf r1.txt; cp seen.sbf seen.before
     rm -f cfifo; mkfifo cfifo
     timeout 60 /usr/bin/python3 cut_helper.py cfifo cut.txt 6000100 > cut.out & ph=$!
-    "$SBF" dedup $mode --filter seen.sbf --threads $t cut.txt > cfifo 2> err; rc=$?
+    SBF_DEDUP_MMAP=$mm "$SBF" dedup $mode --filter seen.sbf --threads $t cut.txt > cfifo 2> err; rc=$?
     wait $ph
     [ $rc = 1 ] && ok || bad "input cut short ($mode, $t threads): exit $rc ($(head -c 300 err))"
     has err "cut.txt: the file was cut short while being read"
