@@ -2609,23 +2609,26 @@ int cmd_dedup(int argc, char **argv)
                          ? strcmp(mm, "1") == 0
                          : threads > 1;
     }
-    /* threads, every input a regular file (not standard input): ranges of
+    /* threads, every input a regular file (standard input too): ranges of
      * it read by each thread at once with pread, into the chunks' buffers
      * (no page faults, no serial carry); SBF_DEDUP_PREAD=1 also for one
      * thread, =0 never. A test hook: SBF_DEDUP_CHUNK_BYTES, the bytes a
      * chunk reads (the lines of a range, for pread) */
     {
         const char *pr = getenv("SBF_DEDUP_PREAD");
+        const char *mm = getenv("SBF_DEDUP_MMAP");
         int par = pr != NULL && strcmp(pr, "1") == 0 ? 1
                 : pr != NULL && strcmp(pr, "0") == 0 ? 0
-                : threads > 1 && !in.use_map;
+                : threads > 1 && !(mm != NULL && strcmp(mm, "1") == 0);
         for (int i = 0; par && i < in.npaths; i++) { /* standard input: a file's */
             struct stat pst;
             const int is_stdin = strcmp(in.paths[i], "-") == 0;
             par = (is_stdin ? fstat(STDIN_FILENO, &pst) : stat(in.paths[i], &pst)) == 0 &&
                   S_ISREG(pst.st_mode) && (!is_stdin || lseek(STDIN_FILENO, 0, SEEK_CUR) >= 0);
         }
-        in.par = par && !(pr == NULL && in.use_map);
+        in.par = par;
+        if (par) /* (use_map: the serial path's) */
+            in.use_map = 0;
         const char *cb = getenv("SBF_DEDUP_CHUNK_BYTES");
         if (cb != NULL) {
             char *endp;
