@@ -89,6 +89,38 @@ tail -n +10001 d1.txt > d1.tail; ref d1.tail > d1.tail.want
 (head -n 10000 > /dev/null; "$SBF" dedup --fpp 1e-9 --threads 2) < d1.txt > out 2> err; same out d1.tail.want
 (head -n 10000 > /dev/null; SBF_DEDUP_MMAP=1 "$SBF" dedup --fpp 1e-9) < d1.txt > out 2> err
 same out d1.tail.want
+# regular files read in parallel (threads: byte ranges with pread, each
+# line the range's where its first byte lies): ranges of a few bytes
+# (SBF_DEDUP_CHUNK_BYTES) so that lines straddle every boundary, start or end
+# on one, or span many ranges (which then hold no line); a line dropped at a
+# boundary is missing from the output, one read twice is counted twice in the
+# summary and written by --invert. Several files, empty ones, no final
+# newline, CRLF, standard input a file read from where it was left
+awk 'BEGIN { srand(7); for (i = 0; i < 3000; i++) { n = int(rand() * 12); s = "";
+  for (j = 0; j < n; j++) s = s sprintf("%c", 97 + int(rand() * 3)); print s (i % 50 ? "" : "\r") } }' > r5.txt
+long=$(head -c 70000 /dev/zero | tr '\0' L)
+printf 'ab\n%s\nab\ncd\n%s\ncd\nq' "$long" "${long:0:3000}" > r6.txt
+: > r7.txt
+printf '\n\nab\n\n' >> r5.txt
+printf '%s' "$long" > r9.txt
+# (r6 and r9 end without a newline: their last lines end there)
+{ cat r5.txt r7.txt r6.txt; echo; cat r9.txt; echo; } > r5all.txt
+ref r5all.txt > r5.want; ref r5all.txt invert > r5.dups
+nl5=$(wc -l < r5all.txt); new5=$(wc -l < r5.want)
+{ tail -n +1001 r5.txt; cat r9.txt; echo; } > r5t.txt; ref r5t.txt > r5t.want
+for cb in 1 2 3 7 64 4096; do
+  for t in 2 3; do
+    SBF_DEDUP_CHUNK_BYTES=$cb "$SBF" dedup --fpp 1e-9 --threads $t r5.txt r7.txt r6.txt r9.txt > out 2> err
+    same out r5.want; has err "$nl5 lines: $new5 new"
+    SBF_DEDUP_CHUNK_BYTES=$cb "$SBF" dedup --fpp 1e-9 --expected 10000 --invert --threads $t r5.txt r7.txt r6.txt r9.txt > out 2> err
+    same out r5.dups
+  done
+  SBF_DEDUP_PREAD=1 SBF_DEDUP_CHUNK_BYTES=$cb "$SBF" dedup --fpp 1e-9 --threads 1 r5.txt r7.txt r6.txt r9.txt > out 2> err
+  same out r5.want
+  (head -n 1000 > /dev/null; SBF_DEDUP_CHUNK_BYTES=$cb "$SBF" dedup --fpp 1e-9 --threads 2 - r9.txt) < r5.txt > out 2> err
+  same out r5t.want
+done
+SBF_DEDUP_CHUNK_BYTES=0 expect 1 "$SBF" dedup --threads 2 r5.txt; has err "SBF_DEDUP_CHUNK_BYTES"
 expect 0 "$SBF" dedup --json-field url --fpp 1e-9 --expected 60000 d4.jsonl
 [ "$(wc -l < out)" = 50000 ] && ok || bad "json keys: $(wc -l < out) lines"
 # SBF_DEDUP_PWRITE=1, standard output a regular file, threads > 1: each
