@@ -110,11 +110,9 @@ static uint64_t xgetbv0(void)
 }
 #endif
 
-int sbfi_hash8_vec_flag; /* src/sbf_internal.h */
-
-/* AMD family 19h (Zen 3, 4) and later: their AVX-512 parts (Zen 4, 5)
- * multiply 64-bit lanes (vpmullq) in one micro-op; Intel's take three. */
-static int detect_hash8_vec(void)
+/* The CPU's family when it is an AMD one (cpuid leaf 1, base + extended
+ * family: 19h Zen 3/4, 1Ah Zen 5), 0 for any other vendor or machine. */
+static unsigned amd_family(void)
 {
 #if defined(__x86_64__)
     unsigned a, b, c, d;
@@ -124,11 +122,19 @@ static int detect_hash8_vec(void)
     if (!amd || !__get_cpuid(1, &a, &b, &c, &d))
         return 0;
     const unsigned base = (a >> 8) & 0xf;
-    const unsigned family = base == 0xf ? base + ((a >> 20) & 0xff) : base;
-    return family >= 0x19;
+    return base == 0xf ? base + ((a >> 20) & 0xff) : base;
 #else
     return 0;
 #endif
+}
+
+int sbfi_hash8_vec_flag; /* src/sbf_internal.h */
+
+/* AMD family 19h (Zen 3, 4) and later: their AVX-512 parts (Zen 4, 5)
+ * multiply 64-bit lanes (vpmullq) in one micro-op; Intel's take three. */
+static int detect_hash8_vec(void)
+{
+    return amd_family() >= 0x19;
 }
 
 void sbfi_hash8_vec_force(int v)
@@ -163,19 +169,7 @@ static int detect_probe8(void)
     const int env = probe8_env();
     if (env >= 0)
         return env;
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (!__get_cpuid(0, &a, &b, &c, &d))
-        return 1;
-    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
-    if (!amd || !__get_cpuid(1, &a, &b, &c, &d))
-        return 1;
-    const unsigned base = (a >> 8) & 0xf;
-    const unsigned family = base == 0xf ? base + ((a >> 20) & 0xff) : base;
-    return family < 0x1a;
-#else
-    return 1;
-#endif
+    return amd_family() < 0x1a; /* not AMD: 0 */
 }
 
 void sbfi_probe8_force(int v)
