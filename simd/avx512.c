@@ -217,16 +217,24 @@ static inline uint16_t blocked_miss16(const pipe_ctx *c, const void *blk, uint64
                                 simde_mm512_set1_epi32(1));
 }
 
-/* The batch's blocked query for k <= 8 in 256-bit registers: the key's 8
- * products (one vpmulld of 8 lanes, not 16), vpermt2d over the block's
- * two halves, the rotate and the test of sbf_inl_blocked_miss. */
+/* The 8-lane queries (k <= 8, 256-bit registers): the key's 8 products
+ * (one vpmulld of 8 lanes, not 16) and, per lane, the 32-bit word of the
+ * block its product picks (vpermt2d over the block's two halves). */
+static inline v256 miss8_words(const pipe_ctx *c, const void *blk, uint64_t h2, v256 *prod)
+{
+    *prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
+                                    simde_mm512_castsi512_si256(c->salt));
+    return _mm256_permutex2var_epi32(
+        simde_mm256_load_si256(blk), simde_mm256_srli_epi32(*prod, SBF__SHIFT_WORD32),
+        simde_mm256_load_si256((const void *)((const char *)blk + 32)));
+}
+
+/* The batch's blocked query for k <= 8: miss8_words, then the rotate and
+ * the test of sbf_inl_blocked_miss. */
 static inline uint16_t blocked_miss8(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
-                                              simde_mm512_castsi512_si256(c->salt));
-    const v256 word = _mm256_permutex2var_epi32(
-        simde_mm256_load_si256(blk), simde_mm256_srli_epi32(prod, SBF__SHIFT_WORD32),
-        simde_mm256_load_si256((const void *)((const char *)blk + 32)));
+    v256 prod;
+    const v256 word = miss8_words(c, blk, h2, &prod);
     const v256 rot = _mm256_rorv_epi32(word, simde_mm256_srli_epi32(prod, SBFI_SHIFT_BLOCKED));
     return _mm256_mask_testn_epi32_mask((simde__mmask8)c->km, rot, simde_mm256_set1_epi32(1));
 }
@@ -271,11 +279,8 @@ static inline uint16_t counting_miss16(const pipe_ctx *c, const void *blk, uint6
 /* The same in 256-bit registers for k <= 8 (as blocked_miss8). */
 static inline uint16_t counting_miss8(const pipe_ctx *c, const void *blk, uint64_t h2)
 {
-    const v256 prod = simde_mm256_mullo_epi32(simde_mm256_set1_epi64x((int64_t)h2),
-                                              simde_mm512_castsi512_si256(c->salt));
-    const v256 word = _mm256_permutex2var_epi32(
-        simde_mm256_load_si256(blk), simde_mm256_srli_epi32(prod, SBF__SHIFT_WORD32),
-        simde_mm256_load_si256((const void *)((const char *)blk + 32)));
+    v256 prod;
+    const v256 word = miss8_words(c, blk, h2, &prod);
     const v256 sh = simde_mm256_and_si256(simde_mm256_srli_epi32(prod, SBFI_SHIFT_COUNTING - 2),
                                           simde_mm256_set1_epi32(28));
     const v256 nib = simde_mm256_sllv_epi32(simde_mm256_set1_epi32(15), sh);
