@@ -389,12 +389,36 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 
 #endif /* SBF_INL_AVX512 */
 
-#if SBF_INL_AVX2 /* h2 in a register: sbf_inl_h2 and its calls are the
-                   * portable ones (simdbloom_inline.h) */
-SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, uint64_t h2)
+#if SBF_INL_AVX2
+/* h2 broadcast to every 64-bit lane, as on AVX-512 (above) in 256 bits: a
+ * 64-bit stage's h2 is one vpbroadcastd, and a probe of two halves (k > 8)
+ * multiplies the same register twice. */
+typedef __m256i sbf_inl_h2;
+
+SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
 {
-    return _mm256_mullo_epi32(_mm256_set1_epi64x((long long)h2),
-                              _mm256_loadu_si256((const __m256i *)salt));
+    return _mm256_set1_epi64x((long long)h2);
+}
+
+/* h2 with both 32-bit lanes x (sbf_parquet_pair's): one broadcast */
+SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
+{
+    return _mm256_set1_epi32((int)x);
+}
+
+SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
+{
+    return (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(x));
+}
+
+SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+{
+    return sbf_inl_h2_of(sbf_inl_hash8_u64(key, s8, h1));
+}
+
+SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, sbf_inl_h2 h2)
+{
+    return _mm256_mullo_epi32(h2, _mm256_loadu_si256((const __m256i *)salt));
 }
 
 /* For each lane the 32-bit word of the block (halves lo, hi) holding its
@@ -538,7 +562,7 @@ SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k
 }
 #undef SBF_INL_MASK2
 
-SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, uint64_t h2)
+SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, sbf_inl_h2 h2)
 {
     return sbf_inl_split_bits8(sbf_inl_prod8(salt, h2));
 }
