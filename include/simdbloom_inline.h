@@ -509,10 +509,11 @@ SBF_INL void sbf_inl_store_le64(unsigned char b[8], uint64_t key)
     } while (0)
 
 /* ------------------------------------------------------ the probes
- * sbf_inl_h2 carries h2 the way the probes want it: on AVX-512 in both
- * 64-bit lanes of a vector (the hash of an 8-byte key ends there), else in
- * a register. */
-#if !SBF_INL_AVX512 /* portable and AVX2: h2 in a register */
+ * sbf_inl_h2 carries h2 the way the probes want it: with AVX-512 or AVX2
+ * broadcast to every 64-bit lane of a vector (a 512-bit one, a 256-bit
+ * one; the probes multiply it with the salts as it is), else in a
+ * register. */
+#if !SBF_INL_AVX512 && !SBF_INL_AVX2 /* portable: h2 in a register */
 typedef uint64_t sbf_inl_h2;
 
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)

@@ -80,22 +80,27 @@ SBF_INL void sbf_inl_store512(uint64_t *blk, __m512i x)
 }
 #  endif
 
-typedef __m128i sbf_inl_h2;
+/* h2 broadcast to every 64-bit lane, the form the probes multiply with the
+ * salts: made where h2 is made, one broadcast. A 64-bit stage's h2 (both
+ * 32-bit lanes x) is one vpbroadcastd from its register; as an xmm
+ * (vpbroadcastd) later broadcast again by the probe (vpbroadcastq) it cost
+ * one instruction a key more. */
+typedef __m512i sbf_inl_h2;
 
 SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
 {
-    return _mm_cvtsi64_si128((long long)h2); /* lane 0, which the probes broadcast */
+    return _mm512_set1_epi64((long long)h2);
 }
 
 /* h2 with both 32-bit lanes x (sbf_parquet_pair's): one broadcast */
 SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
 {
-    return _mm_set1_epi32((int)x);
+    return _mm512_set1_epi32((int)x);
 }
 
 SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
 {
-    return (uint64_t)_mm_cvtsi128_si64(x);
+    return (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(x));
 }
 
 /* sbf_murmur3_u64 with the two fmix64 in the lanes of one vector (vpmullq):
@@ -118,7 +123,7 @@ SBF_INL sbf_inl_h2 sbf_inl_murmur3_end(__m128i x, uint64_t *h1)
     const __m128i t = _mm_shuffle_epi32(x, 0x4e);                  /* [F2, F1] */
     const __m128i s = _mm_add_epi64(x, t);                         /* h1, h1 */
     *h1 = (uint64_t)_mm_cvtsi128_si64(s);
-    return _mm_add_epi64(s, t);                                    /* lane 0: h2 */
+    return sbf_inl_h2_of((uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(s, t))); /* lane 0: h2 */
 }
 
 SBF_INL sbf_inl_h2 sbf_inl_hash8_vec(uint64_t key, uint64_t s8, uint64_t *h1)
@@ -150,18 +155,15 @@ SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
 #endif
 }
 
-/* Lane i: x_i * salt[i], 16 lanes. */
+/* Lane i: x_i * salt[i], 16 lanes (8: the low half). */
 SBF_INL __m512i sbf_inl_prod16(const uint32_t *salt, sbf_inl_h2 h2)
 {
-    /* (_mm512_broadcastq_epi64 starts from _mm512_undefined_epi32, which
-     * g++ 12 reports as -Wmaybe-uninitialized in the caller's code) */
-    return _mm512_mullo_epi32(_mm512_set1_epi64(_mm_cvtsi128_si64(h2)),
-                              _mm512_loadu_si512(salt));
+    return _mm512_mullo_epi32(h2, _mm512_loadu_si512(salt));
 }
 
 SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, sbf_inl_h2 h2)
 {
-    return _mm256_mullo_epi32(_mm256_broadcastq_epi64(h2),
+    return _mm256_mullo_epi32(_mm512_castsi512_si256(h2),
                               _mm256_loadu_si256((const __m256i *)salt));
 }
 
@@ -387,12 +389,36 @@ SBF_INL int sbf_inl_split16_add(uint64_t *blk, const uint32_t *salt, sbf_inl_h2 
 
 #endif /* SBF_INL_AVX512 */
 
-#if SBF_INL_AVX2 /* h2 in a register: sbf_inl_h2 and its calls are the
-                   * portable ones (simdbloom_inline.h) */
-SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, uint64_t h2)
+#if SBF_INL_AVX2
+/* h2 broadcast to every 64-bit lane, as on AVX-512 (above) in 256 bits: a
+ * 64-bit stage's h2 is one vpbroadcastd, and a probe of two halves (k > 8)
+ * multiplies the same register twice. */
+typedef __m256i sbf_inl_h2;
+
+SBF_INL sbf_inl_h2 sbf_inl_h2_of(uint64_t h2)
 {
-    return _mm256_mullo_epi32(_mm256_set1_epi64x((long long)h2),
-                              _mm256_loadu_si256((const __m256i *)salt));
+    return _mm256_set1_epi64x((long long)h2);
+}
+
+/* h2 with both 32-bit lanes x (sbf_parquet_pair's): one broadcast */
+SBF_INL sbf_inl_h2 sbf_inl_h2_of32(uint32_t x)
+{
+    return _mm256_set1_epi32((int)x);
+}
+
+SBF_INL uint64_t sbf_inl_h2_u64(sbf_inl_h2 x)
+{
+    return (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(x));
+}
+
+SBF_INL sbf_inl_h2 sbf_inl_hash8(uint64_t key, uint64_t s8, uint64_t *h1)
+{
+    return sbf_inl_h2_of(sbf_inl_hash8_u64(key, s8, h1));
+}
+
+SBF_INL __m256i sbf_inl_prod8(const uint32_t *salt, sbf_inl_h2 h2)
+{
+    return _mm256_mullo_epi32(h2, _mm256_loadu_si256((const __m256i *)salt));
 }
 
 /* For each lane the 32-bit word of the block (halves lo, hi) holding its
@@ -536,7 +562,7 @@ SBF_INL int sbf_inl_counting_add(uint64_t *blk, const uint32_t *salt, uint32_t k
 }
 #undef SBF_INL_MASK2
 
-SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, uint64_t h2)
+SBF_INL __m256i sbf_inl_split_mask8(const uint32_t *salt, sbf_inl_h2 h2)
 {
     return sbf_inl_split_bits8(sbf_inl_prod8(salt, h2));
 }
