@@ -25,4 +25,27 @@ expect 1 "$SBF" query no-such.sbf hkeys; has err "no-such.sbf: No such file or d
 mkdir -p hdir
 expect 1 "$SBF" query hdir hkeys; has err "hdir: Is a directory"
 
+# ------------------------------------------- key input that has no newline
+# A line longer than KEY_LINE_MAX (1 GiB; SBF_KEY_LINE_MAX lowers it for
+# the test) is refused with its number: /dev/zero as a key file used to
+# grow one line until the kernel killed sbf. Nothing is saved.
+cp hf.sbf hf0.sbf
+SBF_KEY_LINE_MAX=100 expect 1 timeout 20 "$SBF" add hf.sbf /dev/zero
+has err "/dev/zero: line 1 is longer than 100 bytes, the most a key's line may hold"
+same hf.sbf hf0.sbf
+{ printf 'a\n'; head -c 101 /dev/zero | tr '\0' x; printf '\n'; } > hlong
+SBF_KEY_LINE_MAX=100 expect 1 "$SBF" query hf.sbf hlong; has err "hlong: line 2 is longer than 100 bytes"
+head -c 101 /dev/zero | tr '\0' x > hlast          # the last line, no newline
+SBF_KEY_LINE_MAX=100 expect 1 "$SBF" query hf.sbf hlast; has err "hlast: line 1 is longer than 100"
+# a line of exactly the limit is a key, from a file or a pipe read in pieces
+{ head -c 100 /dev/zero | tr '\0' y; printf '\n'; } > hedge
+SBF_KEY_LINE_MAX=100 expect 0 "$SBF" add hf.sbf hedge
+SBF_KEY_LINE_MAX=100 expect 0 "$SBF" query hf.sbf hedge; [ "$(cat out)" = 1 ] && ok || bad "edge line: $(cat out)"
+# a key of many reads (8 MiB, over a pipe's 64 KiB pieces) is one key, and
+# is found again: the reader resumes its search where the last read ended
+head -c 8388608 /dev/zero | tr '\0' z > hbig
+cat hbig | "$SBF" add hf.sbf 2> err && ok || bad "8 MiB key: $(cat err)"
+{ cat hbig; printf '\nz\n'; } | "$SBF" query hf.sbf > out 2> err
+[ "$(tr '\n' ' ' < out)" = "1 0 " ] && ok || bad "8 MiB key then z: $(cat out) $(cat err)"
+
 rm -f hfifo
