@@ -48,4 +48,8 @@ cat hbig | "$SBF" add hf.sbf 2> err && ok || bad "8 MiB key: $(cat err)"
 { cat hbig; printf '\nz\n'; } | "$SBF" query hf.sbf > out 2> err
 [ "$(tr '\n' ' ' < out)" = "1 0 " ] && ok || bad "8 MiB key then z: $(cat out) $(cat err)"
 
+# ------------------------------------------------------ fold --times 0
+# was "cannot fold: invalid argument" after the file was read
+expect 0 "$SBF" create hp.sbf --bits 64Ki
+expect 2 "$SBF" fold hp.sbf --times 0; has err "--times: must be at least 1"
 rm -f hfifo
