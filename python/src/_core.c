@@ -213,10 +213,12 @@ static void Filter_dealloc(FilterObject *self)
 static int layout_arg(PyObject *o, int *layout)
 {
     if (PyUnicode_Check(o)) {
-        const char *name = PyUnicode_AsUTF8(o);
+        Py_ssize_t len;
+        const char *name = PyUnicode_AsUTF8AndSize(o, &len);
         if (name == NULL)
             return -1;
-        const int id = sbf_layout_from_name(name);
+        /* a NUL inside would cut the name short: "blocked\0x" is not "blocked" */
+        const int id = strlen(name) == (size_t)len ? sbf_layout_from_name(name) : SBF_E_LAYOUT;
         if (id < 0) {
             PyObject *names = PyUnicode_FromString("");
             for (int i = 0; i < 256 && names != NULL; i++) {

@@ -78,6 +78,10 @@ def test_constructor_arguments():
         simdbloom.Filter(10, layout=99)
     with pytest.raises(TypeError):
         simdbloom.Filter(10, layout=1.0)
+    # a name is the whole string: one cut at a NUL is not a layout's name
+    for bad in ("blocked\0x", "counting\0", "\0"):
+        with pytest.raises(ValueError, match="unknown layout"):
+            simdbloom.Filter(10, layout=bad)
 
 
 def test_files_that_are_not_filters(tmp_path):
