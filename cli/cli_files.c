@@ -115,6 +115,11 @@ static sbf_filter *open_ours(const char *path, int mode, int *fmt)
 
 sbf_filter *open_filter(const char *path, int mode, int *fmt_out)
 {
+    const int grows = scalable_file_version(path); /* else "unknown format version" */
+    if (grows != 0)
+        fail("%s: a growing filter (sbf-v%d, made by sbf dedup): this command takes a fixed "
+             "one; 'sbf dedup --filter %s' adds lines to it, and info, query, verify and union "
+             "read it", path, grows, path);
     const int form = sbf_file_format(path);
     if (form == SBF_E_FORMAT)
         fail("%s: not a simdbloom filter, nor a Guava or Parquet one", path);

@@ -48,6 +48,25 @@ cat hbig | "$SBF" add hf.sbf 2> err && ok || bad "8 MiB key: $(cat err)"
 { cat hbig; printf '\nz\n'; } | "$SBF" query hf.sbf > out 2> err
 [ "$(tr '\n' ' ' < out)" = "1 0 " ] && ok || bad "8 MiB key then z: $(cat out) $(cat err)"
 
+# ------------------------------------- a growing filter where a fixed one goes
+# sbf dedup's growing filters (format 3/4): verify said "unknown format
+# version" and refused them; add, remove, fold and convert said the same.
+seq 1 3000 | "$SBF" dedup --filter hg.sbf --quiet > /dev/null
+expect 0 "$SBF" verify hg.sbf; has out "hg.sbf: ok (sbf-v4, a growing filter of 1 sub-filter"
+has out "checksums verified"
+cp hg.sbf hgc.sbf   # one data byte flipped (the first sub-filter's data is past 8 KiB)
+printf '\377' | dd of=hgc.sbf bs=1 seek=9000 conv=notrunc 2>/dev/null
+cmp -s hg.sbf hgc.sbf && bad "the flip changed nothing" || ok
+expect 1 "$SBF" verify hgc.sbf; has err "hgc.sbf: serialized filter is corrupt"
+head -c 5000 hg.sbf > hgt.sbf
+expect 1 "$SBF" verify hgt.sbf; has err "hgt.sbf: serialized filter is truncated"
+cp hg.sbf hg0.sbf
+for c in "add hg.sbf hkeys" "remove hg.sbf hkeys" "fold hg.sbf --times 1" "convert --to sbf hg.sbf hx.sbf"; do
+  expect 1 "$SBF" $c
+  has err "hg.sbf: a growing filter (sbf-v4, made by sbf dedup): this command takes a fixed one"
+done
+same hg.sbf hg0.sbf; [ ! -e hx.sbf ] && ok || bad "convert of a growing filter wrote hx.sbf"
+
 # ------------------------------------------------------ fold --times 0
 # was "cannot fold: invalid argument" after the file was read
 expect 0 "$SBF" create hp.sbf --bits 64Ki
