@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,8 +99,24 @@ static void check_isa_env(void)
          env ? show_text(env, strlen(env)) : "", sbf_strerror(c), runs);
 }
 
+/* A closed standard descriptor would be taken by the next open(): keys read
+ * from a filter's own file (sbf add F <&-), output written into one. Each
+ * closed one is held by /dev/null opened the other way round, so that using
+ * it still fails with EBADF, as it would have closed. */
+static void hold_closed_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        const int h = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+        if (h != fd) /* no /dev/null: refuse rather than open files into 0..2 */
+            _exit(EXIT_FAILURE);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    hold_closed_std_fds();
     atexit(close_stdout);
     if (argc < 2)
         usage_error("a command is needed");

@@ -67,6 +67,22 @@ for c in "add hg.sbf hkeys" "remove hg.sbf hkeys" "fold hg.sbf --times 1" "conve
 done
 same hg.sbf hg0.sbf; [ ! -e hx.sbf ] && ok || bad "convert of a growing filter wrote hx.sbf"
 
+# --------------------------------------- a closed standard input or output
+# With standard input closed, the next open() took descriptor 0: 'sbf add F'
+# then read its keys from F's own lock descriptor (the filter's bytes) and
+# saved them, exit 0. A closed descriptor must fail as closed.
+expect 0 "$SBF" create hs.sbf -n 1000
+cp hs.sbf hs0.sbf
+"$SBF" add hs.sbf <&- > out 2> err; rc=$?
+[ $rc = 1 ] && ok || bad "add with standard input closed: exit $rc ($(cat err))"
+has err "standard input: Bad file descriptor"; same hs.sbf hs0.sbf
+"$SBF" dedup --filter hs.sbf <&- > out 2> err; rc=$?
+[ $rc = 1 ] && ok || bad "dedup with standard input closed: exit $rc ($(cat err))"
+same hs.sbf hs0.sbf
+"$SBF" query hs.sbf hkeys >&- 2> err; rc=$?
+[ $rc = 1 ] && ok || bad "query with standard output closed: exit $rc"
+has err "standard output: Bad file descriptor"
+
 # ------------------------------------------------------ fold --times 0
 # was "cannot fold: invalid argument" after the file was read
 expect 0 "$SBF" create hp.sbf --bits 64Ki
