@@ -1,6 +1,7 @@
 """Inputs from outside: every one refused with a clear Python exception,
 nothing changed, no crash."""
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -137,3 +138,29 @@ def test_parquet_file_refusals(tmp_path):
         parquet.ParquetFile(p)
     with pytest.raises(FileNotFoundError):
         parquet.ParquetFile(tmp_path / "missing.parquet")
+
+
+def test_files_of_other_versions(tmp_path):
+    """A file of a version Filter cannot take names what it is: a growing
+    filter (sbf dedup's, format 3/4), or version 1 to map (its data is not
+    page aligned); both said 'unknown format version'."""
+    from conftest import REPO, VECTORS
+    cli = os.path.join(os.environ.get("SBF_BUILD", os.path.join(REPO, "build")), "sbf")
+    g = tmp_path / "grow.sbf"
+    subprocess.run([cli, "dedup", "--filter", str(g), "--quiet"], input=b"a\nb\nc\n",
+                   stdout=subprocess.DEVNULL, check=True)
+    for opener in (simdbloom.Filter.load, simdbloom.Filter.map):
+        with pytest.raises(simdbloom.Error, match="a growing filter \\(format 4") as e:
+            opener(g)
+        assert e.value.code == -18 and str(g) in str(e.value)
+    with pytest.raises(simdbloom.Error, match="a growing filter \\(format 4"):
+        simdbloom.Filter.from_bytes(g.read_bytes())
+    v1 = os.path.join(VECTORS, "sbf_v1_blocked.bin")
+    assert simdbloom.Filter.load(v1).bits == 1024
+    with pytest.raises(simdbloom.Error, match="format version 1 cannot be mapped") as e:
+        simdbloom.Filter.map(v1)
+    assert e.value.code == -18
+    newer = bytearray(open(os.path.join(VECTORS, "sbf_v2_blocked.bin"), "rb").read())
+    newer[4] = 9  # a version no build knows yet: the library's words stay
+    with pytest.raises(simdbloom.Error, match="unknown format version"):
+        simdbloom.Filter.from_bytes(bytes(newer))
