@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -28,6 +29,10 @@ int cmd_fold(int argc, char **argv)
     const uint64_t t = times_s != NULL ? parse_u64_arg("--times", times_s) : 0;
     if (times_s != NULL && t == 0)
         usage_error("--times: must be at least 1 (each fold halves the filter)");
+    struct stat st;
+    /* OUT is FILE by default: a read-modify-write, locked as sbf add's, so
+     * that a fold and an add one beside the other lose neither */
+    sbf_file_lock *lock = stat(out, &st) == 0 ? lock_path(out) : NULL;
     sbf_filter *f = open_own(a.pos[0]), *g = NULL;
     const double before = sbf_fpp_estimate(f);
     uint32_t times = 0;
@@ -84,5 +89,6 @@ int cmd_fold(int argc, char **argv)
         fail("standard output: %s", strerror(errno));
     sbf_free(g);
     sbf_free(f);
+    sbf_unlock_file(lock);
     return 0;
 }

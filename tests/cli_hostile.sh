@@ -61,11 +61,11 @@ expect 1 "$SBF" verify hgc.sbf; has err "hgc.sbf: serialized filter is corrupt"
 head -c 5000 hg.sbf > hgt.sbf
 expect 1 "$SBF" verify hgt.sbf; has err "hgt.sbf: serialized filter is truncated"
 cp hg.sbf hg0.sbf
-for c in "add hg.sbf hkeys" "remove hg.sbf hkeys" "fold hg.sbf --times 1" "convert --to sbf hg.sbf hx.sbf"; do
+for c in "add hg.sbf hkeys" "remove hg.sbf hkeys" "fold hg.sbf --times 1" "convert --to sbf hg.sbf hgx.sbf"; do
   expect 1 "$SBF" $c
   has err "hg.sbf: a growing filter (sbf-v4, made by sbf dedup): this command takes a fixed one"
 done
-same hg.sbf hg0.sbf; [ ! -e hx.sbf ] && ok || bad "convert of a growing filter wrote hx.sbf"
+same hg.sbf hg0.sbf; [ ! -e hgx.sbf ] && ok || bad "convert of a growing filter wrote hgx.sbf"
 
 # --------------------------------------- a closed standard input or output
 # With standard input closed, the next open() took descriptor 0: 'sbf add F'
@@ -82,6 +82,26 @@ same hs.sbf hs0.sbf
 "$SBF" query hs.sbf hkeys >&- 2> err; rc=$?
 [ $rc = 1 ] && ok || bad "query with standard output closed: exit $rc"
 has err "standard output: Bad file descriptor"
+
+# ------------------------------------- fold in place beside an sbf add
+# A holds F's lock and waits for keys on a FIFO; B folds F in place.
+# Unlocked, B folded and saved F at once, then A saved the unfolded F with
+# its keys: the fold was lost (or, the other way round, the keys). Locked,
+# B waits and folds A's result: F ends folded and holding A's keys.
+expect 0 "$SBF" create hl.sbf --bits 64Ki
+seq 1 500 | sed 's/^/k/' > hlk
+rm -f hla; mkfifo hla
+"$SBF" add hl.sbf hla 2> erra & pa=$!
+exec 3> hla          # returns once A has locked and loaded hl.sbf
+"$SBF" fold hl.sbf --times 1 > outb 2> errb 3>&- & pb=$!
+sleep 0.3            # unlocked, B would fold and save now
+cat hlk >&3; exec 3>&-
+wait $pa && ok || bad "add A failed: $(cat erra)"
+wait $pb && ok || bad "fold B failed: $(cat errb)"
+expect 0 "$SBF" info hl.sbf; has out "bits             32768"
+expect 0 "$SBF" query hl.sbf hlk --count
+[ "$(cat out)" = 500 ] && ok || bad "fold beside add kept $(cat out) of 500 keys"
+rm -f hla
 
 # ------------------------------------------------------ fold --times 0
 # was "cannot fold: invalid argument" after the file was read
