@@ -103,6 +103,13 @@ expect 0 "$SBF" query hl.sbf hlk --count
 [ "$(cat out)" = 500 ] && ok || bad "fold beside add kept $(cat out) of 500 keys"
 rm -f hla
 
+# ------------------------------------------------- an empty file name
+# create '' said "cannot write  in simdbloom's form: the filter is blocked
+# (seed 0), and invalid argument", blaming the filter
+expect 2 "$SBF" create '' -n 10; has err "create: an empty argument: a file name cannot be empty"
+expect 2 "$SBF" info ''; has err "info: an empty argument"
+expect 2 "$SBF" union '' hf.sbf hf.sbf; has err "union: an empty argument"
+
 # ------------------------------------------------------ fold --times 0
 # was "cannot fold: invalid argument" after the file was read
 expect 0 "$SBF" create hp.sbf --bits 64Ki
