@@ -94,6 +94,12 @@ static void check_isa_env(void)
             strncat(runs, sbf_isa_name(isas[i]), sizeof runs - strlen(runs) - 3);
             strncat(runs, ", ", sizeof runs - strlen(runs) - 1);
         }
+    /* the library refuses a bad SBF_PROBE with the same code: name it */
+    const char *probe = getenv("SBF_PROBE");
+    if (c == SBF_E_ISA_UNKNOWN && probe != NULL && probe[0] != '\0' &&
+        strcmp(probe, "auto") != 0 && strcmp(probe, "narrow") != 0 && strcmp(probe, "wide") != 0)
+        fail("SBF_PROBE='%s': not a form of the batch queries (narrow, wide or auto)",
+             show_text(probe, strlen(probe)));
     const char *env = getenv("SBF_ISA");
     fail("SBF_ISA='%s': %s (this machine runs: %sauto)",
          env ? show_text(env, strlen(env)) : "", sbf_strerror(c), runs);

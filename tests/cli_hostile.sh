@@ -110,6 +110,15 @@ expect 2 "$SBF" create '' -n 10; has err "create: an empty argument: a file name
 expect 2 "$SBF" info ''; has err "info: an empty argument"
 expect 2 "$SBF" union '' hf.sbf hf.sbf; has err "union: an empty argument"
 
+# --------------------------------------------- SBF_PROBE with a bad value
+# The library refuses it with SBF_E_ISA_UNKNOWN, which sbf blamed on
+# SBF_ISA: "SBF_ISA='': unknown instruction set name", SBF_ISA unset.
+SBF_PROBE=sideways expect 1 "$SBF" info hf.sbf
+has err "SBF_PROBE='sideways': not a form of the batch queries (narrow, wide or auto)"
+if grep -q "SBF_ISA=" err; then bad "SBF_PROBE's fault blamed on SBF_ISA: $(cat err)"; else ok; fi
+SBF_ISA=bogus expect 1 "$SBF" info hf.sbf; has err "SBF_ISA='bogus': unknown instruction set"
+SBF_PROBE=wide expect 0 "$SBF" info hf.sbf
+
 # ------------------------------------------------------ fold --times 0
 # was "cannot fold: invalid argument" after the file was read
 expect 0 "$SBF" create hp.sbf --bits 64Ki
