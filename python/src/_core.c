@@ -80,8 +80,14 @@ PyObject *raise_sbf(int rc, int saved_errno, PyObject *where)
             return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, where);
         return PyErr_SetFromErrno(PyExc_OSError);
     }
+    const char *isa = getenv("SBF_ISA"), *probe = getenv("SBF_PROBE");
     PyObject *msg = where != NULL ? PyUnicode_FromFormat("%S: %s", where, sbf_strerror(rc))
-                                  : PyUnicode_FromString(sbf_strerror(rc));
+                  : rc == SBF_E_ISA_UNKNOWN || rc == SBF_E_ISA_UNAVAILABLE
+                  /* only the environment names an ISA here: say what it holds */
+                  ? PyUnicode_FromFormat("%s (SBF_ISA='%s', SBF_PROBE='%s'; SBF_PROBE is "
+                                         "narrow, wide or auto)", sbf_strerror(rc),
+                                         isa ? isa : "", probe ? probe : "")
+                  : PyUnicode_FromString(sbf_strerror(rc));
     if (msg == NULL)
         return NULL;
     PyObject *exc = PyObject_CallOneArg(Error, msg);

@@ -2,6 +2,7 @@
 nothing changed, no crash."""
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -164,3 +165,16 @@ def test_files_of_other_versions(tmp_path):
     newer[4] = 9  # a version no build knows yet: the library's words stay
     with pytest.raises(simdbloom.Error, match="unknown format version"):
         simdbloom.Filter.from_bytes(bytes(newer))
+
+
+def test_bad_environment_is_named():
+    """SBF_ISA / SBF_PROBE refused by the library: the error names the
+    variable and its value, not only 'unknown instruction set'."""
+    code = "import simdbloom\ntry:\n    simdbloom.Filter(10)\nexcept simdbloom.Error as e:\n" \
+           "    print(e.code, e)\n"
+    for var, val, want in (("SBF_ISA", "bogus", "SBF_ISA='bogus'"),
+                           ("SBF_PROBE", "sideways", "SBF_PROBE='sideways'")):
+        env = dict(os.environ, **{var: val})
+        out = subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True,
+                             text=True, check=True).stdout
+        assert out.startswith("-14 ") and want in out, out
