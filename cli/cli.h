@@ -125,6 +125,8 @@ enum {
  * another program truncates the file, touching a lost page ends sbf with a
  * message and status 1 rather than SIGBUS. */
 sbf_filter *open_filter(const char *path, int mode, int *fmt_out);
+/* The same guard for each sub-filter of a mapped growing filter. */
+void guard_scalable(const sbf_scalable *s, const char *path);
 /* An exclusive lock on the file path names for a read-modify-write
  * (sbf_lock_file): waits while another holds it, saying so on a terminal;
  * errors exit. sbf_unlock_file (or exit) releases it. */

@@ -119,6 +119,20 @@ if grep -q "SBF_ISA=" err; then bad "SBF_PROBE's fault blamed on SBF_ISA: $(cat 
 SBF_ISA=bogus expect 1 "$SBF" info hf.sbf; has err "SBF_ISA='bogus': unknown instruction set"
 SBF_PROBE=wide expect 0 "$SBF" info hf.sbf
 
+# ----------------------------- a growing filter truncated under sbf query
+# A fixed filter's mapping was guarded ("cut short while mapped", exit 1);
+# a growing one's sub-filters were not: SIGBUS, exit 135.
+seq 1 200000 | "$SBF" dedup --filter hgq.sbf --quiet > /dev/null
+rm -f hgk; mkfifo hgk
+"$SBF" query hgq.sbf hgk --count > outq 2> errq & pq=$!
+exec 3> hgk          # returns once the query has mapped hgq.sbf and opened hgk
+truncate -s 8192 hgq.sbf
+seq 1 100000 >&3; exec 3>&-
+wait $pq; rc=$?
+[ $rc = 1 ] && ok || bad "query of a truncated growing filter: exit $rc, wanted 1"
+has errq "hgq.sbf: the file was cut short while mapped"
+rm -f hgk
+
 # ------------------------------------------------------ fold --times 0
 # was "cannot fold: invalid argument" after the file was read
 expect 0 "$SBF" create hp.sbf --bits 64Ki
