@@ -26,6 +26,8 @@
 #define EXIT_USAGE 2
 #define BATCH 8192             /* keys per batched call */
 #define READ_CHUNK (4u << 20)  /* bytes per read() of the key file */
+#define KEY_LINE_MAX (1u << 30) /* a longer line is refused: input without newlines
+                                  (/dev/zero, a binary file) must not take all memory */
 
 /* One prototype per command, from the table. */
 #define SBF_COMMAND(name, synopsis, summary) int cmd_##name(int argc, char **argv);
@@ -123,6 +125,8 @@ enum {
  * another program truncates the file, touching a lost page ends sbf with a
  * message and status 1 rather than SIGBUS. */
 sbf_filter *open_filter(const char *path, int mode, int *fmt_out);
+/* The same guard for each sub-filter of a mapped growing filter. */
+void guard_scalable(const sbf_scalable *s, const char *path);
 /* An exclusive lock on the file path names for a read-modify-write
  * (sbf_lock_file): waits while another holds it, saying so on a terminal;
  * errors exit. sbf_unlock_file (or exit) releases it. */
@@ -177,6 +181,8 @@ typedef struct keyreader {
     int words;          /* the batch's keys are in u (8-byte types) */
     unsigned char *buf;
     size_t cap, start, end;
+    size_t scanned;     /* bytes of the line at start searched for '\n' already */
+    size_t max_line;    /* longest line taken (KEY_LINE_MAX) */
     int eof;
     uint64_t line;      /* lines consumed */
     uint64_t bytes_in, total; /* progress: bytes read, file size (0: unknown) */

@@ -46,6 +46,8 @@ void parse_args(int argc, char **argv, const char *spec, const char *help, int n
         if (only_pos || s[0] != '-' || strcmp(s, "-") == 0) {
             if (a->npos == nmax)
                 usage_error("%s: too many arguments ('%s')", argv[1], s);
+            if (s[0] == '\0') /* no command takes one: the library would blame the filter */
+                usage_error("%s: an empty argument: a file name cannot be empty", argv[1]);
             a->pos[a->npos++] = s;
             continue;
         }

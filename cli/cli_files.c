@@ -30,10 +30,13 @@ const char *form_title(int format)
 }
 
 /* ------------------------------------------------------- mapped files */
-/* The one mapping whose pages may vanish under us (a file truncated in
- * place by another process: the kernel raises SIGBUS on the next touch). */
-static const unsigned char *guard_lo;
-static size_t guard_len;
+/* The mappings of the one file a command maps (a filter's data, or each
+ * sub-filter of a growing one) whose pages may vanish under us (the file
+ * truncated in place by another process: the kernel raises SIGBUS on the
+ * next touch). */
+#define GUARDS (SBF_SCALABLE_MAX_FILTERS + 1)
+static struct { const unsigned char *lo; size_t len; } guards[GUARDS];
+static size_t nguards;
 static char guard_msg[512];
 static size_t guard_msg_len;
 
@@ -41,32 +44,48 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 {
     (void)uctx;
     const unsigned char *a = si->si_addr;
-    if (guard_lo != NULL && a >= guard_lo && a < guard_lo + guard_len) {
-        ssize_t w = write(STDERR_FILENO, guard_msg, guard_msg_len);
-        (void)w;
-        _exit(EXIT_FAILURE);
-    }
+    for (size_t i = 0; i < nguards; i++)
+        if (a >= guards[i].lo && a < guards[i].lo + guards[i].len) {
+            ssize_t w = write(STDERR_FILENO, guard_msg, guard_msg_len);
+            (void)w;
+            _exit(EXIT_FAILURE);
+        }
     signal(sig, SIG_DFL); /* not ours: the default action on return */
+}
+
+static void guard_range(const void *data, size_t len, const char *path)
+{
+    if (data == NULL || nguards == GUARDS)
+        return;
+    if (nguards == 0) {
+        const int n = snprintf(guard_msg, sizeof guard_msg,
+                               "%s: %s: the file was cut short while mapped (truncated by "
+                               "another program?); stopped\n", prog, path);
+        guard_msg_len = n < 0 ? 0 : (size_t)n < sizeof guard_msg ? (size_t)n
+                                                                 : sizeof guard_msg - 1;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, NULL);
+    }
+    guards[nguards].lo = data;
+    guards[nguards].len = len;
+    nguards++;
 }
 
 static void guard_mapping(const sbf_filter *f, const char *path)
 {
     size_t len;
     const void *data = sbf_data(f, &len);
-    if (data == NULL || guard_lo != NULL)
-        return;
-    const int n = snprintf(guard_msg, sizeof guard_msg,
-                           "%s: %s: the file was cut short while mapped (truncated by "
-                           "another program?); stopped\n", prog, path);
-    guard_msg_len = n < 0 ? 0 : (size_t)n < sizeof guard_msg ? (size_t)n : sizeof guard_msg - 1;
-    guard_lo = data;
-    guard_len = len;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, NULL);
+    guard_range(data, len, path);
+}
+
+void guard_scalable(const sbf_scalable *s, const char *path)
+{
+    for (uint32_t i = 0; i < sbf_scalable_filters(s); i++)
+        guard_mapping(sbf_scalable_filter(s, i), path);
 }
 
 typedef struct verify_ctx {
@@ -115,6 +134,11 @@ static sbf_filter *open_ours(const char *path, int mode, int *fmt)
 
 sbf_filter *open_filter(const char *path, int mode, int *fmt_out)
 {
+    const int grows = scalable_file_version(path); /* else "unknown format version" */
+    if (grows != 0)
+        fail("%s: a growing filter (sbf-v%d, made by sbf dedup): this command takes a fixed "
+             "one; 'sbf dedup --filter %s' adds lines to it, and info, query, verify and union "
+             "read it", path, grows, path);
     const int form = sbf_file_format(path);
     if (form == SBF_E_FORMAT)
         fail("%s: not a simdbloom filter, nor a Guava or Parquet one", path);

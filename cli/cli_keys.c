@@ -60,6 +60,10 @@ void kr_open(keyreader *kr, const char *path, int type, int binary)
     struct stat st;
     if (fstat(kr->fd, &st) == 0 && S_ISREG(st.st_mode))
         kr->total = (uint64_t)st.st_size;
+    kr->max_line = KEY_LINE_MAX;
+    const char *lim = getenv("SBF_KEY_LINE_MAX"); /* test hook: a smaller limit */
+    if (lim != NULL && strtoull(lim, NULL, 10) > 0 && strtoull(lim, NULL, 10) < KEY_LINE_MAX)
+        kr->max_line = (size_t)strtoull(lim, NULL, 10);
     kr->cap = READ_CHUNK;
     kr->buf = malloc(kr->cap);
     kr->keys = malloc(BATCH * sizeof *kr->keys);
@@ -92,7 +96,8 @@ static int kr_fill(keyreader *kr)
         kr->start = 0;
     }
     if (kr->end == kr->cap) { /* one line longer than the buffer */
-        kr->cap *= 2;
+        /* past max_line by a read at most: the line is then refused */
+        kr->cap = kr->cap < kr->max_line ? kr->cap * 2 : kr->cap + READ_CHUNK;
         unsigned char *nb = realloc(kr->buf, kr->cap);
         if (nb == NULL)
             fail("%s: line %llu: out of memory", kr->name, (unsigned long long)kr->line + 1);
@@ -114,6 +119,14 @@ static int kr_fill(keyreader *kr)
     }
 }
 
+__attribute__((noreturn))
+static void line_too_long(const keyreader *kr)
+{
+    fail("%s: line %llu is longer than %zu bytes, the most a key's line may hold: is it a "
+         "file of one key per line? (a key that holds a newline: --hex)", kr->name,
+         (unsigned long long)kr->line + 1, kr->max_line);
+}
+
 size_t kr_lines(keyreader *kr)
 {
     const void **keys = kr->keys;
@@ -124,13 +137,21 @@ size_t kr_lines(keyreader *kr)
     for (;;) {
         while (n < max && kr->start < kr->end) {
             const unsigned char *p = kr->buf + kr->start;
-            const unsigned char *nl = memchr(p, '\n', kr->end - kr->start);
+            /* a line longer than one read is searched once, not from its start again */
+            const unsigned char *nl = memchr(p + kr->scanned, '\n',
+                                             kr->end - kr->start - kr->scanned);
             if (nl == NULL) {
+                kr->scanned = kr->end - kr->start;
+                if (kr->scanned > kr->max_line)
+                    line_too_long(kr);
                 if (!kr->eof)
                     break;
                 nl = kr->buf + kr->end; /* last line, no newline */
             }
+            kr->scanned = 0;
             size_t len = (size_t)(nl - p);
+            if (len > kr->max_line)
+                line_too_long(kr);
             len -= strip_cr & (len > 0 && p[len - 1] == '\r');
             keys[n] = p;
             lens[n] = len;

@@ -2,12 +2,14 @@
  * sbf: messages. Every failure goes through fail (exit 1) or usage_error
  * (exit 2) with the program's name in front; JSON output helpers.
  */
+#define _GNU_SOURCE 1
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -35,10 +37,24 @@ void usage_error(const char *fmt, ...)
     exit(EXIT_USAGE);
 }
 
+/* What a path that is not a regular file is, for a message. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
 void fail_code(const char *file, int code)
 {
-    if (code == SBF_E_IO) /* errno says more than "input/output failed" */
-        fail("%s: %s", file, strerror(errno));
+    if (code == SBF_E_IO) { /* errno says more than "input/output failed" */
+        const int e = errno;
+        struct stat st;
+        /* the library refuses a FIFO or a device with EINVAL: say what it is */
+        if (e == EINVAL && stat(file, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            fail("%s: %s, not a regular file: filters are read from and saved to regular "
+                 "files only", file, file_kind(st.st_mode));
+        fail("%s: %s", file, strerror(e));
+    }
     fail("%s: %s", file, sbf_strerror(code));
 }
 

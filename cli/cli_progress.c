@@ -23,16 +23,26 @@ void progress_start(progress *pg)
     pg->shown = 0;
 }
 
+/* Whether a line is due (stderr a terminal, the work over a second old,
+ * the last line a quarter of a second ago); *t is now. */
+static int due(progress *pg, double *t)
+{
+    if (!pg->tty)
+        return 0;
+    *t = now_s();
+    if (*t - pg->t0 < 1.0 || *t - pg->last < 0.25)
+        return 0;
+    pg->last = *t;
+    pg->shown = 1;
+    return 1;
+}
+
 /* A line on stderr when it is a terminal and the work took over a second. */
 void progress_tick(progress *pg, const keyreader *kr, const char *verb)
 {
-    if (!pg->tty)
+    double t;
+    if (!due(pg, &t))
         return;
-    const double t = now_s();
-    if (t - pg->t0 < 1.0 || t - pg->last < 0.25)
-        return;
-    pg->last = t;
-    pg->shown = 1;
     if (kr->total)
         fprintf(stderr, "\r%s: %s %llu keys, %.0f%% of %s (%.1f M keys/s)  ", prog, verb,
                 (unsigned long long)kr->line, 100.0 * (double)kr->bytes_in / (double)kr->total,
@@ -45,13 +55,9 @@ void progress_tick(progress *pg, const keyreader *kr, const char *verb)
 void progress_bytes(progress *pg, uint64_t done, uint64_t total, const char *verb,
                     const char *name)
 {
-    if (!pg->tty)
+    double t;
+    if (!due(pg, &t))
         return;
-    const double t = now_s();
-    if (t - pg->t0 < 1.0 || t - pg->last < 0.25)
-        return;
-    pg->last = t;
-    pg->shown = 1;
     fprintf(stderr, "\r%s: %s %.0f%% of %s (%.2f GB of %.2f GB, %.2f GB/s)  ", prog, verb,
             total ? 100.0 * (double)done / (double)total : 100.0, name, (double)done / 1e9,
             (double)total / 1e9, (double)done / (t - pg->t0) / 1e9);

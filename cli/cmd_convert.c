@@ -48,6 +48,9 @@ int cmd_convert(int argc, char **argv)
     if (form < 0)
         usage_error("convert: --to must be one of %s, not '%s'", form_list(),
                     show_text(to, strlen(to)));
+    struct stat st;
+    /* OUT may be IN: a read-modify-write, locked as sbf add's */
+    sbf_file_lock *lock = stat(a.pos[1], &st) == 0 ? lock_path(a.pos[1]) : NULL;
     sbf_filter *f = open_filter(a.pos[0], OPEN_WRITABLE, NULL);
     const int rc = sbf_save_as(f, a.pos[1], form);
     if (rc == SBF_E_UNSUPPORTED || rc == SBF_E_PARAM) { /* the input is the cause */
@@ -62,6 +65,7 @@ int cmd_convert(int argc, char **argv)
     if (rc != SBF_OK)
         fail_save(f, a.pos[1], form, rc);
     sbf_free(f);
+    sbf_unlock_file(lock);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -25,6 +26,13 @@ int cmd_fold(int argc, char **argv)
     if ((fpp_s == NULL) == (times_s == NULL))
         usage_error("fold: give exactly one of --fpp and --times");
     const char *out = opt_val(&a, "--out") ? opt_val(&a, "--out") : a.pos[0];
+    const uint64_t t = times_s != NULL ? parse_u64_arg("--times", times_s) : 0;
+    if (times_s != NULL && t == 0)
+        usage_error("--times: must be at least 1 (each fold halves the filter)");
+    struct stat st;
+    /* OUT is FILE by default: a read-modify-write, locked as sbf add's, so
+     * that a fold and an add one beside the other lose neither */
+    sbf_file_lock *lock = stat(out, &st) == 0 ? lock_path(out) : NULL;
     sbf_filter *f = open_own(a.pos[0]), *g = NULL;
     const double before = sbf_fpp_estimate(f);
     uint32_t times = 0;
@@ -38,7 +46,6 @@ int cmd_fold(int argc, char **argv)
             usage_error("--fpp: '%s' is not a rate in (0, 1)", fpp_s);
         rc = sbf_fold_to(&g, f, p, &times);
     } else {
-        const uint64_t t = parse_u64_arg("--times", times_s);
         times = t > 64 ? 64 : (uint32_t)t;
         rc = sbf_fold(&g, f, times);
     }
@@ -82,5 +89,6 @@ int cmd_fold(int argc, char **argv)
         fail("standard output: %s", strerror(errno));
     sbf_free(g);
     sbf_free(f);
+    sbf_unlock_file(lock);
     return 0;
 }

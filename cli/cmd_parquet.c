@@ -81,7 +81,7 @@ static void open_pq(const char *path, const args *a)
     q.path = path;
     const int rc = sbf_parquet_open(&q.pq, path, &why);
     if (rc == SBF_E_IO)
-        fail("%s: %s", path, strerror(errno));
+        fail_code(path, rc);
     if (rc != SBF_OK)
         fail("%s: %s%s", path,
              why != NULL && strncmp(why, "thrift:", 7) == 0 ? "malformed Parquet footer: " : "",

@@ -32,6 +32,7 @@ int cmd_query(int argc, char **argv)
                                                                             : SBF_MAP_NO_VERIFY);
         if (rc != SBF_OK)
             fail_code(a.pos[0], rc);
+        guard_scalable(s, a.pos[0]);
     } else {
         f = open_filter(a.pos[0], mode, NULL);
     }

@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,13 +94,35 @@ static void check_isa_env(void)
             strncat(runs, sbf_isa_name(isas[i]), sizeof runs - strlen(runs) - 3);
             strncat(runs, ", ", sizeof runs - strlen(runs) - 1);
         }
+    /* the library refuses a bad SBF_PROBE with the same code: name it */
+    const char *probe = getenv("SBF_PROBE");
+    if (c == SBF_E_ISA_UNKNOWN && probe != NULL && probe[0] != '\0' &&
+        strcmp(probe, "auto") != 0 && strcmp(probe, "narrow") != 0 && strcmp(probe, "wide") != 0)
+        fail("SBF_PROBE='%s': not a form of the batch queries (narrow, wide or auto)",
+             show_text(probe, strlen(probe)));
     const char *env = getenv("SBF_ISA");
     fail("SBF_ISA='%s': %s (this machine runs: %sauto)",
          env ? show_text(env, strlen(env)) : "", sbf_strerror(c), runs);
 }
 
+/* A closed standard descriptor would be taken by the next open(): keys read
+ * from a filter's own file (sbf add F <&-), output written into one. Each
+ * closed one is held by /dev/null opened the other way round, so that using
+ * it still fails with EBADF, as it would have closed. */
+static void hold_closed_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        const int h = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+        if (h != fd) /* no /dev/null: refuse rather than open files into 0..2 */
+            _exit(EXIT_FAILURE);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    hold_closed_std_fds();
     atexit(close_stdout);
     if (argc < 2)
         usage_error("a command is needed");

@@ -83,8 +83,19 @@ int sbfi_read_at(int fd, void *buf, size_t n, uint64_t off)
 /* The first bytes of an open file (up to SBFI_V2_HEADER = SBFI_DETECT_HEAD). */
 static int read_head(int fd, uint64_t total, unsigned char *head, size_t *avail)
 {
+    _Static_assert(SBFI_DETECT_HEAD >= SBFI_V2_HEADER, "a detector's head holds a header");
     *avail = total < SBFI_V2_HEADER ? (size_t)total : SBFI_V2_HEADER;
     return sbfi_read_at(fd, head, *avail, 0);
+}
+
+/* Opens path (a regular file) and reads its head: *fd is then the open file
+ * for the caller to close, or -1 when it could not be opened. */
+static int open_head(const char *path, int *fd, uint64_t *total, unsigned char *head,
+                     size_t *avail)
+{
+    *fd = -1;
+    const int rc = sbfi_open_regular(path, fd, total);
+    return rc == SBF_OK ? read_head(*fd, *total, head, avail) : rc;
 }
 
 /* Our format from an open file of `total` bytes whose head was read. */
@@ -133,12 +144,10 @@ int sbf_load_as(sbf_filter **out, const char *path, int format, int *found)
     SBFI_RETURN_IF(format != 0 && sbfi_format_get(format) == NULL, SBF_E_PARAM);
     unsigned char *head = malloc(SBFI_V2_HEADER);
     SBFI_RETURN_IF(head == NULL, SBF_E_NOMEM);
-    int fd = -1;
+    int fd;
     uint64_t total = 0;
     size_t avail = 0;
-    int rc = sbfi_open_regular(path, &fd, &total);
-    if (rc == SBF_OK)
-        rc = read_head(fd, total, head, &avail);
+    int rc = open_head(path, &fd, &total, head, &avail);
     if (rc == SBF_OK && format == 0) {
         rc = sbfi_format_detect(head, avail, total); /* one open: one file */
         format = rc > 0 ? rc : 0;
@@ -165,11 +174,11 @@ int sbf_file_format(const char *path)
     SBFI_RETURN_IF(path == NULL, SBF_E_NULL);
     unsigned char head[SBFI_DETECT_HEAD];
     int fd;
-    uint64_t total;
+    uint64_t total = 0;
     size_t avail = 0;
-    SBFI_FORWARD_IF_ERROR(sbfi_open_regular(path, &fd, &total));
-    int rc = read_head(fd, total, head, &avail);
-    close_keep_errno(fd);
+    const int rc = open_head(path, &fd, &total, head, &avail);
+    if (fd >= 0)
+        close_keep_errno(fd);
     return rc == SBF_OK ? sbfi_format_detect(head, avail, total) : rc;
 }
 
@@ -208,12 +217,10 @@ int sbf_verify_file(const char *path, sbf_progress_fn progress, void *opaque)
     SBFI_RETURN_IF(path == NULL, SBF_E_NULL);
     unsigned char *head = malloc(SBFI_V2_HEADER);
     SBFI_RETURN_IF(head == NULL, SBF_E_NOMEM);
-    int fd = -1;
+    int fd;
     uint64_t total = 0;
     size_t avail = 0;
-    int rc = sbfi_open_regular(path, &fd, &total);
-    if (rc == SBF_OK)
-        rc = read_head(fd, total, head, &avail);
+    int rc = open_head(path, &fd, &total, head, &avail);
     if (rc == SBF_OK)
         rc = verify_open(fd, total, head, avail, progress, opaque);
     if (fd >= 0)

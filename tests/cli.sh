@@ -189,7 +189,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 no_temps
 
-for part in keys opts faults traps dedup; do
+for part in keys opts faults traps hostile dedup; do
   . "$HERE/cli_$part.sh"
 done
 no_temps

@@ -19,6 +19,7 @@
 #include <structmember.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <string.h>
@@ -79,8 +80,14 @@ PyObject *raise_sbf(int rc, int saved_errno, PyObject *where)
             return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, where);
         return PyErr_SetFromErrno(PyExc_OSError);
     }
+    const char *isa = getenv("SBF_ISA"), *probe = getenv("SBF_PROBE");
     PyObject *msg = where != NULL ? PyUnicode_FromFormat("%S: %s", where, sbf_strerror(rc))
-                                  : PyUnicode_FromString(sbf_strerror(rc));
+                  : rc == SBF_E_ISA_UNKNOWN || rc == SBF_E_ISA_UNAVAILABLE
+                  /* only the environment names an ISA here: say what it holds */
+                  ? PyUnicode_FromFormat("%s (SBF_ISA='%s', SBF_PROBE='%s'; SBF_PROBE is "
+                                         "narrow, wide or auto)", sbf_strerror(rc),
+                                         isa ? isa : "", probe ? probe : "")
+                  : PyUnicode_FromString(sbf_strerror(rc));
     if (msg == NULL)
         return NULL;
     PyObject *exc = PyObject_CallOneArg(Error, msg);
@@ -96,6 +103,37 @@ PyObject *raise_sbf(int rc, int saved_errno, PyObject *where)
     Py_DECREF(code);
     PyErr_SetObject(Error, exc);
     Py_DECREF(exc);
+    return NULL;
+}
+
+/* SBF_E_VERSION for a file or buffer whose first bytes `h` (n of them) are
+ * ours: a growing filter (format 3/4), or version 1 asked to be mapped, is
+ * named as such; any other version keeps the library's words. NULL. */
+static PyObject *raise_version(const unsigned char *h, size_t n, int map, PyObject *where)
+{
+    const int v = n >= 8 && memcmp(h, "SBF1", 4) == 0 && h[5] == 0 && h[6] == 0 && h[7] == 0
+                      ? h[4] : 0;
+    char text[200];
+    if (v == 3 || v == 4)
+        snprintf(text, sizeof text, "a growing filter (format %d, sbf dedup's or "
+                 "sbf_scalable_save's): simdbloom.Filter reads fixed filters (formats 1, 2) only",
+                 v);
+    else if (v == 1 && map)
+        snprintf(text, sizeof text, "format version 1 cannot be mapped (its data is not page "
+                 "aligned): Filter.load reads it, and a save writes it as version 2");
+    else
+        return raise_sbf(SBF_E_VERSION, 0, where);
+    PyObject *msg = where != NULL ? PyUnicode_FromFormat("%S: %s", where, text)
+                                  : PyUnicode_FromString(text);
+    if (msg == NULL)
+        return NULL;
+    PyObject *exc = PyObject_CallOneArg(Error, msg);
+    Py_DECREF(msg);
+    PyObject *code = exc != NULL ? PyLong_FromLong(SBF_E_VERSION) : NULL;
+    if (code != NULL && PyObject_SetAttrString(exc, "code", code) == 0)
+        PyErr_SetObject(Error, exc);
+    Py_XDECREF(code);
+    Py_XDECREF(exc);
     return NULL;
 }
 
@@ -213,10 +251,12 @@ static void Filter_dealloc(FilterObject *self)
 static int layout_arg(PyObject *o, int *layout)
 {
     if (PyUnicode_Check(o)) {
-        const char *name = PyUnicode_AsUTF8(o);
+        Py_ssize_t len;
+        const char *name = PyUnicode_AsUTF8AndSize(o, &len);
         if (name == NULL)
             return -1;
-        const int id = sbf_layout_from_name(name);
+        /* a NUL inside would cut the name short: "blocked\0x" is not "blocked" */
+        const int id = strlen(name) == (size_t)len ? sbf_layout_from_name(name) : SBF_E_LAYOUT;
         if (id < 0) {
             PyObject *names = PyUnicode_FromString("");
             for (int i = 0; i < 256 && names != NULL; i++) {
@@ -1457,6 +1497,11 @@ static PyObject *decode(PyTypeObject *type, PyObject *data, int form)
          : form == SBF_FORMAT_GUAVA ? sbf_import_guava(&f, v.buf, (size_t)v.len)
                                     : sbf_import_parquet(&f, v.buf, (size_t)v.len);
     Py_END_ALLOW_THREADS
+    if (rc == SBF_E_VERSION && form == SBF_FORMAT_SBF) {
+        raise_version(v.buf, (size_t)v.len, 0, NULL);
+        PyBuffer_Release(&v);
+        return NULL;
+    }
     PyBuffer_Release(&v);
     if (rc != SBF_OK)
         return raise_sbf(rc, 0, NULL);
@@ -1508,6 +1553,15 @@ static PyObject *open_file(PyTypeObject *type, PyObject *arg, int map, int verif
     rc = map ? sbf_map(&f, PyBytes_AS_STRING(path), flags) : sbf_load(&f, PyBytes_AS_STRING(path));
     err = errno;
     Py_END_ALLOW_THREADS
+    if (rc == SBF_E_VERSION) { /* what the file is, from its first bytes */
+        unsigned char h[8];
+        const int fd = open(PyBytes_AS_STRING(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        const ssize_t got = fd >= 0 ? read(fd, h, sizeof h) : -1;
+        if (fd >= 0)
+            close(fd);
+        Py_DECREF(path);
+        return raise_version(h, got > 0 ? (size_t)got : 0, map, arg);
+    }
     if (rc != SBF_OK) {
         Py_DECREF(path);
         return raise_sbf(rc, err, arg);

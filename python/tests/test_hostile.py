@@ -1,6 +1,8 @@
 """Inputs from outside: every one refused with a clear Python exception,
 nothing changed, no crash."""
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -78,6 +80,10 @@ def test_constructor_arguments():
         simdbloom.Filter(10, layout=99)
     with pytest.raises(TypeError):
         simdbloom.Filter(10, layout=1.0)
+    # a name is the whole string: one cut at a NUL is not a layout's name
+    for bad in ("blocked\0x", "counting\0", "\0"):
+        with pytest.raises(ValueError, match="unknown layout"):
+            simdbloom.Filter(10, layout=bad)
 
 
 def test_files_that_are_not_filters(tmp_path):
@@ -133,3 +139,42 @@ def test_parquet_file_refusals(tmp_path):
         parquet.ParquetFile(p)
     with pytest.raises(FileNotFoundError):
         parquet.ParquetFile(tmp_path / "missing.parquet")
+
+
+def test_files_of_other_versions(tmp_path):
+    """A file of a version Filter cannot take names what it is: a growing
+    filter (sbf dedup's, format 3/4), or version 1 to map (its data is not
+    page aligned); both said 'unknown format version'."""
+    from conftest import REPO, VECTORS
+    cli = os.path.join(os.environ.get("SBF_BUILD", os.path.join(REPO, "build")), "sbf")
+    g = tmp_path / "grow.sbf"
+    subprocess.run([cli, "dedup", "--filter", str(g), "--quiet"], input=b"a\nb\nc\n",
+                   stdout=subprocess.DEVNULL, check=True)
+    for opener in (simdbloom.Filter.load, simdbloom.Filter.map):
+        with pytest.raises(simdbloom.Error, match="a growing filter \\(format 4") as e:
+            opener(g)
+        assert e.value.code == -18 and str(g) in str(e.value)
+    with pytest.raises(simdbloom.Error, match="a growing filter \\(format 4"):
+        simdbloom.Filter.from_bytes(g.read_bytes())
+    v1 = os.path.join(VECTORS, "sbf_v1_blocked.bin")
+    assert simdbloom.Filter.load(v1).bits == 1024
+    with pytest.raises(simdbloom.Error, match="format version 1 cannot be mapped") as e:
+        simdbloom.Filter.map(v1)
+    assert e.value.code == -18
+    newer = bytearray(open(os.path.join(VECTORS, "sbf_v2_blocked.bin"), "rb").read())
+    newer[4] = 9  # a version no build knows yet: the library's words stay
+    with pytest.raises(simdbloom.Error, match="unknown format version"):
+        simdbloom.Filter.from_bytes(bytes(newer))
+
+
+def test_bad_environment_is_named():
+    """SBF_ISA / SBF_PROBE refused by the library: the error names the
+    variable and its value, not only 'unknown instruction set'."""
+    code = "import simdbloom\ntry:\n    simdbloom.Filter(10)\nexcept simdbloom.Error as e:\n" \
+           "    print(e.code, e)\n"
+    for var, val, want in (("SBF_ISA", "bogus", "SBF_ISA='bogus'"),
+                           ("SBF_PROBE", "sideways", "SBF_PROBE='sideways'")):
+        env = dict(os.environ, **{var: val})
+        out = subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True,
+                             text=True, check=True).stdout
+        assert out.startswith("-14 ") and want in out, out
