@@ -130,6 +130,9 @@ static const char *const help_dedup =
  * 1.43-1.52 s, 128 1.33-1.35 s) */
 #define PASS_AHEAD 64
 #define SPLIT_AHEAD 2048
+/* a range read in parallel is read this far past its end, where its last
+ * line most often ends (else it reads on) */
+#define READ_PAST 8192
 /* the lines copied out are read again from memory (the chunk was read a
  * while before, on either thread): the bytes this far on are asked for
  * (2 threads, 50M lines, fixed filter, loaded VM: formatting 0.31-0.34 s
@@ -251,6 +254,10 @@ typedef struct dedup {
      * other task is there */
     chunk **ring, **pool;
     size_t npool, unprepared, read_ahead;
+    /* read in parallel (input_par): chunks claimed whose decision is not
+     * done (each is read and prepared by the thread that claimed it, in
+     * one task); reading is taken first while fewer than read_ahead */
+    size_t pending;
     uint64_t seq_read, seq_write; /* chunks read; chunks written */
     uint64_t *pnext;             /* per part: the next chunk to decide */
     unsigned char *pbusy;        /* per part: a thread decides it now */
@@ -1478,7 +1485,9 @@ static int take_range(dedup *d, chunk **out)
     d->npool--;
     d->ring[d->seq_read++ % d->nslots] = c;
     c->state = S_READING;
-    d->unprepared++;
+    c->route_nb = d->g_nb;
+    c->gated = c->whole = 0;
+    d->pending++;
     *out = c;
     return 1;
 }
@@ -1513,7 +1522,7 @@ static int take_task(dedup *d, chunk **out, size_t *part)
     const int par = input_par(d->in);
     const int can_read = (par || !d->reading) && !d->in_done &&
                          d->seq_read - d->seq_write < d->nslots;
-    if (can_read && d->unprepared < d->read_ahead) {
+    if (can_read && (par ? d->pending : d->unprepared) < d->read_ahead) {
         if (!par) {
             *out = take_read(d);
             return T_READ;
@@ -1596,10 +1605,18 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
 {
     pthread_mutex_unlock(&d->mu);
     const double c0 = d->times ? thread_cpu_s() : 0;
+    double cp = 0; /* read in parallel: where preparing began */
     int got = 0;
-    if (t == T_READ && c->rf != NULL)
+    if (t == T_READ && c->rf != NULL) {
+        /* prepared at once, by this thread, while its bytes are in this
+         * core's caches (prepared by the next free thread, on two threads
+         * a chunk was read on one core and prepared on the other half the
+         * time) */
         pread_chunk(c);
-    else if (t == T_READ)
+        cp = d->times ? thread_cpu_s() : 0;
+        if (!c->empty)
+            prepare(d, c);
+    } else if (t == T_READ)
         got = read_chunk(d->in, c);
     else if (c->empty && (t == T_PREPARE || t == T_DECIDE || t == T_FORMAT))
         ; /* no line starts in its range (one line longer than it) */
@@ -1616,11 +1633,18 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
     const double c1 = d->times ? thread_cpu_s() : 0;
     pthread_mutex_lock(&d->mu);
     const int kind = t == T_DECIDE && p == WHOLE ? T_WHOLE : t;
-    d->task_cpu[kind] += c1 - c0;
-    d->task_n[kind]++;
+    if (t == T_READ && c->rf != NULL) {
+        d->task_cpu[T_READ] += cp - c0;
+        d->task_n[T_READ]++;
+        d->task_cpu[T_PREPARE] += c1 - cp;
+        d->task_n[T_PREPARE]++;
+    } else {
+        d->task_cpu[kind] += c1 - c0;
+        d->task_n[kind]++;
+    }
     if (t == T_READ && c->rf != NULL) {
         range_done(d->in, c);
-        c->state = S_READ;
+        c->state = S_READY;
         c->parts_done = 0;
     } else if (t == T_READ) {
         d->reading = 0;
@@ -1650,12 +1674,15 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
             d->pnext[q]++;
         c->parts_done = (int)d->parts;
         c->state = S_DECIDED;
+        d->pending -= (size_t)input_par(d->in);
         d->g_next++;
     } else if (t == T_DECIDE) {
         d->pbusy[p] = 0;
         d->pnext[p]++;
-        if (++c->parts_done == (int)d->parts)
+        if (++c->parts_done == (int)d->parts) {
             c->state = S_DECIDED;
+            d->pending -= (size_t)input_par(d->in);
+        }
     } else {
         c->state = S_DONE;
         /* pwrite_out: the formatted chunks in order from seq_place get
@@ -1909,25 +1936,30 @@ static void pread_full(const struct rfile *rf, unsigned char *p, size_t n, uint6
 
 /* (par, outside mu) The lines of c's range [s, e): those whose first byte
  * lies in it, so each line is one range's. Reads from s - 1 (the byte
- * before tells whether a line starts at s), drops the bytes up to and
- * including the first newline in [s - 1, e - 1) (none: no line starts in
- * the range, c is empty), and reads on past e until the newline at or
- * after e - 1 that ends its last line (or the file's end). */
+ * before tells whether a line starts at s) to READ_PAST bytes past e in one
+ * pread, drops the bytes up to and including the first newline in
+ * [s - 1, e - 1) (none: no line starts in the range, c is empty), and ends
+ * at the newline at or after e - 1 that ends its last line (or the file's
+ * end), reading on when it lies further. The bytes land where the buffer's
+ * address is the file offset's modulo 64, so the kernel's copy moves whole
+ * cache lines. */
 static void pread_chunk(chunk *c)
 {
     const struct rfile *rf = c->rf;
     const uint64_t s = c->roff, e = c->rend, p0 = s > rf->start ? s - 1 : s;
-    size_t have = (size_t)(e - p0);
-    if (c->cap < have + 1) {
-        c->cap = have + 1;
+    const size_t rlen = (size_t)(e - p0);
+    size_t have = (size_t)((rf->size - e > READ_PAST ? e + READ_PAST : rf->size) - p0);
+    if (c->cap < have + 64) {
+        c->cap = have + 64;
         c->own = xrealloc(c->own, c->cap);
     }
-    pread_full(rf, c->own, have, p0);
+    const size_t lead = (size_t)((p0 - (uintptr_t)c->own) & 63);
+    pread_full(rf, c->own + lead, have, p0);
     c->map = NULL;
     c->empty = 0;
     size_t b = 0;
     if (s > rf->start) {
-        const unsigned char *q = memchr(c->own, '\n', have - 1);
+        const unsigned char *q = memchr(c->own + lead, '\n', rlen - 1);
         if (q == NULL) { /* inside one line longer than the range */
             c->empty = 1;
             c->buf = c->own;
@@ -1936,13 +1968,13 @@ static void pread_chunk(chunk *c)
             c->text_bytes = 0;
             return;
         }
-        b = (size_t)(q - c->own) + 1;
+        b = (size_t)(q - (c->own + lead)) + 1;
     }
-    size_t at = have - 1, end;
+    size_t at = rlen - 1, end;
     for (;;) {
-        const unsigned char *nl = memchr(c->own + at, '\n', have - at);
+        const unsigned char *nl = memchr(c->own + lead + at, '\n', have - at);
         if (nl != NULL) {
-            end = (size_t)(nl - c->own);
+            end = (size_t)(nl - (c->own + lead));
             break;
         }
         if (p0 + have >= rf->size) { /* the last line, without a newline */
@@ -1953,14 +1985,14 @@ static void pread_chunk(chunk *c)
         size_t more = have < 65536 ? 65536 : have;
         if (more > rf->size - (p0 + have))
             more = (size_t)(rf->size - (p0 + have));
-        if (c->cap < have + more) {
-            c->cap = have + more;
+        if (c->cap < lead + have + more) {
+            c->cap = lead + have + more;
             c->own = xrealloc(c->own, c->cap);
         }
-        pread_full(rf, c->own + have, more, p0 + have);
+        pread_full(rf, c->own + lead + have, more, p0 + have);
         have += more;
     }
-    c->buf = c->own + b;
+    c->buf = c->own + lead + b;
     c->len = end - b;
 }
 
