@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_dedup_pass.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -125,10 +126,9 @@ static const char *const help_dedup =
  * VM at load 2-3: 8 ahead 1.12-1.14 s of deciding, 16 0.79-1.07 s, 32
  * 0.67-0.72 s, 48 no better) */
 #define AHEAD 32
-/* a growing filter's passes (decide_part_grow), one block a key: 64 keys
- * ahead (50M lines, one thread, loaded VM: deciding 1.31-1.38 s, 32 ahead
- * 1.43-1.52 s, 128 1.33-1.35 s) */
-#define PASS_AHEAD 64
+/* a growing filter's passes (decide_part_grow) go over this many keys at a
+ * time (0: all of a part's) */
+#define PASS_GROUP 1024
 #define SPLIT_AHEAD 2048
 /* a range read in parallel is read this far past its end, where its last
  * line most often ends (else it reads on) */
@@ -206,6 +206,7 @@ typedef struct chunk {
      * written, 2 written) */
     uint64_t off;
     int pw;
+    int owner;             /* the thread that prepared it (formats it when free) */
 } chunk;
 
 /* a part's view: the filter's, with its own add counter */
@@ -293,6 +294,8 @@ typedef struct dedup {
      * the threads' wall seconds spent waiting for a task (under mu); the
      * clocks are read only when it is set */
     int times;
+    int aff, nthreads;
+    const dedup_pass *pass;      /* the deciding loops, of the library's ISA */
     double task_cpu[T_WHOLE + 1], wait_s;
     uint64_t task_n[T_WHOLE + 1];
 } dedup;
@@ -306,6 +309,9 @@ static int input_par(const input *in);
 static double now_s(void);
 static void pwrite_all(const unsigned char *p, size_t n, uint64_t off);
 static void write_chunk(dedup *d, chunk *w);
+
+/* this thread's number (the main thread's 0) */
+static _Thread_local int me;
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -858,30 +864,19 @@ static void decide_all(dedup *d, chunk *c)
     }
     if (d->mapped) {
         probe_mapped(d, c, &d->v, NULL, 0, m);
-    } else if (d->no_add) { /* new: absent from the filter, which stays as it is */
-        if (d->s != NULL)
-            (void)sbf_scalable_contains_hashes(d->s, c->h1, c->h2, m, c->added);
-        else
-            for (size_t j = 0; j < m; j++)
-                c->added[j] = (uint8_t)sbf_view_contains_hash(&d->v, c->h1[j], c->h2[j]);
+    } else if (d->no_add && d->s != NULL) { /* new: absent, the filter unchanged */
+        (void)sbf_scalable_contains_hashes(d->s, c->h1, c->h2, m, c->added);
         for (size_t j = 0; j < m; j++)
             c->added[j] ^= 1;
     } else if (d->s != NULL) {
         const size_t r = sbf_scalable_add_hashes(d->s, c->h1, c->h2, m, c->added);
         if (sbf_is_error(r))
             fail("the growing filter: %s", sbf_strerror(-(int)(SIZE_MAX - r) - 1));
-    } else {
-        const sbf_view *v = &d->v;
-        const uint32_t bw = d->block_words;
-        for (size_t j = 0; j < m; j++) {
-            if (bw && j + AHEAD < m)
-                __builtin_prefetch(v->words + sbf_block_index(c->h1[j + AHEAD], v->nblocks) * bw,
-                                   1, 3);
-            const int r = sbf_view_add_hash(v, c->h1[j], c->h2[j]);
-            if (r < 0)
-                fail("the filter: %s", sbf_strerror(r));
-            c->added[j] = (uint8_t)r;
-        }
+    } else { /* new: added (--no-add: absent, the filter unchanged) */
+        const int r = d->pass->add(&d->v, d->block_words, c->h1, c->h2, NULL, 0, m, c->added,
+                                   d->no_add);
+        if (r < 0)
+            fail("the filter: %s", sbf_strerror(r));
     }
 }
 
@@ -974,58 +969,21 @@ static void decide_part_grow(dedup *d, chunk *c, size_t p)
     const uint64_t *h1 = c->h1, *h2 = c->h2;
     if (!d->ngrams) {
         /* a pass a sub-filter, each one block a key and its blocks asked
-         * for ahead, over the keys not found yet (miss[a..e)): first the
-         * newest as it was (a key it holds is seen, and adding it would
-         * change nothing), then each older one (which no add changes; a
-         * key one holds is seen), newest first; the keys left are added to
-         * the newest in input order, new when that changed it. The verdicts
+         * for ahead, over the keys not found yet: first the newest as it
+         * was (a key it holds is seen, and adding it would change
+         * nothing), then each older one (which no add changes; a key one
+         * holds is seen), newest first; the keys left are added to the
+         * newest in input order, new when that changed it (the newest
+         * alone: each key added, new when that changed it). The verdicts
          * and the filter are what the keys one by one give; repeats are
          * mostly of recent keys, so fewer blocks are read than every
          * sub-filter's for every key (50M lines, one thread, loaded VM:
          * deciding 1.31-1.38 s against 1.58-1.59 with every sub-filter's
-         * blocks asked for per key) */
-        const uint32_t bw = d->block_words;
-        size_t *const miss = c->miss;
-        size_t e = a;
-        for (size_t q = a; q < b && q < a + PASS_AHEAD; q++)
-            __builtin_prefetch(v->words + sbf_block_index(h1[IX(q)], v->nblocks) * bw, 0, 3);
-        for (size_t q = a; q < b; q++) {
-            if (q + PASS_AHEAD < b)
-                __builtin_prefetch(v->words + sbf_block_index(h1[IX(q + PASS_AHEAD)], v->nblocks) * bw,
-                                   0, 3);
-            const size_t j = IX(q);
-            c->added[j] = 0;
-            miss[e] = j;
-            e += (size_t)!sbf_view_contains_hash(v, h1[j], h2[j]);
-        }
-        for (uint32_t o = d->g_nold; o-- > 0;) {
-            const sbf_view *ov = &d->g_old[o];
-            size_t k = a;
-            for (size_t q = a; q < e && q < a + PASS_AHEAD; q++)
-                __builtin_prefetch(ov->words + sbf_block_index(h1[miss[q]], ov->nblocks) * bw, 0,
-                                   3);
-            for (size_t q = a; q < e; q++) {
-                if (q + PASS_AHEAD < e)
-                    __builtin_prefetch(ov->words + sbf_block_index(h1[miss[q + PASS_AHEAD]],
-                                                                   ov->nblocks) * bw, 0, 3);
-                const size_t j = miss[q];
-                miss[k] = j;
-                k += (size_t)!sbf_view_contains_hash(ov, h1[j], h2[j]);
-            }
-            e = k;
-        }
-        for (size_t q = a; q < e && q < a + PASS_AHEAD; q++)
-            __builtin_prefetch(v->words + sbf_block_index(h1[miss[q]], v->nblocks) * bw, 1, 3);
-        for (size_t q = a; q < e; q++) {
-            if (q + PASS_AHEAD < e)
-                __builtin_prefetch(v->words + sbf_block_index(h1[miss[q + PASS_AHEAD]], v->nblocks) *
-                                              bw, 1, 3);
-            const size_t j = miss[q];
-            const int r = sbf_view_add_hash(v, h1[j], h2[j]);
-            if (r < 0)
-                fail("the growing filter: %s", sbf_strerror(r));
-            c->added[j] = (uint8_t)r;
-        }
+         * blocks asked for per key, portable probes) */
+        const int r = d->pass->grow(v, d->g_old, d->g_nold, d->block_words, PASS_GROUP, h1, h2,
+                                    all ? NULL : ix, a, b, c->miss, c->added);
+        if (r < 0)
+            fail("the growing filter: %s", sbf_strerror(r));
         return;
     }
     for (size_t q = a; q < b && q < a + AHEAD; q++) /* the first keys' blocks */
@@ -1084,21 +1042,9 @@ static void decide_part(dedup *d, chunk *c, size_t p)
         return;
     }
     if (!d->ngrams) {
-        for (size_t q = a; q < b; q++) {
-            if (q + AHEAD < b)
-                __builtin_prefetch(v->words + sbf_block_index(h1[ix[q + AHEAD]], v->nblocks) * bw,
-                                   1, 3);
-            const size_t j = ix[q];
-            int r;
-            if (d->no_add) {
-                r = !sbf_view_contains_hash(v, h1[j], h2[j]);
-            } else {
-                r = sbf_view_add_hash(v, h1[j], h2[j]);
-                if (r < 0)
-                    fail("the filter: %s", sbf_strerror(r));
-            }
-            c->added[j] = (uint8_t)r;
-        }
+        const int r = d->pass->add(v, bw, h1, h2, ix, a, b, c->added, d->no_add);
+        if (r < 0)
+            fail("the filter: %s", sbf_strerror(r));
         return;
     }
     /* n-grams: this part's n-grams of a unit are probed, then added */
@@ -1487,6 +1433,7 @@ static int take_range(dedup *d, chunk **out)
     c->state = S_READING;
     c->route_nb = d->g_nb;
     c->gated = c->whole = 0;
+    c->owner = me;
     d->pending++;
     *out = c;
     return 1;
@@ -1505,6 +1452,7 @@ static int take_range(dedup *d, chunk **out)
  * memory (2 threads, 32 slots: 48 MB, more than the L3). */
 static int take_task(dedup *d, chunk **out, size_t *part)
 {
+    chunk *other = NULL; /* a chunk another thread prepared, to format */
     for (uint64_t s = d->seq_write; s < d->seq_place; s++) { /* pwrite_out */
         chunk *c = slot(d, s);
         if (c->pw == 0) {
@@ -1535,6 +1483,7 @@ static int take_task(dedup *d, chunk **out, size_t *part)
         if (c->state == S_READ) {
             d->unprepared--;
             c->state = S_PREP;
+            c->owner = me;
             c->route_nb = d->g_nb;
             c->gated = c->whole = 0;
             *out = c;
@@ -1577,6 +1526,11 @@ static int take_task(dedup *d, chunk **out, size_t *part)
                 }
             }
         } else if (c->state == S_DECIDED) {
+            if (d->aff && c->owner != me) {
+                if (other == NULL)
+                    other = c;
+                continue;
+            }
             c->state = S_FMT;
             *out = c;
             return T_FORMAT;
@@ -1589,6 +1543,11 @@ static int take_task(dedup *d, chunk **out, size_t *part)
         }
         if (take_range(d, out))
             return T_READ;
+    }
+    if (other != NULL) {
+        other->state = S_FMT;
+        *out = other;
+        return T_FORMAT;
     }
     return T_NONE;
 }
@@ -1721,6 +1680,10 @@ static void work(dedup *d, int is_main)
 
 static void *worker(void *arg)
 {
+    dedup *d = arg;
+    pthread_mutex_lock(&d->mu);
+    me = ++d->nthreads;
+    pthread_mutex_unlock(&d->mu);
     work(arg, 0);
     return NULL;
 }
@@ -2677,6 +2640,8 @@ int cmd_dedup(int argc, char **argv)
     d.tty = isatty(STDERR_FILENO);
     d.quiet = quiet;
     d.times = getenv("SBF_DEDUP_TIMES") != NULL;
+    d.aff = getenv("SBF_X_AFF") != NULL;
+    d.pass = dedup_pass_pick();
     /* SBF_DEDUP_PWRITE=1, standard output a regular file, threads: each
      * chunk written at its offset by the thread that has it. Not the
      * default: ext4 (and most file systems) take the file's lock for every
