@@ -71,8 +71,10 @@ static const char *const help_dedup =
     "\n"
     "  --expected N   a filter sized for N distinct keys at rate P (fixed size;\n"
     "                 past N keys its rate rises). Without it the filter grows\n"
-    "                 (a scalable filter: sub-filters of 1M keys (--initial),\n"
-    "                 x2 each (--growth), so the rate stays under P at any size)\n"
+    "                 (a scalable filter: sub-filters x2 each (--growth), so the\n"
+    "                 rate stays under P at any size; the first for --initial\n"
+    "                 keys, default a quarter of the input's lines when its\n"
+    "                 files are regular (estimated from their size), at least 1M)\n"
     "  --filter F     the seen set across runs: F is loaded when it exists\n"
     "                 (its kind, size and rate are F's), and written at the end\n"
     "                 (crash-safe: a killed run leaves F as it was)\n"
@@ -120,6 +122,10 @@ static const char *const help_dedup =
 #define MAX_THREADS 64
 #define MAX_PARTS 256
 #define SHOW_MISSING 5
+/* a growing filter's first sub-filter when --initial is not given: a quarter
+ * of the input's lines, within these bounds */
+#define INITIAL_MIN 1000000
+#define INITIAL_MAX ((uint64_t)1 << 32)
 /* the decision prefetches the block of the key this many places ahead: a
  * filter larger than the caches costs a memory latency a key, and 32 keys
  * in flight hide it (50M keys, a 62 MB filter, one thread, the 2-vCPU Zen 5
@@ -2157,6 +2163,56 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The lines of the inputs, estimated when every one is a regular file (from
+ * where its descriptor is): their bytes times the newlines per byte of 8
+ * samples of 8 KiB spread evenly over them (a sample without one: one
+ * line). 0 when an input is not a regular file or cannot be opened (which
+ * reading it will say). The same for every --threads. */
+#define EST_SAMPLES 8
+#define EST_BYTES 8192
+static uint64_t lines_estimate(const char *const *paths, int n)
+{
+    uint64_t total = 0, sampled = 0, nl = 0, at_file = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        at_file = 0;
+        for (int i = 0; i < n; i++) {
+            const int is_stdin = strcmp(paths[i], "-") == 0;
+            const int fd = is_stdin ? STDIN_FILENO : open(paths[i], O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                return 0;
+            struct stat st;
+            off_t at = -1;
+            if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+                at = lseek(fd, 0, SEEK_CUR);
+            const uint64_t rest = at >= 0 && at < st.st_size ? (uint64_t)(st.st_size - at) : 0;
+            /* pass 1: the samples whose start falls in this file */
+            for (int k = 0; pass == 1 && k < EST_SAMPLES; k++) {
+                const uint64_t o = total / EST_SAMPLES * (uint64_t)k;
+                if (o < at_file || o >= at_file + rest)
+                    continue;
+                unsigned char buf[EST_BYTES];
+                const uint64_t left = at_file + rest - o;
+                const ssize_t r = pread(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf,
+                                        at + (off_t)(o - at_file));
+                size_t c = 0;
+                for (ssize_t q = 0; q < r; q++)
+                    c += buf[q] == '\n';
+                if (r > 0) {
+                    sampled += (uint64_t)r;
+                    nl += c > 0 ? c : 1;
+                }
+            }
+            if (!is_stdin)
+                close(fd);
+            if (at < 0)
+                return 0;
+            at_file += rest;
+        }
+        total = at_file;
+    }
+    return sampled ? (uint64_t)((double)total * (double)nl / (double)sampled) : 0;
+}
+
 static uint64_t parse_count(const char *opt, const char *s)
 {
     uint64_t v;
@@ -2402,8 +2458,8 @@ int cmd_dedup(int argc, char **argv)
                                                 : 0;
     if (seed > UINT32_MAX)
         usage_error("--seed: 0..4294967295");
-    const uint64_t initial = opt_val(&a, "--initial")
-                                 ? parse_count("--initial", opt_val(&a, "--initial")) : 1000000;
+    uint64_t initial = opt_val(&a, "--initial")
+                           ? parse_count("--initial", opt_val(&a, "--initial")) : 0;
     const uint64_t growth = opt_val(&a, "--growth")
                                 ? parse_u64_arg("--growth", opt_val(&a, "--growth")) : 2;
     if (growth < 2 || growth > 1024)
@@ -2467,6 +2523,22 @@ int cmd_dedup(int argc, char **argv)
             fail("cannot make the filter: %s", sbf_strerror(rc));
     } else {
         sbf_scalable_params p = { 0 };
+        if (initial == 0) {
+            /* a quarter of the lines the input has (regular files: their
+             * size over the mean line of the first 64 KiB), at least 1M
+             * (pipes, n-grams: 1M). A quarter of the lines are new, at
+             * most three sub-filters for every line new: a key probes
+             * each (at 50M lines, half of them new, 2 against 5 from 1M;
+             * doc/dedup.md) */
+            const uint64_t est = d.ngrams ? 0
+                               : lines_estimate(a.npos ? (const char *const *)a.pos
+                                                       : (const char *const[]){ "-" },
+                                                a.npos ? a.npos : 1) /
+                                     (d.shard_n > 1 ? d.shard_n : 1);
+            initial = est / 4 > INITIAL_MIN ? est / 4 : INITIAL_MIN;
+            if (initial > INITIAL_MAX)
+                initial = INITIAL_MAX;
+        }
         p.layout = layout;
         p.initial_n = initial;
         p.fpp = fpp;
