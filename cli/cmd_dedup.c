@@ -1694,7 +1694,19 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* ------------------------------------------------------------ mapped input cut short */
+/* ------------------------------------------------------------ input cut short */
+
+/* what a file cut short by another program while it is read or mapped
+ * stops the run with (after "dedup: NAME"): read, cut_short; mapped, the
+ * SIGBUS handler below */
+#define CUT_SHORT ": the file was cut short while being read (truncated by another " \
+                  "program?); stopped, nothing saved"
+
+__attribute__((noreturn)) static void cut_short(const char *name)
+{
+    fail("dedup: %s" CUT_SHORT, name);
+}
+
 
 /* A mapped file truncated by another program while it is read: the next
  * touch of a page past its new end raises SIGBUS, in whichever thread
@@ -1730,8 +1742,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
             put_err(prog);
             put_err(": dedup: ");
             put_err(guards[i].name);
-            put_err(": the file was cut short while being read (truncated by another "
-                    "program?); stopped, nothing saved\n");
+            put_err(CUT_SHORT "\n");
             _exit(EXIT_FAILURE);
         }
     }
@@ -1897,8 +1908,7 @@ static void pread_full(const struct rfile *rf, unsigned char *p, size_t n, uint6
         if (r < 0)
             fail("%s: %s", rf->name, strerror(errno));
         if (r == 0)
-            fail("dedup: %s: the file was cut short while being read (truncated by another "
-                 "program?); stopped, nothing saved", rf->name);
+            cut_short(rf->name);
         at += (size_t)r;
     }
 }
@@ -2091,8 +2101,7 @@ static int read_chunk(input *in, chunk *c)
         if (r < 0)
             fail("%s: %s", in->name, strerror(errno));
         if (r == 0 && in->is_reg && in->got < in->want)
-            fail("dedup: %s: the file was cut short while being read (truncated by another "
-                 "program?); stopped, nothing saved", in->name);
+            cut_short(in->name);
         in->got += (uint64_t)r;
         len += (size_t)r;
         c->buf = c->own;
