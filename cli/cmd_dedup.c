@@ -212,7 +212,6 @@ typedef struct chunk {
      * written, 2 written) */
     uint64_t off;
     int pw;
-    int owner;             /* the thread that prepared it (formats it when free) */
 } chunk;
 
 /* a part's view: the filter's, with its own add counter */
@@ -300,7 +299,6 @@ typedef struct dedup {
      * the threads' wall seconds spent waiting for a task (under mu); the
      * clocks are read only when it is set */
     int times;
-    int aff, nthreads;
     const dedup_pass *pass;      /* the deciding loops, of the library's ISA */
     double task_cpu[T_WHOLE + 1], wait_s;
     uint64_t task_n[T_WHOLE + 1];
@@ -315,9 +313,6 @@ static int input_par(const input *in);
 static double now_s(void);
 static void pwrite_all(const unsigned char *p, size_t n, uint64_t off);
 static void write_chunk(dedup *d, chunk *w);
-
-/* this thread's number (the main thread's 0) */
-static _Thread_local int me;
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -1439,7 +1434,6 @@ static int take_range(dedup *d, chunk **out)
     c->state = S_READING;
     c->route_nb = d->g_nb;
     c->gated = c->whole = 0;
-    c->owner = me;
     d->pending++;
     *out = c;
     return 1;
@@ -1458,7 +1452,6 @@ static int take_range(dedup *d, chunk **out)
  * memory (2 threads, 32 slots: 48 MB, more than the L3). */
 static int take_task(dedup *d, chunk **out, size_t *part)
 {
-    chunk *other = NULL; /* a chunk another thread prepared, to format */
     for (uint64_t s = d->seq_write; s < d->seq_place; s++) { /* pwrite_out */
         chunk *c = slot(d, s);
         if (c->pw == 0) {
@@ -1489,7 +1482,6 @@ static int take_task(dedup *d, chunk **out, size_t *part)
         if (c->state == S_READ) {
             d->unprepared--;
             c->state = S_PREP;
-            c->owner = me;
             c->route_nb = d->g_nb;
             c->gated = c->whole = 0;
             *out = c;
@@ -1532,11 +1524,6 @@ static int take_task(dedup *d, chunk **out, size_t *part)
                 }
             }
         } else if (c->state == S_DECIDED) {
-            if (d->aff && c->owner != me) {
-                if (other == NULL)
-                    other = c;
-                continue;
-            }
             c->state = S_FMT;
             *out = c;
             return T_FORMAT;
@@ -1549,11 +1536,6 @@ static int take_task(dedup *d, chunk **out, size_t *part)
         }
         if (take_range(d, out))
             return T_READ;
-    }
-    if (other != NULL) {
-        other->state = S_FMT;
-        *out = other;
-        return T_FORMAT;
     }
     return T_NONE;
 }
@@ -1686,10 +1668,6 @@ static void work(dedup *d, int is_main)
 
 static void *worker(void *arg)
 {
-    dedup *d = arg;
-    pthread_mutex_lock(&d->mu);
-    me = ++d->nthreads;
-    pthread_mutex_unlock(&d->mu);
     work(arg, 0);
     return NULL;
 }
@@ -1706,7 +1684,6 @@ __attribute__((noreturn)) static void cut_short(const char *name)
 {
     fail("dedup: %s" CUT_SHORT, name);
 }
-
 
 /* A mapped file truncated by another program while it is read: the next
  * touch of a page past its new end raises SIGBUS, in whichever thread
@@ -2721,7 +2698,6 @@ int cmd_dedup(int argc, char **argv)
     d.tty = isatty(STDERR_FILENO);
     d.quiet = quiet;
     d.times = getenv("SBF_DEDUP_TIMES") != NULL;
-    d.aff = getenv("SBF_X_AFF") != NULL;
     d.pass = dedup_pass_pick();
     /* SBF_DEDUP_PWRITE=1, standard output a regular file, threads: each
      * chunk written at its offset by the thread that has it. Not the
