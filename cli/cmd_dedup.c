@@ -2591,13 +2591,12 @@ int cmd_dedup(int argc, char **argv)
     d.parts = 1;
     if (d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
         /* a growing filter: by parts while a chunk fits in the newest
-         * sub-filter, of a layout probed inline; from two threads, as its
-         * in-order decision (a probe of every sub-filter for a new key: 3
-         * of 4 CPU seconds at 50M lines, one thread) would bound two. One
-         * thread: one part, the keys in input order through the same views
-         * (32 keys' blocks prefetched ahead in every sub-filter, not the
-         * library's 8: deciding 1.58-1.63 s against 1.90-2.10 s at 50M
-         * lines, loaded VM) */
+         * sub-filter, of a layout probed inline, through views; from three
+         * threads, as a fixed filter. One or two threads: one part, the
+         * keys in input order through the same views: deciding (0.38-0.45
+         * of 1.3-1.6 CPU s at 50M lines, with the vector probes and 2
+         * sub-filters) does not bound two threads, and routing keys to
+         * parts cost two threads 0.05-0.2 CPU s of preparing (loaded VM) */
         sbf_view gv;
         if (sbf_view_get_writable(sbf_scalable_filter_writable(d.s, 0), &gv) == SBF_OK &&
             gv.query != SBF_VIEW_CALL && gv.add != SBF_VIEW_CALL) {
@@ -2607,7 +2606,7 @@ int cmd_dedup(int argc, char **argv)
     }
     if (d.grow_parts || (threads > 2 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
                          (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL)))) {
-        d.parts = threads == 1 && d.grow_parts ? 1
+        d.parts = threads <= 2 && d.grow_parts ? 1
                 : (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
         /* (C11: the size a multiple of the alignment; ASan checks it) */
         d.pv = aligned_alloc(64, (d.parts * sizeof *d.pv + 63) & ~(size_t)63);
