@@ -13,10 +13,12 @@
 #include "simdbloom_inline.h"
 
 /* the block of the key this many places ahead is asked for: a filter larger
- * than the caches costs a memory latency a key, and 32 keys in flight hide
- * it (fixed filter, 62 MB, 50M keys: 8 ahead 1.12-1.14 s of deciding, 16
- * 0.79-1.07 s, 32 0.67-0.72 s, 48 no better; portable probes) */
-#define AHEAD 32
+ * than the caches costs a memory latency a key, and keys in flight hide it
+ * (fixed filter, 62 MB, 50M keys, one thread, loaded VM: AVX-512 probes,
+ * 64 ahead 0.28-0.30 s of deciding, 32 0.39-0.49 s, 128 0.29-0.30 s;
+ * portable, 64 0.58 s, 32 0.60-0.64 s; before, portable: 8 ahead 1.12-1.14
+ * s, 16 0.79-1.07 s, 32 0.67-0.72 s) */
+#define AHEAD 64
 /* a growing filter's passes, one block a key: 64 keys ahead (32: 1.43-1.52
  * s of deciding at 50M lines, 64 1.31-1.38 s, 128 1.33-1.35 s; portable) */
 #define PASS_AHEAD 64
