@@ -293,6 +293,33 @@ expect 0 "$SBF" info g.sbf --json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["format"]=="sbf-v4" and d["sizing"]=="formula+3sd" and d["filters"]==1 and 9000<d["keys"]<11000 and 0<d["fpp_now"]<1e-6 else 1)' \
   && ok || bad "info --json of a growing filter: $(cat out)"
 expect 1 "$SBF" union x.sbf g.sbf all.sbf; has err "all.sbf: not a growing filter"
+# the deciding loops of each ISA the library runs here (cli/cmd_dedup_pass.c
+# is compiled per ISA, picked as SBF_ISA picks the library's): the output
+# and --filter file of the scalar one, fixed and growing (3 sub-filters),
+# blocked and split-block, 1 and 3 threads, --no-add
+isas=""
+for isa in scalar simde avx2 avx512 neon; do
+  for opts in "--expected 20000" "--initial 3000" "--initial 3000 --layout split-block"; do
+    for t in 1 3; do
+      rm -f isa.sbf
+      SBF_ISA=$isa "$SBF" dedup $opts --threads $t --filter isa.sbf d1.txt > isa.out 2> err
+      if [ $? != 0 ]; then
+        [ $isa != scalar ] && grep -q "ISA\|isa" err && continue 3
+        bad "SBF_ISA=$isa $opts: $(head -c 300 err)"; continue
+      fi
+      SBF_ISA=$isa "$SBF" dedup --no-add --threads $t --filter isa.sbf d3.txt >> isa.out 2> err
+      key=$(echo "$opts $t" | tr -c 'a-z0-9' _)
+      if [ $isa = scalar ]; then
+        cp isa.out "isa_$key.out"; cp isa.sbf "isa_$key.sbf"
+      else
+        same isa.out "isa_$key.out"; same isa.sbf "isa_$key.sbf"
+      fi
+    done
+  done
+  isas="$isas $isa"
+done
+case $isas in *avx512*|*avx2*|*neon*|*simde*) ok ;; *) echo "(dedup: only the scalar loops here:$isas)" ;; esac
+rm -f isa_*.out isa_*.sbf isa.sbf isa.out
 # without --initial a growing filter's first sub-filter takes a quarter of
 # the lines of the input when every input is a regular file (its bytes over
 # the mean line of 8 samples), at least 1M: 6M lines, 1.5M (+-10%: the
