@@ -2594,9 +2594,9 @@ int cmd_dedup(int argc, char **argv)
          * sub-filter, of a layout probed inline, through views; from three
          * threads, as a fixed filter. One or two threads: one part, the
          * keys in input order through the same views: deciding (0.38-0.45
-         * of 1.3-1.6 CPU s at 50M lines, with the vector probes and 2
+         * of 1.6-1.7 CPU s at 50M lines, with the vector probes and 2
          * sub-filters) does not bound two threads, and routing keys to
-         * parts cost two threads 0.05-0.2 CPU s of preparing (loaded VM) */
+         * parts cost two threads 0.04-0.27 CPU s of preparing (load 5) */
         sbf_view gv;
         if (sbf_view_get_writable(sbf_scalable_filter_writable(d.s, 0), &gv) == SBF_OK &&
             gv.query != SBF_VIEW_CALL && gv.add != SBF_VIEW_CALL) {
