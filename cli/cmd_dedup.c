@@ -2163,10 +2163,12 @@ static uint64_t lines_estimate(const char *const *paths, int n)
         at_file = 0;
         for (int i = 0; i < n; i++) {
             const int is_stdin = strcmp(paths[i], "-") == 0;
+            struct stat st;
+            if (!is_stdin && (stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode)))
+                return 0; /* (a FIFO is not opened: that would wait for its writer) */
             const int fd = is_stdin ? STDIN_FILENO : open(paths[i], O_RDONLY | O_CLOEXEC);
             if (fd < 0)
                 return 0;
-            struct stat st;
             off_t at = -1;
             if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
                 at = lseek(fd, 0, SEEK_CUR);
@@ -2463,6 +2465,12 @@ int cmd_dedup(int argc, char **argv)
     for (int i = 0; i < a.npos; i++) {
         if (strcmp(a.pos[i], "-") == 0)
             continue;
+        struct stat fst; /* a FIFO opened and closed here would end its writer (SIGPIPE) */
+        if (stat(a.pos[i], &fst) == 0 && S_ISFIFO(fst.st_mode)) {
+            if (access(a.pos[i], R_OK) != 0)
+                fail("%s: %s", a.pos[i], strerror(errno));
+            continue;
+        }
         const int fd = open(a.pos[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
             fail("%s: %s", a.pos[i], strerror(errno));
