@@ -125,7 +125,7 @@ static const char *const help_dedup =
 /* a growing filter's first sub-filter when --initial is not given: a quarter
  * of the input's lines, within these bounds */
 #define INITIAL_MIN 1000000
-#define INITIAL_MAX ((uint64_t)1 << 32)
+#define INITIAL_MAX ((uint64_t)1 << 28) /* 268M keys, ~430 MB at 1% */
 /* the decision prefetches the block of the key this many places ahead: a
  * filter larger than the caches costs a memory latency a key, and 32 keys
  * in flight hide it (50M keys, a 62 MB filter, one thread, the 2-vCPU Zen 5
