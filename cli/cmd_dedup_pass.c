@@ -3,10 +3,11 @@
  * DEDUP_PASS_ISA undefined, the portable set and dedup_pass_pick; avx2 or
  * avx512 (the Makefile adds that ISA's flags), the set of that name.
  *
- * Measured at 50M lines, one thread, on the 2-vCPU AMD EPYC Zen 5 VM: the
- * AVX-512 set decides a fixed filter in 0.38 s against 0.52-0.65 s for the
- * portable one, and a growing one (5 sub-filters) in 0.68 s against 1.36 s:
- * the portable probes' arithmetic, not the memory, was the cost.
+ * Measured at 50M lines, one thread, on the loaded 2-vCPU AMD EPYC Zen 5
+ * VM (CPU s of deciding): the AVX-512 set decides a fixed filter in
+ * 0.28-0.37 s against 0.57-0.58 s before, and a growing one (5 sub-filters)
+ * in 0.65-0.72 s against 1.32-1.39 s: the portable probes' arithmetic, not
+ * the memory, was the cost.
  */
 #define SBF_INLINE_NO_KERNELS 1 /* the inline probes: an add counts into the view's counter */
 #include "cmd_dedup_pass.h"
