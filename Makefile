@@ -152,7 +152,17 @@ $(BUILD)/obj/cli/%.o: cli/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) -Iinclude $(BASE) $(CFLAGS) -c $< -o $@
 
-CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
+# cli/cmd_dedup_pass.c (sbf dedup's deciding loops) is compiled once more
+# per x86 ISA, with its flags, for the inline probes of that ISA; sbf picks
+# the one of the ISA the library runs
+CLI_PASS := $(if $(filter-out 0,$(SIMD)),$(if $(filter x86_64%,$(ARCH)),avx2 avx512))
+CLI_PASS_OBJ := $(CLI_PASS:%=$(BUILD)/obj/cli/cmd_dedup_pass_%.o)
+$(BUILD)/obj/cli/cmd_dedup_pass.o: BASE += $(CLI_PASS:%=-DDEDUP_PASS_%)
+$(CLI_PASS_OBJ): $(BUILD)/obj/cli/cmd_dedup_pass_%.o: cli/cmd_dedup_pass.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< ($*)")
+	$(Q)$(CC) -Iinclude $(BASE) $(CFLAGS) $(filter-out -D%,$(FLAGS_$*)) -DDEDUP_PASS_ISA=$* -c $< -o $@
+CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c)) $(CLI_PASS_OBJ)
 $(CLI_BIN): $(CLI_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread

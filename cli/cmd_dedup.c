@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_dedup_pass.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -70,8 +71,10 @@ static const char *const help_dedup =
     "\n"
     "  --expected N   a filter sized for N distinct keys at rate P (fixed size;\n"
     "                 past N keys its rate rises). Without it the filter grows\n"
-    "                 (a scalable filter: sub-filters of 1M keys (--initial),\n"
-    "                 x2 each (--growth), so the rate stays under P at any size)\n"
+    "                 (a scalable filter: sub-filters x2 each (--growth), so the\n"
+    "                 rate stays under P at any size; the first for --initial\n"
+    "                 keys, default a quarter of the input's lines when its\n"
+    "                 files are regular (estimated from their size), at least 1M)\n"
     "  --filter F     the seen set across runs: F is loaded when it exists\n"
     "                 (its kind, size and rate are F's), and written at the end\n"
     "                 (crash-safe: a killed run leaves F as it was)\n"
@@ -119,17 +122,23 @@ static const char *const help_dedup =
 #define MAX_THREADS 64
 #define MAX_PARTS 256
 #define SHOW_MISSING 5
+/* a growing filter's first sub-filter when --initial is not given: a quarter
+ * of the input's lines, within these bounds */
+#define INITIAL_MIN 1000000
+#define INITIAL_MAX ((uint64_t)1 << 28) /* 268M keys, ~430 MB at 1% */
 /* the decision prefetches the block of the key this many places ahead: a
  * filter larger than the caches costs a memory latency a key, and 32 keys
  * in flight hide it (50M keys, a 62 MB filter, one thread, the 2-vCPU Zen 5
  * VM at load 2-3: 8 ahead 1.12-1.14 s of deciding, 16 0.79-1.07 s, 32
  * 0.67-0.72 s, 48 no better) */
 #define AHEAD 32
-/* a growing filter's passes (decide_part_grow), one block a key: 64 keys
- * ahead (50M lines, one thread, loaded VM: deciding 1.31-1.38 s, 32 ahead
- * 1.43-1.52 s, 128 1.33-1.35 s) */
-#define PASS_AHEAD 64
+/* a growing filter's passes (decide_part_grow) go over this many keys at a
+ * time (0: all of a part's) */
+#define PASS_GROUP 1024
 #define SPLIT_AHEAD 2048
+/* a range read in parallel is read this far past its end, where its last
+ * line most often ends (else it reads on) */
+#define READ_PAST 8192
 /* the lines copied out are read again from memory (the chunk was read a
  * while before, on either thread): the bytes this far on are asked for
  * (2 threads, 50M lines, fixed filter, loaded VM: formatting 0.31-0.34 s
@@ -251,6 +260,10 @@ typedef struct dedup {
      * other task is there */
     chunk **ring, **pool;
     size_t npool, unprepared, read_ahead;
+    /* read in parallel (input_par): chunks claimed whose decision is not
+     * done (each is read and prepared by the thread that claimed it, in
+     * one task); reading is taken first while fewer than read_ahead */
+    size_t pending;
     uint64_t seq_read, seq_write; /* chunks read; chunks written */
     uint64_t *pnext;             /* per part: the next chunk to decide */
     unsigned char *pbusy;        /* per part: a thread decides it now */
@@ -286,6 +299,7 @@ typedef struct dedup {
      * the threads' wall seconds spent waiting for a task (under mu); the
      * clocks are read only when it is set */
     int times;
+    const dedup_pass *pass;      /* the deciding loops, of the library's ISA */
     double task_cpu[T_WHOLE + 1], wait_s;
     uint64_t task_n[T_WHOLE + 1];
 } dedup;
@@ -851,30 +865,19 @@ static void decide_all(dedup *d, chunk *c)
     }
     if (d->mapped) {
         probe_mapped(d, c, &d->v, NULL, 0, m);
-    } else if (d->no_add) { /* new: absent from the filter, which stays as it is */
-        if (d->s != NULL)
-            (void)sbf_scalable_contains_hashes(d->s, c->h1, c->h2, m, c->added);
-        else
-            for (size_t j = 0; j < m; j++)
-                c->added[j] = (uint8_t)sbf_view_contains_hash(&d->v, c->h1[j], c->h2[j]);
+    } else if (d->no_add && d->s != NULL) { /* new: absent, the filter unchanged */
+        (void)sbf_scalable_contains_hashes(d->s, c->h1, c->h2, m, c->added);
         for (size_t j = 0; j < m; j++)
             c->added[j] ^= 1;
     } else if (d->s != NULL) {
         const size_t r = sbf_scalable_add_hashes(d->s, c->h1, c->h2, m, c->added);
         if (sbf_is_error(r))
             fail("the growing filter: %s", sbf_strerror(-(int)(SIZE_MAX - r) - 1));
-    } else {
-        const sbf_view *v = &d->v;
-        const uint32_t bw = d->block_words;
-        for (size_t j = 0; j < m; j++) {
-            if (bw && j + AHEAD < m)
-                __builtin_prefetch(v->words + sbf_block_index(c->h1[j + AHEAD], v->nblocks) * bw,
-                                   1, 3);
-            const int r = sbf_view_add_hash(v, c->h1[j], c->h2[j]);
-            if (r < 0)
-                fail("the filter: %s", sbf_strerror(r));
-            c->added[j] = (uint8_t)r;
-        }
+    } else { /* new: added (--no-add: absent, the filter unchanged) */
+        const int r = d->pass->add(&d->v, d->block_words, c->h1, c->h2, NULL, 0, m, c->added,
+                                   d->no_add);
+        if (r < 0)
+            fail("the filter: %s", sbf_strerror(r));
     }
 }
 
@@ -967,58 +970,21 @@ static void decide_part_grow(dedup *d, chunk *c, size_t p)
     const uint64_t *h1 = c->h1, *h2 = c->h2;
     if (!d->ngrams) {
         /* a pass a sub-filter, each one block a key and its blocks asked
-         * for ahead, over the keys not found yet (miss[a..e)): first the
-         * newest as it was (a key it holds is seen, and adding it would
-         * change nothing), then each older one (which no add changes; a
-         * key one holds is seen), newest first; the keys left are added to
-         * the newest in input order, new when that changed it. The verdicts
+         * for ahead, over the keys not found yet: first the newest as it
+         * was (a key it holds is seen, and adding it would change
+         * nothing), then each older one (which no add changes; a key one
+         * holds is seen), newest first; the keys left are added to the
+         * newest in input order, new when that changed it (the newest
+         * alone: each key added, new when that changed it). The verdicts
          * and the filter are what the keys one by one give; repeats are
          * mostly of recent keys, so fewer blocks are read than every
          * sub-filter's for every key (50M lines, one thread, loaded VM:
          * deciding 1.31-1.38 s against 1.58-1.59 with every sub-filter's
-         * blocks asked for per key) */
-        const uint32_t bw = d->block_words;
-        size_t *const miss = c->miss;
-        size_t e = a;
-        for (size_t q = a; q < b && q < a + PASS_AHEAD; q++)
-            __builtin_prefetch(v->words + sbf_block_index(h1[IX(q)], v->nblocks) * bw, 0, 3);
-        for (size_t q = a; q < b; q++) {
-            if (q + PASS_AHEAD < b)
-                __builtin_prefetch(v->words + sbf_block_index(h1[IX(q + PASS_AHEAD)], v->nblocks) * bw,
-                                   0, 3);
-            const size_t j = IX(q);
-            c->added[j] = 0;
-            miss[e] = j;
-            e += (size_t)!sbf_view_contains_hash(v, h1[j], h2[j]);
-        }
-        for (uint32_t o = d->g_nold; o-- > 0;) {
-            const sbf_view *ov = &d->g_old[o];
-            size_t k = a;
-            for (size_t q = a; q < e && q < a + PASS_AHEAD; q++)
-                __builtin_prefetch(ov->words + sbf_block_index(h1[miss[q]], ov->nblocks) * bw, 0,
-                                   3);
-            for (size_t q = a; q < e; q++) {
-                if (q + PASS_AHEAD < e)
-                    __builtin_prefetch(ov->words + sbf_block_index(h1[miss[q + PASS_AHEAD]],
-                                                                   ov->nblocks) * bw, 0, 3);
-                const size_t j = miss[q];
-                miss[k] = j;
-                k += (size_t)!sbf_view_contains_hash(ov, h1[j], h2[j]);
-            }
-            e = k;
-        }
-        for (size_t q = a; q < e && q < a + PASS_AHEAD; q++)
-            __builtin_prefetch(v->words + sbf_block_index(h1[miss[q]], v->nblocks) * bw, 1, 3);
-        for (size_t q = a; q < e; q++) {
-            if (q + PASS_AHEAD < e)
-                __builtin_prefetch(v->words + sbf_block_index(h1[miss[q + PASS_AHEAD]], v->nblocks) *
-                                              bw, 1, 3);
-            const size_t j = miss[q];
-            const int r = sbf_view_add_hash(v, h1[j], h2[j]);
-            if (r < 0)
-                fail("the growing filter: %s", sbf_strerror(r));
-            c->added[j] = (uint8_t)r;
-        }
+         * blocks asked for per key, portable probes) */
+        const int r = d->pass->grow(v, d->g_old, d->g_nold, d->block_words, PASS_GROUP, h1, h2,
+                                    all ? NULL : ix, a, b, c->miss, c->added);
+        if (r < 0)
+            fail("the growing filter: %s", sbf_strerror(r));
         return;
     }
     for (size_t q = a; q < b && q < a + AHEAD; q++) /* the first keys' blocks */
@@ -1077,21 +1043,9 @@ static void decide_part(dedup *d, chunk *c, size_t p)
         return;
     }
     if (!d->ngrams) {
-        for (size_t q = a; q < b; q++) {
-            if (q + AHEAD < b)
-                __builtin_prefetch(v->words + sbf_block_index(h1[ix[q + AHEAD]], v->nblocks) * bw,
-                                   1, 3);
-            const size_t j = ix[q];
-            int r;
-            if (d->no_add) {
-                r = !sbf_view_contains_hash(v, h1[j], h2[j]);
-            } else {
-                r = sbf_view_add_hash(v, h1[j], h2[j]);
-                if (r < 0)
-                    fail("the filter: %s", sbf_strerror(r));
-            }
-            c->added[j] = (uint8_t)r;
-        }
+        const int r = d->pass->add(v, bw, h1, h2, ix, a, b, c->added, d->no_add);
+        if (r < 0)
+            fail("the filter: %s", sbf_strerror(r));
         return;
     }
     /* n-grams: this part's n-grams of a unit are probed, then added */
@@ -1478,7 +1432,9 @@ static int take_range(dedup *d, chunk **out)
     d->npool--;
     d->ring[d->seq_read++ % d->nslots] = c;
     c->state = S_READING;
-    d->unprepared++;
+    c->route_nb = d->g_nb;
+    c->gated = c->whole = 0;
+    d->pending++;
     *out = c;
     return 1;
 }
@@ -1513,7 +1469,7 @@ static int take_task(dedup *d, chunk **out, size_t *part)
     const int par = input_par(d->in);
     const int can_read = (par || !d->reading) && !d->in_done &&
                          d->seq_read - d->seq_write < d->nslots;
-    if (can_read && d->unprepared < d->read_ahead) {
+    if (can_read && (par ? d->pending : d->unprepared) < d->read_ahead) {
         if (!par) {
             *out = take_read(d);
             return T_READ;
@@ -1596,10 +1552,18 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
 {
     pthread_mutex_unlock(&d->mu);
     const double c0 = d->times ? thread_cpu_s() : 0;
+    double cp = 0; /* read in parallel: where preparing began */
     int got = 0;
-    if (t == T_READ && c->rf != NULL)
+    if (t == T_READ && c->rf != NULL) {
+        /* prepared at once, by this thread, while its bytes are in this
+         * core's caches (prepared by the next free thread, on two threads
+         * a chunk was read on one core and prepared on the other half the
+         * time) */
         pread_chunk(c);
-    else if (t == T_READ)
+        cp = d->times ? thread_cpu_s() : 0;
+        if (!c->empty)
+            prepare(d, c);
+    } else if (t == T_READ)
         got = read_chunk(d->in, c);
     else if (c->empty && (t == T_PREPARE || t == T_DECIDE || t == T_FORMAT))
         ; /* no line starts in its range (one line longer than it) */
@@ -1616,11 +1580,18 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
     const double c1 = d->times ? thread_cpu_s() : 0;
     pthread_mutex_lock(&d->mu);
     const int kind = t == T_DECIDE && p == WHOLE ? T_WHOLE : t;
-    d->task_cpu[kind] += c1 - c0;
-    d->task_n[kind]++;
+    if (t == T_READ && c->rf != NULL) {
+        d->task_cpu[T_READ] += cp - c0;
+        d->task_n[T_READ]++;
+        d->task_cpu[T_PREPARE] += c1 - cp;
+        d->task_n[T_PREPARE]++;
+    } else {
+        d->task_cpu[kind] += c1 - c0;
+        d->task_n[kind]++;
+    }
     if (t == T_READ && c->rf != NULL) {
         range_done(d->in, c);
-        c->state = S_READ;
+        c->state = S_READY;
         c->parts_done = 0;
     } else if (t == T_READ) {
         d->reading = 0;
@@ -1650,12 +1621,15 @@ static void run_task(dedup *d, int t, chunk *c, size_t p)
             d->pnext[q]++;
         c->parts_done = (int)d->parts;
         c->state = S_DECIDED;
+        d->pending -= (size_t)input_par(d->in);
         d->g_next++;
     } else if (t == T_DECIDE) {
         d->pbusy[p] = 0;
         d->pnext[p]++;
-        if (++c->parts_done == (int)d->parts)
+        if (++c->parts_done == (int)d->parts) {
             c->state = S_DECIDED;
+            d->pending -= (size_t)input_par(d->in);
+        }
     } else {
         c->state = S_DONE;
         /* pwrite_out: the formatted chunks in order from seq_place get
@@ -1698,7 +1672,18 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* ------------------------------------------------------------ mapped input cut short */
+/* ------------------------------------------------------------ input cut short */
+
+/* what a file cut short by another program while it is read or mapped
+ * stops the run with (after "dedup: NAME"): read, cut_short; mapped, the
+ * SIGBUS handler below */
+#define CUT_SHORT ": the file was cut short while being read (truncated by another " \
+                  "program?); stopped, nothing saved"
+
+__attribute__((noreturn)) static void cut_short(const char *name)
+{
+    fail("dedup: %s" CUT_SHORT, name);
+}
 
 /* A mapped file truncated by another program while it is read: the next
  * touch of a page past its new end raises SIGBUS, in whichever thread
@@ -1734,8 +1719,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
             put_err(prog);
             put_err(": dedup: ");
             put_err(guards[i].name);
-            put_err(": the file was cut short while being read (truncated by another "
-                    "program?); stopped, nothing saved\n");
+            put_err(CUT_SHORT "\n");
             _exit(EXIT_FAILURE);
         }
     }
@@ -1901,33 +1885,37 @@ static void pread_full(const struct rfile *rf, unsigned char *p, size_t n, uint6
         if (r < 0)
             fail("%s: %s", rf->name, strerror(errno));
         if (r == 0)
-            fail("dedup: %s: the file was cut short while being read (truncated by another "
-                 "program?); stopped, nothing saved", rf->name);
+            cut_short(rf->name);
         at += (size_t)r;
     }
 }
 
 /* (par, outside mu) The lines of c's range [s, e): those whose first byte
  * lies in it, so each line is one range's. Reads from s - 1 (the byte
- * before tells whether a line starts at s), drops the bytes up to and
- * including the first newline in [s - 1, e - 1) (none: no line starts in
- * the range, c is empty), and reads on past e until the newline at or
- * after e - 1 that ends its last line (or the file's end). */
+ * before tells whether a line starts at s) to READ_PAST bytes past e in one
+ * pread, drops the bytes up to and including the first newline in
+ * [s - 1, e - 1) (none: no line starts in the range, c is empty), and ends
+ * at the newline at or after e - 1 that ends its last line (or the file's
+ * end), reading on when it lies further. The bytes land where the buffer's
+ * address is the file offset's modulo 64, so the kernel's copy moves whole
+ * cache lines. */
 static void pread_chunk(chunk *c)
 {
     const struct rfile *rf = c->rf;
     const uint64_t s = c->roff, e = c->rend, p0 = s > rf->start ? s - 1 : s;
-    size_t have = (size_t)(e - p0);
-    if (c->cap < have + 1) {
-        c->cap = have + 1;
+    const size_t rlen = (size_t)(e - p0);
+    size_t have = (size_t)((rf->size - e > READ_PAST ? e + READ_PAST : rf->size) - p0);
+    if (c->cap < have + 64) {
+        c->cap = have + 64;
         c->own = xrealloc(c->own, c->cap);
     }
-    pread_full(rf, c->own, have, p0);
+    const size_t lead = (size_t)((p0 - (uintptr_t)c->own) & 63);
+    pread_full(rf, c->own + lead, have, p0);
     c->map = NULL;
     c->empty = 0;
     size_t b = 0;
     if (s > rf->start) {
-        const unsigned char *q = memchr(c->own, '\n', have - 1);
+        const unsigned char *q = memchr(c->own + lead, '\n', rlen - 1);
         if (q == NULL) { /* inside one line longer than the range */
             c->empty = 1;
             c->buf = c->own;
@@ -1936,13 +1924,13 @@ static void pread_chunk(chunk *c)
             c->text_bytes = 0;
             return;
         }
-        b = (size_t)(q - c->own) + 1;
+        b = (size_t)(q - (c->own + lead)) + 1;
     }
-    size_t at = have - 1, end;
+    size_t at = rlen - 1, end;
     for (;;) {
-        const unsigned char *nl = memchr(c->own + at, '\n', have - at);
+        const unsigned char *nl = memchr(c->own + lead + at, '\n', have - at);
         if (nl != NULL) {
-            end = (size_t)(nl - c->own);
+            end = (size_t)(nl - (c->own + lead));
             break;
         }
         if (p0 + have >= rf->size) { /* the last line, without a newline */
@@ -1953,14 +1941,14 @@ static void pread_chunk(chunk *c)
         size_t more = have < 65536 ? 65536 : have;
         if (more > rf->size - (p0 + have))
             more = (size_t)(rf->size - (p0 + have));
-        if (c->cap < have + more) {
-            c->cap = have + more;
+        if (c->cap < lead + have + more) {
+            c->cap = lead + have + more;
             c->own = xrealloc(c->own, c->cap);
         }
-        pread_full(rf, c->own + have, more, p0 + have);
+        pread_full(rf, c->own + lead + have, more, p0 + have);
         have += more;
     }
-    c->buf = c->own + b;
+    c->buf = c->own + lead + b;
     c->len = end - b;
 }
 
@@ -2090,8 +2078,7 @@ static int read_chunk(input *in, chunk *c)
         if (r < 0)
             fail("%s: %s", in->name, strerror(errno));
         if (r == 0 && in->is_reg && in->got < in->want)
-            fail("dedup: %s: the file was cut short while being read (truncated by another "
-                 "program?); stopped, nothing saved", in->name);
+            cut_short(in->name);
         in->got += (uint64_t)r;
         len += (size_t)r;
         c->buf = c->own;
@@ -2160,6 +2147,58 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The lines of the inputs, estimated when every one is a regular file (from
+ * where its descriptor is): their bytes times the newlines per byte of 8
+ * samples of 8 KiB spread evenly over them (a sample without one: one
+ * line). 0 when an input is not a regular file or cannot be opened (which
+ * reading it will say). The same for every --threads. */
+#define EST_SAMPLES 8
+#define EST_BYTES 8192
+static uint64_t lines_estimate(const char *const *paths, int n)
+{
+    uint64_t total = 0, sampled = 0, nl = 0, at_file = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        at_file = 0;
+        for (int i = 0; i < n; i++) {
+            const int is_stdin = strcmp(paths[i], "-") == 0;
+            struct stat st;
+            if (!is_stdin && (stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode)))
+                return 0; /* (a FIFO is not opened: that would wait for its writer) */
+            const int fd = is_stdin ? STDIN_FILENO : open(paths[i], O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                return 0;
+            off_t at = -1;
+            if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+                at = lseek(fd, 0, SEEK_CUR);
+            const uint64_t rest = at >= 0 && at < st.st_size ? (uint64_t)(st.st_size - at) : 0;
+            /* pass 1: the samples whose start falls in this file */
+            for (int k = 0; pass == 1 && k < EST_SAMPLES; k++) {
+                const uint64_t o = total / EST_SAMPLES * (uint64_t)k;
+                if (o < at_file || o >= at_file + rest)
+                    continue;
+                unsigned char buf[EST_BYTES];
+                const uint64_t left = at_file + rest - o;
+                const ssize_t r = pread(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf,
+                                        at + (off_t)(o - at_file));
+                size_t c = 0;
+                for (ssize_t q = 0; q < r; q++)
+                    c += buf[q] == '\n';
+                if (r > 0) {
+                    sampled += (uint64_t)r;
+                    nl += c > 0 ? c : 1;
+                }
+            }
+            if (!is_stdin)
+                close(fd);
+            if (at < 0)
+                return 0;
+            at_file += rest;
+        }
+        total = at_file;
+    }
+    return sampled ? (uint64_t)((double)total * (double)nl / (double)sampled) : 0;
 }
 
 static uint64_t parse_count(const char *opt, const char *s)
@@ -2407,8 +2446,8 @@ int cmd_dedup(int argc, char **argv)
                                                 : 0;
     if (seed > UINT32_MAX)
         usage_error("--seed: 0..4294967295");
-    const uint64_t initial = opt_val(&a, "--initial")
-                                 ? parse_count("--initial", opt_val(&a, "--initial")) : 1000000;
+    uint64_t initial = opt_val(&a, "--initial")
+                           ? parse_count("--initial", opt_val(&a, "--initial")) : 0;
     const uint64_t growth = opt_val(&a, "--growth")
                                 ? parse_u64_arg("--growth", opt_val(&a, "--growth")) : 2;
     if (growth < 2 || growth > 1024)
@@ -2426,6 +2465,12 @@ int cmd_dedup(int argc, char **argv)
     for (int i = 0; i < a.npos; i++) {
         if (strcmp(a.pos[i], "-") == 0)
             continue;
+        struct stat fst; /* a FIFO opened and closed here would end its writer (SIGPIPE) */
+        if (stat(a.pos[i], &fst) == 0 && S_ISFIFO(fst.st_mode)) {
+            if (access(a.pos[i], R_OK) != 0)
+                fail("%s: %s", a.pos[i], strerror(errno));
+            continue;
+        }
         const int fd = open(a.pos[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
             fail("%s: %s", a.pos[i], strerror(errno));
@@ -2472,6 +2517,22 @@ int cmd_dedup(int argc, char **argv)
             fail("cannot make the filter: %s", sbf_strerror(rc));
     } else {
         sbf_scalable_params p = { 0 };
+        if (initial == 0) {
+            /* a quarter of the lines the input has (regular files: their
+             * size over the mean line of the first 64 KiB), at least 1M
+             * (pipes, n-grams: 1M). A quarter of the lines are new, at
+             * most three sub-filters for every line new: a key probes
+             * each (at 50M lines, half of them new, 2 against 5 from 1M;
+             * doc/dedup.md) */
+            const uint64_t est = d.ngrams ? 0
+                               : lines_estimate(a.npos ? (const char *const *)a.pos
+                                                       : (const char *const[]){ "-" },
+                                                a.npos ? a.npos : 1) /
+                                     (d.shard_n > 1 ? d.shard_n : 1);
+            initial = est / 4 > INITIAL_MIN ? est / 4 : INITIAL_MIN;
+            if (initial > INITIAL_MAX)
+                initial = INITIAL_MAX;
+        }
         p.layout = layout;
         p.initial_n = initial;
         p.fpp = fpp;
@@ -2538,13 +2599,12 @@ int cmd_dedup(int argc, char **argv)
     d.parts = 1;
     if (d.s != NULL && !d.no_add && sbf_scalable_filters(d.s) > 0) {
         /* a growing filter: by parts while a chunk fits in the newest
-         * sub-filter, of a layout probed inline; from two threads, as its
-         * in-order decision (a probe of every sub-filter for a new key: 3
-         * of 4 CPU seconds at 50M lines, one thread) would bound two. One
-         * thread: one part, the keys in input order through the same views
-         * (32 keys' blocks prefetched ahead in every sub-filter, not the
-         * library's 8: deciding 1.58-1.63 s against 1.90-2.10 s at 50M
-         * lines, loaded VM) */
+         * sub-filter, of a layout probed inline, through views; from three
+         * threads, as a fixed filter. One or two threads: one part, the
+         * keys in input order through the same views: deciding (0.38-0.45
+         * of 1.6-1.7 CPU s at 50M lines, with the vector probes and 2
+         * sub-filters) does not bound two threads, and routing keys to
+         * parts cost two threads 0.04-0.27 CPU s of preparing (load 5) */
         sbf_view gv;
         if (sbf_view_get_writable(sbf_scalable_filter_writable(d.s, 0), &gv) == SBF_OK &&
             gv.query != SBF_VIEW_CALL && gv.add != SBF_VIEW_CALL) {
@@ -2554,7 +2614,7 @@ int cmd_dedup(int argc, char **argv)
     }
     if (d.grow_parts || (threads > 2 && d.f != NULL && d.v.query != SBF_VIEW_CALL &&
                          (d.no_add || (d.v.add != SBF_VIEW_CALL && d.v.added != NULL)))) {
-        d.parts = threads == 1 && d.grow_parts ? 1
+        d.parts = threads <= 2 && d.grow_parts ? 1
                 : (size_t)threads * 4 < MAX_PARTS ? (size_t)threads * 4 : MAX_PARTS;
         /* (C11: the size a multiple of the alignment; ASan checks it) */
         d.pv = aligned_alloc(64, (d.parts * sizeof *d.pv + 63) & ~(size_t)63);
@@ -2645,6 +2705,7 @@ int cmd_dedup(int argc, char **argv)
     d.tty = isatty(STDERR_FILENO);
     d.quiet = quiet;
     d.times = getenv("SBF_DEDUP_TIMES") != NULL;
+    d.pass = dedup_pass_pick();
     /* SBF_DEDUP_PWRITE=1, standard output a regular file, threads: each
      * chunk written at its offset by the thread that has it. Not the
      * default: ext4 (and most file systems) take the file's lock for every

@@ -293,6 +293,69 @@ expect 0 "$SBF" info g.sbf --json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if d["format"]=="sbf-v4" and d["sizing"]=="formula+3sd" and d["filters"]==1 and 9000<d["keys"]<11000 and 0<d["fpp_now"]<1e-6 else 1)' \
   && ok || bad "info --json of a growing filter: $(cat out)"
 expect 1 "$SBF" union x.sbf g.sbf all.sbf; has err "all.sbf: not a growing filter"
+# the deciding loops of each ISA the library runs here (cli/cmd_dedup_pass.c
+# is compiled per ISA, picked as SBF_ISA picks the library's): the output
+# and --filter file of the scalar one, fixed and growing (3 sub-filters),
+# blocked and split-block, 1 and 3 threads, --no-add
+isas=""
+for isa in scalar simde avx2 avx512 neon; do
+  for opts in "--expected 20000" "--initial 3000" "--initial 3000 --layout split-block"; do
+    for t in 1 3; do
+      rm -f isa.sbf
+      SBF_ISA=$isa "$SBF" dedup $opts --threads $t --filter isa.sbf d1.txt > isa.out 2> err
+      if [ $? != 0 ]; then
+        [ $isa != scalar ] && grep -q "ISA\|isa" err && continue 3
+        bad "SBF_ISA=$isa $opts: $(head -c 300 err)"; continue
+      fi
+      SBF_ISA=$isa "$SBF" dedup --no-add --threads $t --filter isa.sbf d3.txt >> isa.out 2> err
+      key=$(echo "$opts $t" | tr -c 'a-z0-9' _)
+      if [ $isa = scalar ]; then
+        cp isa.out "isa_$key.out"; cp isa.sbf "isa_$key.sbf"
+      else
+        same isa.out "isa_$key.out"; same isa.sbf "isa_$key.sbf"
+      fi
+    done
+  done
+  isas="$isas $isa"
+done
+case $isas in *avx512*|*avx2*|*neon*|*simde*) ok ;; *) echo "(dedup: only the scalar loops here:$isas)" ;; esac
+rm -f isa_*.out isa_*.sbf isa.sbf isa.out
+# a named FIFO among the inputs is read once, from its writer (not opened
+# ahead by the checks or the growing filter's size estimate, which would end
+# the writer): growing and fixed, 1 and 2 threads
+for opts in "" "--expected 1000"; do
+  for t in 1 2; do
+    rm -f in.fifo; mkfifo in.fifo
+    (seq 1 500 > in.fifo &)
+    { seq 400 600; seq 1 500; } > fifo.all; ref fifo.all > fifo.want
+    timeout 60 "$SBF" dedup $opts --fpp 1e-9 --threads $t <(seq 400 600) in.fifo > out 2> err
+    same out fifo.want
+  done
+done
+rm -f in.fifo fifo.all fifo.want
+# without --initial a growing filter's first sub-filter takes a quarter of
+# the lines of the input when every input is a regular file (its bytes over
+# the mean line of 8 samples), at least 1M: 6M lines, 1.5M (+-10%: the
+# samples' lines are 8 bytes, the first ones shorter); the same file with 1,
+# 2, 3 threads; standard input a file; a pipe (unknown) and a small file 1M;
+# --initial; files of several line lengths (the samples fall in each)
+seq 1 6000000 > est.txt
+initial_is() { # FILE LO HI
+  "$SBF" info "$1" --json > out 2> err
+  /usr/bin/python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(0 if int(sys.argv[1])<=d["initial"]<=int(sys.argv[2]) else 1)' "$2" "$3" \
+    && ok || bad "$1: initial $(cat out)"
+}
+for t in 1 2 3; do
+  rm -f est$t.sbf; expect 0 "$SBF" dedup --count --filter est$t.sbf --threads $t est.txt
+done
+initial_is est1.sbf 1350000 1650000; same est1.sbf est2.sbf; same est1.sbf est3.sbf
+rm -f est.sbf; cat est.txt | "$SBF" dedup --count --filter est.sbf > out 2> err; initial_is est.sbf 1000000 1000000
+rm -f est.sbf; (head -n 1000 > /dev/null; "$SBF" dedup --count --filter est.sbf -) < est.txt > out 2> err
+initial_is est.sbf 1350000 1650000
+rm -f est.sbf; expect 0 "$SBF" dedup --count --filter est.sbf d1.txt; initial_is est.sbf 1000000 1000000
+rm -f est.sbf; expect 0 "$SBF" dedup --count --filter est.sbf --initial 5000 est.txt; initial_is est.sbf 5000 5000
+rm -f est.sbf; expect 0 "$SBF" dedup --count --filter est.sbf d1.txt est.txt - < est.txt; initial_is est.sbf 2500000 3300000
+rm -f est.sbf est*.sbf est.txt
 # sbf query maps a growing filter: every key of d1 in, none of d3
 expect 0 "$SBF" query g.sbf d1.txt --count; [ "$(cat out)" = 30000 ] && ok || bad "query growing: $(cat out)"
 expect 0 "$SBF" query g.sbf d3.txt --count --verify; [ "$(cat out)" = 0 ] && ok || bad "query growing, absent: $(cat out)"
