@@ -164,6 +164,9 @@ typedef struct chunk {
     struct rfile *rf;
     uint64_t roff, rend;
     int empty;
+    /* 0, or 1 + the index of its first line longer than line_max: the run
+     * stops there when the chunk is written (reading stopped inside it) */
+    size_t toolong;
     /* lines */
     size_t n, ncap;
     size_t *start, *end;   /* line bytes [start, end) without the newline */
@@ -603,6 +606,11 @@ static void lines_grow(chunk *c)
  * the segment after the last one (the chunk ends a line). 64 bytes at a
  * time where SSE2 is (a memchr per line cost more: lines of ~68 bytes),
  * never reading past len. */
+/* the longest line taken (KEY_LINE_MAX, as the other commands; the test
+ * hook SBF_KEY_LINE_MAX lowers it): input without newlines (/dev/zero, a
+ * binary file) is refused, not held as one endless line */
+static size_t line_max = KEY_LINE_MAX;
+
 static void split_lines(chunk *c)
 {
     const unsigned char *b = c->buf;
@@ -649,6 +657,12 @@ static void split_lines(chunk *c)
         at = q = e + 1;
     }
     c->n = n;
+    c->toolong = 0;
+    for (size_t i = 0; i < n; i++)
+        if (c->end[i] - c->start[i] > line_max) {
+            c->toolong = i + 1;
+            break;
+        }
 }
 
 /* The blocks of the keys [a, b) asked for while they are hashed (PF_FIXED:
@@ -1918,6 +1932,7 @@ static void pread_chunk(chunk *c)
         const unsigned char *q = memchr(c->own + lead, '\n', rlen - 1);
         if (q == NULL) { /* inside one line longer than the range */
             c->empty = 1;
+            c->toolong = 0;
             c->buf = c->own;
             c->len = c->n = c->m = c->nh = c->olen = 0;
             c->fresh = c->seen = c->nokey = c->other = c->written = c->units = c->unit_dups = 0;
@@ -1926,7 +1941,7 @@ static void pread_chunk(chunk *c)
         }
         b = (size_t)(q - (c->own + lead)) + 1;
     }
-    size_t at = rlen - 1, end;
+    size_t at = rlen - 1, end, ls = SIZE_MAX;
     for (;;) {
         const unsigned char *nl = memchr(c->own + lead + at, '\n', have - at);
         if (nl != NULL) {
@@ -1934,6 +1949,15 @@ static void pread_chunk(chunk *c)
             break;
         }
         if (p0 + have >= rf->size) { /* the last line, without a newline */
+            end = have;
+            break;
+        }
+        if (ls == SIZE_MAX) { /* where the line read on starts */
+            const unsigned char *q = rlen - 1 > b ? memrchr(c->own + lead + b, '\n',
+                                                            rlen - 1 - b) : NULL;
+            ls = q != NULL ? (size_t)(q - (c->own + lead)) + 1 : b;
+        }
+        if (have - ls > line_max) { /* too long: it ends here, prepare flags it */
             end = have;
             break;
         }
@@ -2021,10 +2045,17 @@ static void map_chunk(input *in, chunk *c)
     size_t len = rest, adv = rest;
     const size_t cb = in->chunk_bytes;
     if (rest > cb) {
-        const unsigned char *nl = memchr(s + cb - 1, '\n', rest - (cb - 1));
+        /* searched up to line_max + 1 bytes past cb - 1: none there, the
+         * line through it is too long, and the chunk ends after those bytes
+         * (prepare flags it; the run stops when it is written) */
+        const size_t look = rest - (cb - 1) > line_max + 1 ? line_max + 1 : rest - (cb - 1);
+        const unsigned char *nl = memchr(s + cb - 1, '\n', look);
         if (nl != NULL) {
             len = (size_t)(nl - s);
             adv = len + 1;
+        } else if (look < rest - (cb - 1)) {
+            len = cb - 1 + look;
+            adv = rest; /* nothing more is read */
         }
     } else if (s[rest - 1] == '\n') {
         len = rest - 1;
@@ -2044,7 +2075,11 @@ static void map_chunk(input *in, chunk *c)
 }
 
 /* Fills c with whole lines (at least one unless the input is done): the
- * carried partial line, then reads until a newline. 0 at the end. */
+ * carried partial line, then reads until a newline, searching only the
+ * bytes just read (a line longer than a read is not searched or copied
+ * again per read), the buffer doubled when full. 0 at the end. A line
+ * past line_max bytes stops the reading: c holds its first bytes (prepare
+ * flags it; the run stops when c is written). */
 static int read_chunk(input *in, chunk *c)
 {
     c->len = 0;
@@ -2070,22 +2105,46 @@ static int read_chunk(input *in, chunk *c)
         }
         if (in->clen > 0)
             memcpy(c->own, in->carry, in->clen);
-        size_t len = in->clen;
-        ssize_t r;
-        do
-            r = read(in->fd, c->own + len, c->cap - len);
-        while (r < 0 && errno == EINTR);
-        if (r < 0)
-            fail("%s: %s", in->name, strerror(errno));
-        if (r == 0 && in->is_reg && in->got < in->want)
-            cut_short(in->name);
-        in->got += (uint64_t)r;
-        len += (size_t)r;
+        size_t len = in->clen, scanned = in->clen; /* the carry holds no newline */
+        in->clen = 0;
         c->buf = c->own;
         c->name = in->name;
         c->first = in->fresh;
-        if (r == 0) { /* end of this file: its last line ends here */
-            in->clen = 0;
+        const unsigned char *nl = NULL;
+        for (;;) {
+            ssize_t r;
+            do
+                r = read(in->fd, c->own + len, c->cap - len);
+            while (r < 0 && errno == EINTR);
+            if (r < 0)
+                fail("%s: %s", in->name, strerror(errno));
+            if (r == 0 && in->is_reg && in->got < in->want)
+                cut_short(in->name);
+            in->got += (uint64_t)r;
+            if (r == 0)
+                break;
+            len += (size_t)r;
+            nl = memrchr(c->own + scanned, '\n', len - scanned);
+            if (nl != NULL)
+                break;
+            scanned = len;
+            if (len > line_max) { /* too long: c ends here, nothing more is read */
+                in->done = 1;
+                close_file(in);
+                c->len = len;
+                in->fresh = 0;
+                return 1;
+            }
+            if (len == c->cap) { /* one line longer than the buffer: read more */
+                size_t cap = 2 * c->cap;
+                if (cap > line_max + 1 + in->chunk_bytes)
+                    cap = line_max + 1 + in->chunk_bytes;
+                c->cap = cap;
+                c->own = xrealloc(c->own, c->cap);
+                c->buf = c->own;
+            }
+        }
+        if (nl == NULL) { /* end of this file: its last line ends here */
             close_file(in);
             if (len == 0)
                 continue;
@@ -2094,8 +2153,7 @@ static int read_chunk(input *in, chunk *c)
             return 1;
         }
         /* keep whole lines; carry the rest */
-        const unsigned char *nl = memrchr(c->own, '\n', len);
-        const size_t whole = nl ? (size_t)(nl - c->own) + 1 : 0;
+        const size_t whole = (size_t)(nl - c->own) + 1;
         in->clen = len - whole;
         if (in->clen > in->ccap) {
             in->ccap = in->clen * 2;
@@ -2103,8 +2161,6 @@ static int read_chunk(input *in, chunk *c)
         }
         if (in->clen > 0)
             memcpy(in->carry, c->own + whole, in->clen);
-        if (whole == 0)
-            continue; /* one line longer than the buffer: read more */
         c->len = whole - 1; /* the final newline is the last line's end */
         in->fresh = 0;
         return 1;
@@ -2236,10 +2292,14 @@ static void fill_fpp(const dedup *d, double *fill, double *fpp, uint64_t *keys, 
  * of a mapped file given back, the progress line (one thread at a time). */
 static void write_chunk(dedup *d, chunk *w)
 {
-    if (w->olen && !d->pwrite_out)
-        write_all(w->obuf, w->olen);
     if (w->first)
         d->file_lines = 0;
+    if (w->toolong) /* (its lines are not written: the output ends before them) */
+        fail("dedup: %s: line %llu is longer than %zu bytes, the most a line may hold "
+             "(is it a file of lines?); stopped, nothing saved", w->name,
+             (unsigned long long)(d->file_lines + w->toolong), line_max);
+    if (w->olen && !d->pwrite_out)
+        write_all(w->obuf, w->olen);
     if (w->nokey && d->nokey < SHOW_MISSING) {
         uint64_t k = d->nokey;
         for (size_t i = 0; i < w->n && k < SHOW_MISSING; i++) {
@@ -2699,6 +2759,11 @@ int cmd_dedup(int argc, char **argv)
                      show_text(cb, strlen(cb)));
             in.chunk_bytes = (size_t)v;
         }
+    }
+    {
+        const char *lim = getenv("SBF_KEY_LINE_MAX"); /* test hook: a smaller limit */
+        if (lim != NULL && strtoull(lim, NULL, 10) > 0 && strtoull(lim, NULL, 10) < KEY_LINE_MAX)
+            line_max = (size_t)strtoull(lim, NULL, 10);
     }
     d.in = &in;
     d.t0 = d.last = now_s();

@@ -216,6 +216,62 @@ for mode in "--expected 3000000 --fpp 1e-7" "--initial 3000000 --fpp 1e-7"; do
   expect 0 "$SBF" dedup --filter ks.sbf --quiet r2.txt; same ks.sbf ks.after
   no_temps
 done
+# a line longer than SBF_KEY_LINE_MAX (1 GiB; lowered for the test, the
+# other commands' hook) stops the run with its number, status 1, the
+# --filter file untouched, on every read path: read(2) in chunks larger
+# and smaller than the line, pread ranges (threads; ranges inside the
+# line), mapped, a pipe. What was written is the start of the output of
+# the lines before it. A line of exactly the limit is taken.
+printf 'a\nb\na\n%0300d\nc\n' 0 > ll.txt
+printf 'a\nb\n' > ll.before
+head -c 101 /dev/zero | tr '\0' x > ll.last     # the last line, no newline
+printf '%0100d\n%0100d\n' 0 0 > ll.edge
+rm -f ll.sbf; expect 0 "$SBF" dedup --filter ll.sbf r1.txt; cp ll.sbf ll.sbf.before
+for cb in 524288 7; do
+  for e in "SBF_DEDUP_MMAP=0 SBF_DEDUP_PREAD=0" "SBF_DEDUP_MMAP=1 SBF_DEDUP_PREAD=0" \
+           "SBF_DEDUP_PREAD=1" "SBF_DEDUP_MMAP=0 SBF_DEDUP_PREAD=0 pipe"; do
+    for t in 1 2; do
+      case $e in
+        *pipe) env ${e% pipe} SBF_KEY_LINE_MAX=100 SBF_DEDUP_CHUNK_BYTES=$cb timeout 20 \
+                 "$SBF" dedup --filter ll.sbf --threads $t < ll.txt > out 2> err; rc=$?
+               name="standard input" ;;
+        *) env $e SBF_KEY_LINE_MAX=100 SBF_DEDUP_CHUNK_BYTES=$cb timeout 20 \
+             "$SBF" dedup --filter ll.sbf --threads $t ll.txt > out 2> err; rc=$?
+           name=ll.txt ;;
+      esac
+      [ $rc = 1 ] && ok || bad "long line ($e, $cb, $t threads): exit $rc ($(head -c 300 err))"
+      has err "dedup: $name: line 4 is longer than 100 bytes"
+      n=$(stat -c %s out)
+      cmp -s -n "$n" out ll.before && [ "$n" -le 4 ] && ok || bad "long line ($e, $cb): $(head -c 100 out)"
+      same ll.sbf ll.sbf.before
+    done
+  done
+  SBF_KEY_LINE_MAX=100 SBF_DEDUP_CHUNK_BYTES=$cb expect 1 "$SBF" dedup ll.before ll.last
+  has err "ll.last: line 1 is longer than 100 bytes"
+  SBF_KEY_LINE_MAX=100 SBF_DEDUP_CHUNK_BYTES=$cb expect 0 "$SBF" dedup ll.edge
+  [ "$(wc -l < out)" = 1 ] && ok || bad "a line of the limit: $(wc -c < out) bytes"
+done
+# input without a newline: refused (not held as one endless line), by a
+# pipe, a device, a regular file read by threads (pread) or mapped
+head -c 30000000 /dev/zero > ll.zero
+SBF_KEY_LINE_MAX=1000000 expect 1 timeout 60 "$SBF" dedup /dev/zero; has err "/dev/zero: line 1 is longer than 1000000 bytes"
+head -c 30000000 /dev/zero | SBF_KEY_LINE_MAX=1000000 timeout 60 "$SBF" dedup > out 2> err \
+  && bad "a pipe without newlines taken" || has err "standard input: line 1 is longer"
+printf 'a\n' > ll.a
+for e in "SBF_DEDUP_PREAD=1" "SBF_DEDUP_MMAP=1 SBF_DEDUP_PREAD=0"; do
+  for t in 1 2; do
+    env $e SBF_KEY_LINE_MAX=1000000 timeout 60 "$SBF" dedup --threads $t ll.a ll.zero > out 2> err; rc=$?
+    [ $rc = 1 ] && ok || bad "no newline ($e, $t threads): exit $rc ($(head -c 300 err))"
+    has err "ll.zero: line 1 is longer than 1000000 bytes"
+  done
+done
+# lines longer than a read, through a pipe (the buffer grows, each byte
+# searched once): the exact answer
+{ seq 1 1000; head -c 3000000 /dev/zero | tr '\0' y; echo; seq 500 1500; head -c 3000000 /dev/zero | tr '\0' y; echo; echo end; } > ll.big
+ref ll.big > ll.big.want
+expect 0 "$SBF" dedup --fpp 1e-9 <(cat ll.big); same out ll.big.want
+SBF_DEDUP_CHUNK_BYTES=100 expect 0 "$SBF" dedup --fpp 1e-9 <(cat ll.big); same out ll.big.want
+
 # an input cut short by another program while read (or mapped,
 # SBF_DEDUP_MMAP=1): standard output is a FIFO whose reader (the helper)
 # takes one byte, so the run has opened its input and is blocked writing the
