@@ -103,9 +103,7 @@ int cmd_create(int argc, char **argv)
     sbf_params p = { 0 };
     p.layout = layout ? layout_from_name(layout) : SBF_BLOCKED;
     p.expected_n = n ? parse_count("-n", n) : 1000000;
-    p.fpp = 0.01;
-    if (fpp && !num_decimal(fpp, &p.fpp))
-        usage_error("--fpp: not a decimal number: '%s'", show_text(fpp, strlen(fpp)));
+    p.fpp = fpp ? parse_rate_arg("--fpp", fpp) : 0.01;
     p.bits = bits ? parse_count("--bits", bits) : 0;
     if (bits && p.bits == 0)
         usage_error("--bits: must be positive");
