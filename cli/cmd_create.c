@@ -59,14 +59,15 @@ static uint64_t parse_count(const char *opt, const char *s)
 }
 
 /* --bits alone: k is the layout's for the most keys `bits` bits hold at
- * fpp (sbf_size's inverse), not for the default -n. 1 when none fits. */
-static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp)
+ * fpp (sbf_size's inverse, at k0 when not 0), not for the default -n. 1
+ * when none fits. */
+static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp, uint32_t k0)
 {
     uint64_t lo = 1, hi = bits; /* no layout holds a key per bit at fpp < 1/2 */
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
         uint64_t b;
-        uint32_t k = 0; /* in/out: 0 lets sbf_size choose */
+        uint32_t k = k0; /* in/out: 0 lets sbf_size choose */
         if (sbf_size(layout, mid, fpp, &b, &k) == SBF_OK && b <= bits)
             lo = mid;
         else
@@ -75,13 +76,34 @@ static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp)
     return lo;
 }
 
+/* Above the library's maximum no --force helps: say the maximum and what
+ * to change (with -n: the most keys the maximum holds at this --fpp). */
+static void too_large(const char *path, const sbf_params *p, const char *bits_s)
+{
+    const double max_gib = (double)SBF_MAX_BITS / 8 / (double)(1u << 30);
+    if (bits_s != NULL)
+        fail("%s: --bits %s is above the maximum filter size, %llu bits (%.0f GiB, --bits "
+             "%lluGi); nothing written", path, show_text(bits_s, strlen(bits_s)),
+             (unsigned long long)SBF_MAX_BITS, max_gib,
+             (unsigned long long)(SBF_MAX_BITS >> 30));
+    const uint64_t most = keys_for_bits(p->layout, SBF_MAX_BITS, p->fpp, p->k);
+    fail("%s: %llu keys at --fpp %g need more than the maximum filter size, %.0f GiB (%llu "
+         "bits), which holds at most %llu keys at that rate: lower -n or raise --fpp; nothing "
+         "written", path, (unsigned long long)p->expected_n, p->fpp, max_gib,
+         (unsigned long long)SBF_MAX_BITS, (unsigned long long)most);
+}
+
 /* A filter above 1 GiB needs --force: a typo in -n or --fpp should not fill
- * a disk without a word. Sizing errors are left to sbf_create. */
-static void check_size(const char *path, const sbf_params *p, int force)
+ * a disk without a word. One above the maximum is refused with the maximum
+ * (--force could not help); other sizing errors are left to sbf_create. */
+static void check_size(const char *path, const sbf_params *p, int force, const char *bits_s)
 {
     uint64_t bits = p->bits;
     uint32_t k = p->k;
-    if (bits == 0 && sbf_size(p->layout, p->expected_n, p->fpp, &bits, &k) != SBF_OK)
+    const int rc = bits == 0 ? sbf_size(p->layout, p->expected_n, p->fpp, &bits, &k) : SBF_OK;
+    if (rc == SBF_E_TOO_LARGE || (rc == SBF_OK && bits > SBF_MAX_BITS))
+        too_large(path, p, p->bits != 0 ? bits_s : NULL);
+    if (rc != SBF_OK)
         return;
     const double bytes = (double)bits / 8, gib = bytes / (double)(1u << 30);
     if (bytes <= (double)(1u << 30))
@@ -116,15 +138,17 @@ int cmd_create(int argc, char **argv)
     p.k = (uint32_t)k;
     p.seed = (uint32_t)seed;
     if (bits && n == NULL && k == 0)
-        p.expected_n = keys_for_bits(p.layout, p.bits, p.fpp);
+        p.expected_n = keys_for_bits(p.layout, p.bits, p.fpp, 0);
     const char *path = a.pos[0];
     struct stat st;
     const int force = opt_flag(&a, "--force");
+    check_size(path, &p, force, bits); /* first: --force cannot help above the maximum */
     if (!force && stat(path, &st) == 0)
         fail("%s: exists (use --force to replace it)", path);
-    check_size(path, &p, force);
     sbf_filter *f;
     const int rc = sbf_create(&f, &p);
+    if (rc == SBF_E_TOO_LARGE)
+        too_large(path, &p, bits);
     if (rc != SBF_OK)
         fail("%s: cannot create: %s", path, sbf_strerror(rc));
     save(f, path);

@@ -14,6 +14,19 @@ expect 0 "$SBF" create k1.sbf --bits 16Mi; expect 0 "$SBF" info k1.sbf; has out 
 expect 0 "$SBF" create k2.sbf --bits 16Mi --fpp 0.001; expect 0 "$SBF" info k2.sbf; has out "k                11"
 expect 0 "$SBF" create k3.sbf --bits 16Mi -n 1M; expect 0 "$SBF" info k3.sbf; has out "k                12"
 
+# ------------------- above the library's maximum: no --force advice, the max
+for f in "" --force; do
+  expect 1 "$SBF" create mx.sbf -n 100T $f
+  has err "mx.sbf: 100000000000000 keys at --fpp 0.01 need more than the maximum filter size, 16 GiB (137438953472 bits), which holds at most 13857543636 keys at that rate: lower -n or raise --fpp"
+  grep -q -- "add --force" err && bad "advice that cannot work: $(cat err)" || ok
+  expect 1 "$SBF" create mx.sbf --bits 200Gi $f; has err "--bits 200Gi is above the maximum filter size, 137438953472 bits (16 GiB, --bits 128Gi)"
+done
+[ ! -e mx.sbf ] && ok || bad "a refused create wrote mx.sbf"
+# the "at most" is exact: that many keys size (and only --force is missing)
+expect 1 "$SBF" create mx.sbf -n 13857543636; has err "would take 16.0 GiB (17179869184 bytes); add --force"
+expect 1 "$SBF" create mx.sbf -n 13857543637; has err "at most 13857543636 keys"
+# an existing file: the maximum is said first (not "use --force to replace it")
+expect 1 "$SBF" create s1.sbf -n 100T --fpp 0.001; has err "lower -n or raise --fpp"
 # ------------------------------------------------- fold that cannot fold
 expect 0 "$SBF" create odd.sbf -n 2000          # 39 blocks, as -n 64M makes 1239749
 cp odd.sbf odd0.sbf
