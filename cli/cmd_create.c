@@ -137,8 +137,24 @@ int cmd_create(int argc, char **argv)
         usage_error("--seed: out of range (0..4294967295): '%s'", seeds);
     p.k = (uint32_t)k;
     p.seed = (uint32_t)seed;
-    if (bits && n == NULL && k == 0)
+    struct sbf_layout_info li;
+    if (bits && p.bits <= SBF_MAX_BITS && sbf_layout_info(p.layout, p.k, &li) == SBF_OK) {
+        /* the size the filter will have (the library rounds up to whole
+         * blocks, 64-bit words for classic): k comes from it, not from
+         * the bits asked, which can be less than one block */
+        const uint64_t g = li.block_bits ? li.block_bits : 64;
+        p.bits = (p.bits + g - 1) / g * g;
+    }
+    if (bits && n == NULL && k == 0 && p.bits <= SBF_MAX_BITS) {
+        uint64_t one;
+        uint32_t k1 = 0;
+        if (sbf_size(p.layout, 1, p.fpp, &one, &k1) != SBF_OK || one > p.bits)
+            fail("%s: --bits %s (%llu bits as %s makes it) holds no key at --fpp %g; give "
+                 "more --bits, a larger --fpp, or -n N / --k K for the k; nothing written",
+                 a.pos[0], show_text(bits, strlen(bits)), (unsigned long long)p.bits,
+                 sbf_layout_name(p.layout), p.fpp);
         p.expected_n = keys_for_bits(p.layout, p.bits, p.fpp, 0);
+    }
     const char *path = a.pos[0];
     struct stat st;
     const int force = opt_flag(&a, "--force");

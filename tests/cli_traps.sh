@@ -14,6 +14,22 @@ expect 0 "$SBF" create k1.sbf --bits 16Mi; expect 0 "$SBF" info k1.sbf; has out 
 expect 0 "$SBF" create k2.sbf --bits 16Mi --fpp 0.001; expect 0 "$SBF" info k2.sbf; has out "k                11"
 expect 0 "$SBF" create k3.sbf --bits 16Mi -n 1M; expect 0 "$SBF" info k3.sbf; has out "k                12"
 
+# --bits below one block (classic: a 64-bit word): k from the size the filter
+# gets, not from the bits asked (classic --bits 63 was 64 bits at k = 44)
+expect 0 "$SBF" create w63.sbf --layout classic --bits 63; expect 0 "$SBF" info w63.sbf
+has out "k                22"; expect 0 "$SBF" create w64.sbf --layout classic --bits 64; same w63.sbf w64.sbf
+expect 0 "$SBF" create w100.sbf --layout classic --bits 100
+expect 0 "$SBF" create w128.sbf --layout classic --bits 128; same w100.sbf w128.sbf
+expect 0 "$SBF" create b100.sbf --bits 100; expect 0 "$SBF" info b100.sbf; has out "k                7"
+expect 0 "$SBF" create b512.sbf --bits 512; same b100.sbf b512.sbf
+expect 0 "$SBF" create c100.sbf --bits 100 -n 10; expect 0 "$SBF" create c512.sbf --bits 512 -n 10
+same c100.sbf c512.sbf
+# a size that holds no key at --fpp is refused, not given k for one key
+expect 1 "$SBF" create w0.sbf --layout classic --bits 64 --fpp 1e-20
+has err "w0.sbf: --bits 64 (64 bits as classic makes it) holds no key at --fpp 1e-20"
+[ ! -e w0.sbf ] && ok || bad "a refused --bits wrote w0.sbf"
+expect 0 "$SBF" create w1.sbf --layout classic --bits 64 --fpp 1e-20 -n 1
+
 # ------------------- above the library's maximum: no --force advice, the max
 for f in "" --force; do
   expect 1 "$SBF" create mx.sbf -n 100T $f
