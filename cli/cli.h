@@ -105,6 +105,9 @@ int num_size(const char *s, uint64_t *out);
 uint64_t parse_size_arg(const char *opt, const char *s);
 /* A decimal real (digits, point, exponent; no sign, hex, inf or nan). */
 int num_decimal(const char *s, double *out);
+/* A rate option (--fpp) for every command: num_decimal's form, in (0, 1);
+ * usage errors exit. Hex floats, inf and nan are refused everywhere. */
+double parse_rate_arg(const char *opt, const char *s);
 
 /* ---------------------------------------------------------- cli_files.c */
 

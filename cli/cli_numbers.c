@@ -223,6 +223,17 @@ int num_decimal(const char *s, double *out)
     return 1;
 }
 
+double parse_rate_arg(const char *opt, const char *s)
+{
+    double v;
+    if (!num_decimal(s, &v))
+        usage_error("%s: not a decimal number (a rate is written 0.01 or 1e-3): '%s'", opt,
+                    show_text(s, strlen(s)));
+    if (!(v > 0 && v < 1))
+        usage_error("%s: a false-positive rate must be above 0 and below 1: '%s'", opt, s);
+    return v;
+}
+
 int num_size(const char *s, uint64_t *out)
 {
     const size_t len = strlen(s);

@@ -59,14 +59,15 @@ static uint64_t parse_count(const char *opt, const char *s)
 }
 
 /* --bits alone: k is the layout's for the most keys `bits` bits hold at
- * fpp (sbf_size's inverse), not for the default -n. 1 when none fits. */
-static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp)
+ * fpp (sbf_size's inverse, at k0 when not 0), not for the default -n. 1
+ * when none fits. */
+static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp, uint32_t k0)
 {
     uint64_t lo = 1, hi = bits; /* no layout holds a key per bit at fpp < 1/2 */
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
         uint64_t b;
-        uint32_t k = 0; /* in/out: 0 lets sbf_size choose */
+        uint32_t k = k0; /* in/out: 0 lets sbf_size choose */
         if (sbf_size(layout, mid, fpp, &b, &k) == SBF_OK && b <= bits)
             lo = mid;
         else
@@ -75,13 +76,34 @@ static uint64_t keys_for_bits(int layout, uint64_t bits, double fpp)
     return lo;
 }
 
+/* Above the library's maximum no --force helps: say the maximum and what
+ * to change (with -n: the most keys the maximum holds at this --fpp). */
+static void too_large(const char *path, const sbf_params *p, const char *bits_s)
+{
+    const double max_gib = (double)SBF_MAX_BITS / 8 / (double)(1u << 30);
+    if (bits_s != NULL)
+        fail("%s: --bits %s is above the maximum filter size, %llu bits (%.0f GiB, --bits "
+             "%lluGi); nothing written", path, show_text(bits_s, strlen(bits_s)),
+             (unsigned long long)SBF_MAX_BITS, max_gib,
+             (unsigned long long)(SBF_MAX_BITS >> 30));
+    const uint64_t most = keys_for_bits(p->layout, SBF_MAX_BITS, p->fpp, p->k);
+    fail("%s: %llu keys at --fpp %g need more than the maximum filter size, %.0f GiB (%llu "
+         "bits), which holds at most %llu keys at that rate: lower -n or raise --fpp; nothing "
+         "written", path, (unsigned long long)p->expected_n, p->fpp, max_gib,
+         (unsigned long long)SBF_MAX_BITS, (unsigned long long)most);
+}
+
 /* A filter above 1 GiB needs --force: a typo in -n or --fpp should not fill
- * a disk without a word. Sizing errors are left to sbf_create. */
-static void check_size(const char *path, const sbf_params *p, int force)
+ * a disk without a word. One above the maximum is refused with the maximum
+ * (--force could not help); other sizing errors are left to sbf_create. */
+static void check_size(const char *path, const sbf_params *p, int force, const char *bits_s)
 {
     uint64_t bits = p->bits;
     uint32_t k = p->k;
-    if (bits == 0 && sbf_size(p->layout, p->expected_n, p->fpp, &bits, &k) != SBF_OK)
+    const int rc = bits == 0 ? sbf_size(p->layout, p->expected_n, p->fpp, &bits, &k) : SBF_OK;
+    if (rc == SBF_E_TOO_LARGE || (rc == SBF_OK && bits > SBF_MAX_BITS))
+        too_large(path, p, p->bits != 0 ? bits_s : NULL);
+    if (rc != SBF_OK)
         return;
     const double bytes = (double)bits / 8, gib = bytes / (double)(1u << 30);
     if (bytes <= (double)(1u << 30))
@@ -103,9 +125,7 @@ int cmd_create(int argc, char **argv)
     sbf_params p = { 0 };
     p.layout = layout ? layout_from_name(layout) : SBF_BLOCKED;
     p.expected_n = n ? parse_count("-n", n) : 1000000;
-    p.fpp = 0.01;
-    if (fpp && !num_decimal(fpp, &p.fpp))
-        usage_error("--fpp: not a decimal number: '%s'", show_text(fpp, strlen(fpp)));
+    p.fpp = fpp ? parse_rate_arg("--fpp", fpp) : 0.01;
     p.bits = bits ? parse_count("--bits", bits) : 0;
     if (bits && p.bits == 0)
         usage_error("--bits: must be positive");
@@ -117,16 +137,34 @@ int cmd_create(int argc, char **argv)
         usage_error("--seed: out of range (0..4294967295): '%s'", seeds);
     p.k = (uint32_t)k;
     p.seed = (uint32_t)seed;
-    if (bits && n == NULL && k == 0)
-        p.expected_n = keys_for_bits(p.layout, p.bits, p.fpp);
+    struct sbf_layout_info li;
+    if (bits && p.bits <= SBF_MAX_BITS && sbf_layout_info(p.layout, p.k, &li) == SBF_OK) {
+        /* the size the filter will have (the library rounds up to whole
+         * blocks, 64-bit words for classic): k comes from it, not from
+         * the bits asked, which can be less than one block */
+        const uint64_t g = li.block_bits ? li.block_bits : 64;
+        p.bits = (p.bits + g - 1) / g * g;
+    }
+    if (bits && n == NULL && k == 0 && p.bits <= SBF_MAX_BITS) {
+        uint64_t one;
+        uint32_t k1 = 0;
+        if (sbf_size(p.layout, 1, p.fpp, &one, &k1) != SBF_OK || one > p.bits)
+            fail("%s: --bits %s (%llu bits as %s makes it) holds no key at --fpp %g; give "
+                 "more --bits, a larger --fpp, or -n N / --k K for the k; nothing written",
+                 a.pos[0], show_text(bits, strlen(bits)), (unsigned long long)p.bits,
+                 sbf_layout_name(p.layout), p.fpp);
+        p.expected_n = keys_for_bits(p.layout, p.bits, p.fpp, 0);
+    }
     const char *path = a.pos[0];
     struct stat st;
     const int force = opt_flag(&a, "--force");
+    check_size(path, &p, force, bits); /* first: --force cannot help above the maximum */
     if (!force && stat(path, &st) == 0)
         fail("%s: exists (use --force to replace it)", path);
-    check_size(path, &p, force);
     sbf_filter *f;
     const int rc = sbf_create(&f, &p);
+    if (rc == SBF_E_TOO_LARGE)
+        too_large(path, &p, bits);
     if (rc != SBF_OK)
         fail("%s: cannot create: %s", path, sbf_strerror(rc));
     save(f, path);

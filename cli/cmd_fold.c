@@ -29,6 +29,7 @@ int cmd_fold(int argc, char **argv)
     const uint64_t t = times_s != NULL ? parse_u64_arg("--times", times_s) : 0;
     if (times_s != NULL && t == 0)
         usage_error("--times: must be at least 1 (each fold halves the filter)");
+    const double p = fpp_s != NULL ? parse_rate_arg("--fpp", fpp_s) : 0;
     struct stat st;
     /* OUT is FILE by default: a read-modify-write, locked as sbf add's, so
      * that a fold and an add one beside the other lose neither */
@@ -37,13 +38,7 @@ int cmd_fold(int argc, char **argv)
     const double before = sbf_fpp_estimate(f);
     uint32_t times = 0;
     int rc;
-    double p = 0;
     if (fpp_s != NULL) {
-        char *end;
-        errno = 0;
-        p = strtod(fpp_s, &end);
-        if (errno != 0 || *end != '\0' || end == fpp_s || !(p > 0 && p < 1))
-            usage_error("--fpp: '%s' is not a rate in (0, 1)", fpp_s);
         rc = sbf_fold_to(&g, f, p, &times);
     } else {
         times = t > 64 ? 64 : (uint32_t)t;

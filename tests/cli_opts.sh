@@ -26,6 +26,15 @@ expect 2 "$SBF" create nb.sbf --fpp ' 0.01'; has err "--fpp: not a decimal numbe
 expect 2 "$SBF" create nb.sbf --fpp 0x1p-7; has err "--fpp: not a decimal number"
 expect 2 "$SBF" create nb.sbf --fpp nan; has err "--fpp: not a decimal number"
 expect 0 "$SBF" create nb.sbf --fpp 1e-3
+# one rule for a rate in every command (create's and fold's --fpp): decimal
+# only, above 0 and below 1, checked before any file is read or written
+expect 0 "$SBF" create fr.sbf --bits 64Ki; cp fr.sbf fr0.sbf
+for r in 0x1p-7 0X.8p-3 ' 0.01' inf nan -0.5 0 1 1.5; do
+  expect 2 "$SBF" fold fr.sbf --fpp "$r"; has err "--fpp: "; same fr.sbf fr0.sbf
+  expect 2 "$SBF" create fr2.sbf --fpp "$r"; has err "--fpp: "
+done
+[ ! -e fr2.sbf ] && ok || bad "a refused --fpp created a file"
+expect 0 "$SBF" fold fr.sbf --fpp 1e-3; has out "folded"
 expect 2 "$SBF" create nc.sbf $'--bo\x01gus'; has err "unknown option '--bo\\x01gus'"
 [ ! -e nc.sbf ] && ok || bad "a usage error created a file"
 

@@ -14,6 +14,35 @@ expect 0 "$SBF" create k1.sbf --bits 16Mi; expect 0 "$SBF" info k1.sbf; has out 
 expect 0 "$SBF" create k2.sbf --bits 16Mi --fpp 0.001; expect 0 "$SBF" info k2.sbf; has out "k                11"
 expect 0 "$SBF" create k3.sbf --bits 16Mi -n 1M; expect 0 "$SBF" info k3.sbf; has out "k                12"
 
+# --bits below one block (classic: a 64-bit word): k from the size the filter
+# gets, not from the bits asked (classic --bits 63 was 64 bits at k = 44)
+expect 0 "$SBF" create w63.sbf --layout classic --bits 63; expect 0 "$SBF" info w63.sbf
+has out "k                22"; expect 0 "$SBF" create w64.sbf --layout classic --bits 64; same w63.sbf w64.sbf
+expect 0 "$SBF" create w100.sbf --layout classic --bits 100
+expect 0 "$SBF" create w128.sbf --layout classic --bits 128; same w100.sbf w128.sbf
+expect 0 "$SBF" create b100.sbf --bits 100; expect 0 "$SBF" info b100.sbf; has out "k                7"
+expect 0 "$SBF" create b512.sbf --bits 512; same b100.sbf b512.sbf
+expect 0 "$SBF" create c100.sbf --bits 100 -n 10; expect 0 "$SBF" create c512.sbf --bits 512 -n 10
+same c100.sbf c512.sbf
+# a size that holds no key at --fpp is refused, not given k for one key
+expect 1 "$SBF" create w0.sbf --layout classic --bits 64 --fpp 1e-20
+has err "w0.sbf: --bits 64 (64 bits as classic makes it) holds no key at --fpp 1e-20"
+[ ! -e w0.sbf ] && ok || bad "a refused --bits wrote w0.sbf"
+expect 0 "$SBF" create w1.sbf --layout classic --bits 64 --fpp 1e-20 -n 1
+
+# ------------------- above the library's maximum: no --force advice, the max
+for f in "" --force; do
+  expect 1 "$SBF" create mx.sbf -n 100T $f
+  has err "mx.sbf: 100000000000000 keys at --fpp 0.01 need more than the maximum filter size, 16 GiB (137438953472 bits), which holds at most 13857543636 keys at that rate: lower -n or raise --fpp"
+  grep -q -- "add --force" err && bad "advice that cannot work: $(cat err)" || ok
+  expect 1 "$SBF" create mx.sbf --bits 200Gi $f; has err "--bits 200Gi is above the maximum filter size, 137438953472 bits (16 GiB, --bits 128Gi)"
+done
+[ ! -e mx.sbf ] && ok || bad "a refused create wrote mx.sbf"
+# the "at most" is exact: that many keys size (and only --force is missing)
+expect 1 "$SBF" create mx.sbf -n 13857543636; has err "would take 16.0 GiB (17179869184 bytes); add --force"
+expect 1 "$SBF" create mx.sbf -n 13857543637; has err "at most 13857543636 keys"
+# an existing file: the maximum is said first (not "use --force to replace it")
+expect 1 "$SBF" create s1.sbf -n 100T --fpp 0.001; has err "lower -n or raise --fpp"
 # ------------------------------------------------- fold that cannot fold
 expect 0 "$SBF" create odd.sbf -n 2000          # 39 blocks, as -n 64M makes 1239749
 cp odd.sbf odd0.sbf
