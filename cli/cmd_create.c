@@ -20,12 +20,15 @@ static const char *const help_create =
     "for the *-xxh3 layouts and the *-fmix ones' constant; 0, Guava's).\n"
     "N and B may be written 5000, 1e6, 2.5e6 or with a suffix: 10k, 10M, 2G,\n"
     "1T (powers of 1000) or Ki, Mi, Gi, Ti (powers of 1024: --bits 64Mi);\n"
-    "-n5000 and -n=5000 work too. Other numbers are decimal.\n"
+    "-n5000 and -n=5000 work too. Other numbers are decimal; P is above 0 and\n"
+    "below 1 (0.01, .5, 1e-3). --bits rounds up to whole blocks (64-bit words\n"
+    "for classic) and k comes from that size.\n"
     "A filter folds (sbf fold) while its block count is even: sized by -n it\n"
     "may fold only a few times or not at all; a power-of-two --bits (64Mi,\n"
     "1Gi) folds furthest.\n"
     "An existing FILE is kept, and a filter above 1 GiB is not written,\n"
-    "unless --force (the message says how big it would be).\n";
+    "unless --force (the message says how big it would be). No filter is\n"
+    "above 16 GiB (2^37 bits), --force or not.\n";
 
 /* The library's layout names (sbf_layout_name), and split_block / splitblock. */
 static int layout_from_name(const char *s)
