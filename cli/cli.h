@@ -28,6 +28,9 @@
 #define READ_CHUNK (4u << 20)  /* bytes per read() of the key file */
 #define KEY_LINE_MAX (1u << 30) /* a longer line is refused: input without newlines
                                   (/dev/zero, a binary file) must not take all memory */
+/* KEY_LINE_MAX, or less when the test hook SBF_KEY_LINE_MAX says so (cli_keys.c;
+ * the key readers and sbf dedup's) */
+size_t key_line_max(void);
 
 /* One prototype per command, from the table. */
 #define SBF_COMMAND(name, synopsis, summary) int cmd_##name(int argc, char **argv);

@@ -41,6 +41,13 @@ int key_options(const args *a, int *binary)
                 show_text(t, strlen(t)));
 }
 
+size_t key_line_max(void)
+{
+    const char *lim = getenv("SBF_KEY_LINE_MAX"); /* test hook: a smaller limit */
+    const unsigned long long v = lim != NULL ? strtoull(lim, NULL, 10) : 0;
+    return v > 0 && v < KEY_LINE_MAX ? (size_t)v : KEY_LINE_MAX;
+}
+
 void kr_open(keyreader *kr, const char *path, int type, int binary)
 {
     memset(kr, 0, sizeof *kr);
@@ -60,10 +67,7 @@ void kr_open(keyreader *kr, const char *path, int type, int binary)
     struct stat st;
     if (fstat(kr->fd, &st) == 0 && S_ISREG(st.st_mode))
         kr->total = (uint64_t)st.st_size;
-    kr->max_line = KEY_LINE_MAX;
-    const char *lim = getenv("SBF_KEY_LINE_MAX"); /* test hook: a smaller limit */
-    if (lim != NULL && strtoull(lim, NULL, 10) > 0 && strtoull(lim, NULL, 10) < KEY_LINE_MAX)
-        kr->max_line = (size_t)strtoull(lim, NULL, 10);
+    kr->max_line = key_line_max();
     kr->cap = READ_CHUNK;
     kr->buf = malloc(kr->cap);
     kr->keys = malloc(BATCH * sizeof *kr->keys);

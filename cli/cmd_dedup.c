@@ -658,11 +658,12 @@ static void split_lines(chunk *c)
     }
     c->n = n;
     c->toolong = 0;
-    for (size_t i = 0; i < n; i++)
-        if (c->end[i] - c->start[i] > line_max) {
-            c->toolong = i + 1;
-            break;
-        }
+    if (len > line_max) /* (no line of a shorter chunk can be too long) */
+        for (size_t i = 0; i < n; i++)
+            if (c->end[i] - c->start[i] > line_max) {
+                c->toolong = i + 1;
+                break;
+            }
 }
 
 /* The blocks of the keys [a, b) asked for while they are hashed (PF_FIXED:
@@ -2760,11 +2761,7 @@ int cmd_dedup(int argc, char **argv)
             in.chunk_bytes = (size_t)v;
         }
     }
-    {
-        const char *lim = getenv("SBF_KEY_LINE_MAX"); /* test hook: a smaller limit */
-        if (lim != NULL && strtoull(lim, NULL, 10) > 0 && strtoull(lim, NULL, 10) < KEY_LINE_MAX)
-            line_max = (size_t)strtoull(lim, NULL, 10);
-    }
+    line_max = key_line_max();
     d.in = &in;
     d.t0 = d.last = now_s();
     d.tty = isatty(STDERR_FILENO);
